@@ -1,0 +1,27 @@
+"""Packaging for estimator-multigpu."""
+
+import setuptools
+
+setuptools.setup(
+    name="estimator-multigpu",
+    version="0.1.0",
+    description=(
+        "Move TF1-era Estimator, queue and multi-GPU tower code onto tf.data "
+        "and several devices, on a TensorFlow that still installs."
+    ),
+    long_description=open("README.md", encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    packages=setuptools.find_packages(include=["estimator_multigpu*", "cifar10*"]),
+    python_requires=">=3.10",
+    install_requires=["tensorflow>=2.15", "numpy", "absl-py"],
+    extras_require={
+        "test": ["pytest>=7", "ruff"],
+        "dali": ["nvidia-dali-cuda120"],
+        "legacy-layers": ["tf-keras"],
+    },
+    entry_points={
+        "console_scripts": [
+            "emg-migrate=estimator_multigpu.migrate.__main__:run",
+        ],
+    },
+)
