@@ -1,0 +1,215 @@
+"""Device discovery and naming, without allocating accelerator memory."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import tensorflow as tf
+from absl import logging
+
+_DEVICE_RE = re.compile(
+    r"^(?P<prefix>(/job:[\w-]+)?(/replica:\d+)?(/task:\d+)?)"
+    r"/(device:)?(?P<type>cpu|gpu|tpu):(?P<index>\d+)$",
+    re.IGNORECASE,
+)
+
+# The n passed to the one successful `simulate` call of this process, by type.
+_SIMULATED: dict[str, int] = {}
+
+
+def canonical(device: str) -> str:
+    """Returns `device` in the short canonical form, e.g. `'/gpu:1'`.
+
+    Args:
+      device: a device string such as `'/GPU:1'`, `'/device:CPU:0'` or
+        `'/job:worker/task:1/device:GPU:0'`.
+
+    Raises:
+      TypeError: if `device` is not a string.
+      ValueError: if `device` is not a device name.
+    """
+    if not isinstance(device, str):
+        raise TypeError(
+            f"A device must be a string such as '/gpu:0'; received "
+            f"{device!r} of type {type(device).__name__}."
+        )
+    match = _DEVICE_RE.match(device.strip())
+    if not match:
+        raise ValueError(
+            f"Malformed device name {device!r}: expected a name such as "
+            "'/gpu:0', '/cpu:0' or '/job:worker/task:0/device:GPU:0'."
+        )
+    kind = match.group("type").lower()
+    return f"{match.group('prefix')}/{kind}:{int(match.group('index'))}"
+
+
+def same_device(a: str, b: str) -> bool:
+    """Whether two device strings (op `.device` or canonical) name one device."""
+    spec_a, spec_b = tf.DeviceSpec.from_string(a), tf.DeviceSpec.from_string(b)
+    return (
+        (spec_a.device_type or "").upper() == (spec_b.device_type or "").upper()
+        and spec_a.device_index == spec_b.device_index
+    )
+
+
+def _logical_count(device_type: str) -> int:
+    """Counts logical devices of a type without initialising the runtime."""
+    total = 0
+    for physical in tf.config.list_physical_devices(device_type):
+        config = tf.config.get_logical_device_configuration(physical)
+        total += len(config) if config else 1
+    return total
+
+
+def available() -> list[str]:
+    """The compute devices `resolve()` chooses from, in order.
+
+    GPUs (logical GPUs where `simulate` split one) if there are any; else the
+    logical CPUs made by `simulate`; else `['/cpu:0']`. Reads the device
+    configuration only: the runtime is not initialised and no GPU memory is
+    allocated.
+    """
+    num_gpus = _logical_count("GPU")
+    if num_gpus:
+        return [f"/gpu:{i}" for i in range(num_gpus)]
+    return [f"/cpu:{i}" for i in range(max(1, _logical_count("CPU")))]
+
+
+def _check_exists(device: str, argument: str) -> None:
+    if device.startswith("/job:"):
+        return  # A remote device: the cluster, not this process, knows it.
+    kind, index = device[1:].split(":")
+    count = _logical_count(kind.upper())
+    if int(index) >= count:
+        raise ValueError(
+            f"`{argument}` names {device!r}, which does not exist here; this "
+            f"process has {count} {kind.upper()} device(s): {available()}. "
+            "Pass existing devices, or call emg.devices.simulate(n) first to "
+            "split one device into n logical ones."
+        )
+
+
+def resolve(
+    num_gpus: int | None = None, devices: Sequence[str] | None = None
+) -> list[str]:
+    """Chooses the devices to run on.
+
+    An explicit `devices` list wins; else the first `num_gpus` devices of
+    `available()`; else all of them. On a machine with no GPU the pool is the
+    logical CPUs made by `simulate` (so multi-device code is testable on a
+    CPU), or `['/cpu:0']`.
+
+    Args:
+      num_gpus: how many compute devices to use; 0 means `['/cpu:0']`.
+      devices: explicit device names, e.g. `['/gpu:0', '/gpu:1']`.
+
+    Returns:
+      Canonical device strings, e.g. `['/gpu:0', '/gpu:1']`.
+
+    Raises:
+      TypeError: for a `num_gpus` that is not an int, or a `devices` that is a
+        single string.
+      ValueError: for negative counts, more devices than exist, an empty,
+        duplicate or malformed device list.
+    """
+    if devices is not None:
+        return _resolve_explicit(devices)
+    pool = available()
+    if num_gpus is None:
+        return pool
+    if isinstance(num_gpus, bool) or not isinstance(num_gpus, int):
+        raise TypeError(f"`num_gpus` must be an int; received {num_gpus!r}.")
+    if num_gpus < 0:
+        raise ValueError(f"`num_gpus` must be >= 0; received {num_gpus}.")
+    if num_gpus == 0:
+        return ["/cpu:0"]
+    if num_gpus > len(pool):
+        raise ValueError(
+            f"`num_gpus` ({num_gpus}) is more than the {len(pool)} device(s) "
+            f"that exist here: {pool}. Pass num_gpus <= {len(pool)}, or call "
+            "emg.devices.simulate(n) before TensorFlow starts."
+        )
+    return pool[:num_gpus]
+
+
+def _resolve_explicit(devices: Sequence[str]) -> list[str]:
+    if isinstance(devices, str):
+        raise TypeError(
+            f"`devices` must be a list of device names, not the string "
+            f"{devices!r}; pass [{devices!r}]."
+        )
+    names = [canonical(d) for d in devices]
+    if not names:
+        raise ValueError(
+            "`devices` is empty; pass at least one device, e.g. ['/gpu:0'], or "
+            f"devices=None to use all of {available()}."
+        )
+    duplicates = sorted({d for d in names if names.count(d) > 1})
+    if duplicates:
+        raise ValueError(
+            f"`devices` names {duplicates} more than once (received "
+            f"{list(devices)}); list each device once."
+        )
+    for name in names:
+        _check_exists(name, "devices")
+    return names
+
+
+def simulate(
+    n: int, device_type: str = "CPU", memory_limit_mb: int = 2048
+) -> list[str]:
+    """Splits the first physical device of a type into `n` logical devices.
+
+    Must run before TensorFlow initialises its runtime (before any op or
+    tensor is created). Calling it again with the same `n` returns the same
+    names; a different `n` is an error, since a process can split only once.
+
+    Args:
+      n: number of logical devices, >= 1.
+      device_type: `'CPU'` or `'GPU'`.
+      memory_limit_mb: memory of each logical GPU (ignored for CPUs).
+
+    Returns:
+      The logical device names, e.g. `['/cpu:0', '/cpu:1']`.
+
+    Raises:
+      ValueError: for a bad `n` or `device_type`, or no such physical device.
+      RuntimeError: if TensorFlow is already initialised.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"`n` must be an int >= 1; received {n!r}.")
+    kind = str(device_type).upper()
+    if kind not in ("CPU", "GPU"):
+        raise ValueError(f"`device_type` must be 'CPU' or 'GPU'; received {device_type!r}.")
+    physical = tf.config.list_physical_devices(kind)
+    if not physical:
+        raise ValueError(f"There is no physical {kind} device to split into {n}.")
+    names = [f"/{kind.lower()}:{i}" for i in range(n)]
+    current = tf.config.get_logical_device_configuration(physical[0])
+    if _SIMULATED.get(kind) == n or (current and len(current) == n):
+        return names
+    if kind in _SIMULATED:
+        raise RuntimeError(
+            f"emg.devices.simulate({n}) called after simulate({_SIMULATED[kind]}): "
+            "a process splits its devices once. Call simulate() once, with the "
+            "largest number of devices you need, and use subsets of them."
+        )
+    config = tf.config.LogicalDeviceConfiguration
+    logical = [
+        config(memory_limit=memory_limit_mb) if kind == "GPU" else config()
+        for _ in range(n)
+    ]
+    try:
+        tf.config.set_logical_device_configuration(physical[0], logical)
+    except RuntimeError as error:
+        have = len(current) if current else 1
+        raise RuntimeError(
+            f"emg.devices.simulate({n}) came too late: TensorFlow is already "
+            f"initialised with {have} logical {kind} device(s). Call simulate() "
+            "at the start of the program, before any TensorFlow op or tensor is "
+            f"created. ({error})"
+        ) from error
+    _SIMULATED[kind] = n
+    logging.info("Split %s into %d logical devices: %s", physical[0].name, n, names)
+    return names

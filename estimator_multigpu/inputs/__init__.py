@@ -1,0 +1,3 @@
+"""input_fn builders that feed several devices from tf.data, and data sources."""
+
+__all__ = []
