@@ -47,10 +47,9 @@ def canonical(device: str) -> str:
 def same_device(a: str, b: str) -> bool:
     """Whether two device strings (op `.device` or canonical) name one device."""
     spec_a, spec_b = tf.DeviceSpec.from_string(a), tf.DeviceSpec.from_string(b)
-    return (
-        (spec_a.device_type or "").upper() == (spec_b.device_type or "").upper()
-        and spec_a.device_index == spec_b.device_index
-    )
+    return (spec_a.device_type or "").upper() == (
+        spec_b.device_type or ""
+    ).upper() and spec_a.device_index == spec_b.device_index
 
 
 def _logical_count(device_type: str) -> int:
@@ -181,7 +180,9 @@ def simulate(
         raise ValueError(f"`n` must be an int >= 1; received {n!r}.")
     kind = str(device_type).upper()
     if kind not in ("CPU", "GPU"):
-        raise ValueError(f"`device_type` must be 'CPU' or 'GPU'; received {device_type!r}.")
+        raise ValueError(
+            f"`device_type` must be 'CPU' or 'GPU'; received {device_type!r}."
+        )
     physical = tf.config.list_physical_devices(kind)
     if not physical:
         raise ValueError(f"There is no physical {kind} device to split into {n}.")

@@ -102,7 +102,10 @@ _GRAPH_ERROR = (
 
 
 def _check_graph(value, what):
-    if not tf.executing_eagerly() and value.graph is not tf.compat.v1.get_default_graph():
+    if (
+        not tf.executing_eagerly()
+        and value.graph is not tf.compat.v1.get_default_graph()
+    ):
         raise ValueError(_GRAPH_ERROR.format(what, value.name))
 
 
@@ -160,7 +163,9 @@ def _validate_hooks(hooks):
     hooks = tuple(hooks or [])
     for hook in hooks:
         if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
-            raise TypeError(f"All hooks must be SessionRunHook instances, given: {hook}")
+            raise TypeError(
+                f"All hooks must be SessionRunHook instances, given: {hook}"
+            )
     return hooks
 
 

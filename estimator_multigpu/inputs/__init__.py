@@ -1,3 +1,7 @@
 """input_fn builders that feed several devices from tf.data, and data sources."""
 
-__all__ = []
+from estimator_multigpu.inputs.context import InputContext
+from estimator_multigpu.inputs.multi_device import multi_device_input_fn
+from estimator_multigpu.inputs.sharded import sharded_input_fn
+
+__all__ = ["InputContext", "multi_device_input_fn", "sharded_input_fn"]

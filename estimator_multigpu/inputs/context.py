@@ -1,0 +1,51 @@
+"""The per-shard context a `dataset_fn` receives, and per-shard seeds."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class InputContext:
+    """What a `dataset_fn(ctx)` needs to build the pipeline of one shard.
+
+    Attributes:
+      num_shards: how many pipelines read the data (1 for
+        `multi_device_input_fn`, one per device for `sharded_input_fn`).
+      shard_index: this pipeline's index in `[0, num_shards)`.
+      device: the device this shard feeds (the host CPU for
+        `multi_device_input_fn`, whose one pipeline feeds every device).
+      per_device_batch_size: examples per device and step (the largest one
+        when per-device batches are uneven).
+      global_batch_size: examples per step over all devices.
+      num_devices: how many devices the input feeds.
+      seed: this shard's seed, derived from the user's one seed (None when
+        the user gave none).
+      mode: the Estimator mode the input_fn was called with, or None.
+      params: the Estimator `params` the input_fn was called with, or None.
+    """
+
+    num_shards: int
+    shard_index: int
+    device: str
+    per_device_batch_size: int
+    global_batch_size: int
+    num_devices: int
+    seed: int | None = None
+    mode: str | None = None
+    params: Any = None
+
+
+def derive_seed(seed: int | None, index: int) -> int | None:
+    """Derives the seed of shard `index` from one user seed.
+
+    Distinct shards get distinct, well-mixed seeds; the same `(seed, index)`
+    always gets the same one. Returns None when `seed` is None.
+    """
+    if seed is None:
+        return None
+    state = np.random.SeedSequence([int(seed), int(index)]).generate_state(1)
+    return int(state[0] % (2**31 - 1))

@@ -1,0 +1,64 @@
+"""The Estimator input_fn contract shared by the multi-device builders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tensorflow as tf
+
+from estimator_multigpu.inputs.context import InputContext
+
+
+def check_dataset_fn(dataset_fn) -> None:
+    if not callable(dataset_fn):
+        raise TypeError(
+            "`dataset_fn` must be a callable dataset_fn(ctx) -> tf.data.Dataset; "
+            f"received {dataset_fn!r}."
+        )
+
+
+def check_int(name: str, value, low: int, allow_none: bool = False) -> None:
+    """Raises ValueError unless `value` is an int >= `low` (or an allowed None)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        none = " or None" if allow_none else ""
+        raise ValueError(f"`{name}` must be an int >= {low}{none}; received {value!r}.")
+
+
+def call_dataset_fn(dataset_fn: Callable, ctx: InputContext) -> tf.data.Dataset:
+    """Calls `dataset_fn(ctx)` and checks that it returned a Dataset."""
+    dataset = dataset_fn(ctx)
+    if not isinstance(dataset, tf.data.Dataset):
+        raise TypeError(
+            "`dataset_fn(ctx)` must return a tf.data.Dataset; it returned "
+            f"{type(dataset).__name__}. Build the pipeline with tf.data and return it."
+        )
+    return dataset
+
+
+def check_graph_mode(builder: str) -> None:
+    if tf.executing_eagerly():
+        raise RuntimeError(
+            f"The input_fn from {builder} builds graph-mode iterators and must be "
+            "called inside a tf.Graph (an Estimator, emg.estimator.Estimator or "
+            "`with tf.Graph().as_default():` do that). For eager code and "
+            "tf.distribute use strategy.distribute_datasets_from_function."
+        )
+
+
+def make_input_fn(build: Callable, builder: str) -> Callable:
+    """Wraps `build(params, mode)` as an Estimator-contract input_fn.
+
+    The real Estimator passes only the arguments an input_fn names, by
+    keyword; the returned function names all four, so it works with
+    `input_fn()`, `input_fn(params)` and `input_fn(params, config, mode)`.
+    """
+
+    def input_fn(params=None, config=None, mode=None, input_context=None):
+        del config, input_context  # The builders' own options decide.
+        check_graph_mode(builder)
+        return build(params, mode)
+
+    input_fn.__name__ = f"{builder}_input_fn"
+    return input_fn

@@ -1,0 +1,136 @@
+"""`multi_device_input_fn`: one host pipeline dealt to devices."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+
+import tensorflow as tf
+
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import per_device
+from estimator_multigpu.inputs import batching, contract, step
+from estimator_multigpu.inputs.context import InputContext
+
+try:  # No public tf.* name in any TF 2.x.
+    from tensorflow.python.data.ops.multi_device_iterator_ops import (
+        MultiDeviceIterator,
+    )
+except ImportError as error:  # pragma: no cover - guarded for future TF.
+    raise ImportError(
+        "This TensorFlow has no tensorflow.python.data.ops.multi_device_iterator_ops"
+        ".MultiDeviceIterator; use emg.inputs.sharded_input_fn instead."
+    ) from error
+
+
+def _split_global_batch(batch, num_devices: int):
+    """A Dataset of `num_devices` pieces of one global batch, split evenly.
+
+    A short final batch of m examples is split as evenly as it goes: the
+    first `m % num_devices` pieces get one example more; pieces may be empty.
+    """
+    size = tf.shape(tf.nest.flatten(batch)[0], out_type=tf.int64)[0]
+    base, extra = size // num_devices, size % num_devices
+
+    def piece(index):
+        start = index * base + tf.minimum(index, extra)
+        length = base + tf.cast(index < extra, tf.int64)
+        return tf.nest.map_structure(lambda t: t[start : start + length], batch)
+
+    return tf.data.Dataset.range(num_devices).map(piece)
+
+
+def _host_dataset(dataset, global_batch_size, num_devices, options):
+    shuffle_buffer_size, seed, num_epochs, drop_remainder = options
+    if shuffle_buffer_size:
+        dataset = dataset.shuffle(shuffle_buffer_size, seed=seed)
+    if num_epochs != 1:
+        dataset = dataset.repeat(num_epochs)
+    dataset = dataset.batch(global_batch_size, drop_remainder=drop_remainder)
+    if num_devices == 1:
+        return dataset
+    split = lambda *batch: _split_global_batch(  # noqa: E731
+        batch if len(batch) > 1 else batch[0], num_devices
+    )
+    return dataset.flat_map(split)
+
+
+def multi_device_input_fn(
+    dataset_fn: Callable[[InputContext], tf.data.Dataset],
+    devices: Sequence[str] | None = None,
+    *,
+    global_batch_size: int,
+    remainder: str = "error",
+    shuffle_buffer_size: int | None = None,
+    seed: int | None = None,
+    num_epochs: int | None = 1,
+    drop_remainder: bool = False,
+    prefetch_buffer_size: int = 1,
+    max_buffer_size: int = 1,
+):
+    """Builds an input_fn: one pipeline on the host, dealt to the devices.
+
+    `dataset_fn(ctx)` returns unbatched, unshuffled examples (`(features,
+    labels)` pairs or features). The builder shuffles them (when
+    `shuffle_buffer_size` is set), repeats them `num_epochs` times, batches
+    `global_batch_size` examples and splits each global batch into one piece
+    per device; a `MultiDeviceIterator` copies piece d to device d, keeping
+    `prefetch_buffer_size` pieces ready there. A short final batch is split
+    as evenly as it goes; devices left without examples get zero-example
+    shards, and the step after the last example raises `OutOfRangeError`.
+
+    Args:
+      dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset`; `ctx.num_shards == 1`.
+      devices: devices to feed; default `emg.devices.resolve()`.
+      global_batch_size: examples per step over all devices.
+      remainder: `'error'` (default) when `global_batch_size` does not divide
+        by the device count, or `'uneven'` per-device batches.
+      shuffle_buffer_size: examples in the shuffle buffer; None: no shuffle.
+      seed: shuffle seed; the same seed gives the same order.
+      num_epochs: passes over the data; None repeats forever.
+      drop_remainder: drop a short final global batch.
+      prefetch_buffer_size: batches buffered on each device.
+      max_buffer_size: batches buffered per device on the host.
+
+    Returns:
+      `input_fn(params=None, config=None, mode=None, input_context=None)`
+      returning `(features, labels)` as `emg.PerDevice` values.
+
+    Raises:
+      TypeError, ValueError: for bad arguments, before any graph is built.
+    """
+    contract.check_dataset_fn(dataset_fn)
+    devices = devices_lib.resolve(devices=devices)
+    sizes = batching.per_device_batch_sizes(global_batch_size, len(devices), remainder)
+    contract.check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
+    contract.check_int("num_epochs", num_epochs, 1, allow_none=True)
+    contract.check_int("prefetch_buffer_size", prefetch_buffer_size, 0)
+    contract.check_int("max_buffer_size", max_buffer_size, 1)
+    options = (shuffle_buffer_size, seed, num_epochs, drop_remainder)
+
+    def build(params, mode):
+        ctx = InputContext(
+            1,
+            0,
+            "/cpu:0",
+            max(sizes),
+            global_batch_size,
+            len(devices),
+            seed,
+            mode,
+            params,
+        )
+        with tf.device("/cpu:0"):
+            dataset = contract.call_dataset_fn(dataset_fn, ctx)
+            step.check_element_spec(dataset.element_spec)
+            dataset = _host_dataset(dataset, global_batch_size, len(devices), options)
+            with warnings.catch_warnings():  # It reads options in graph mode.
+                warnings.simplefilter("ignore", UserWarning)
+                iterator = MultiDeviceIterator(
+                    dataset, devices, max_buffer_size, prefetch_buffer_size, "/cpu:0"
+                )
+        per_device.register_initializer(iterator.initializer)
+        optionals = iterator.get_next_as_optional()
+        return step.per_device_step(optionals, devices, dataset.element_spec)
+
+    return contract.make_input_fn(build, "multi_device_input_fn")

@@ -1,0 +1,165 @@
+"""`sharded_input_fn`: one pipeline per device, each feeding its device."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import tensorflow as tf
+
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import per_device
+from estimator_multigpu.inputs import batching, contract, step
+from estimator_multigpu.inputs.context import InputContext, derive_seed
+
+
+def _shard_dataset(dataset, ctx: InputContext, options):
+    """Shards, then shuffles, repeats and batches one device's examples.
+
+    Sharding comes first: every shard then draws from a disjoint set of
+    examples, whatever each shard's shuffle seed. Shuffling with per-shard
+    seeds *before* `shard()` would give each shard a different permutation of
+    the whole dataset to take every n-th element of, so some examples would
+    be seen twice per epoch and others never.
+    """
+    shuffle_buffer_size, num_epochs, drop_remainder, user_shards = options
+    if not user_shards:
+        dataset = dataset.shard(ctx.num_shards, ctx.shard_index)
+    if shuffle_buffer_size:
+        dataset = dataset.shuffle(shuffle_buffer_size, seed=ctx.seed)
+    if num_epochs != 1:
+        dataset = dataset.repeat(num_epochs)
+    return dataset.batch(ctx.per_device_batch_size, drop_remainder=drop_remainder)
+
+
+def _device_iterator(dataset, device: str, prefetch_to_device: bool):
+    if prefetch_to_device:
+        dataset = dataset.apply(tf.data.experimental.prefetch_to_device(device))
+    with tf.device(device):
+        iterator = tf.compat.v1.data.make_initializable_iterator(dataset)
+    per_device.register_initializer(iterator.initializer)
+    return iterator
+
+
+def sharded_input_fn(
+    dataset_fn: Callable[[InputContext], tf.data.Dataset],
+    devices: Sequence[str] | None = None,
+    *,
+    global_batch_size: int,
+    remainder: str = "error",
+    shuffle_buffer_size: int | None = None,
+    seed: int | None = None,
+    num_epochs: int | None = 1,
+    drop_remainder: bool = False,
+    prefetch_to_device: bool = True,
+    user_shards: bool = False,
+    user_batches: bool = False,
+):
+    """Builds an input_fn with one input pipeline per device.
+
+    For each device d, `dataset_fn(ctx)` is called with `ctx.num_shards`
+    (the device count), `ctx.shard_index` (d), `ctx.device`,
+    `ctx.per_device_batch_size` and `ctx.seed` (derived for shard d from
+    `seed`). By default it returns unbatched, unshuffled examples (`(features,
+    labels)` pairs or features) and the builder takes shard d of them
+    (`Dataset.shard`), shuffles with the shard's seed, repeats `num_epochs`
+    times, batches, and prefetches onto the device (`prefetch_to_device` is
+    the last transformation). Sharding before shuffling is what keeps every
+    example in exactly one shard.
+
+    `user_shards=True` leaves sharding to `dataset_fn` (e.g. by file, with
+    `Dataset.shard(ctx.num_shards, ctx.shard_index)` on the file list);
+    `user_batches=True` leaves sharding, shuffling, repeating and batching to
+    it, for pipelines that must batch before parsing: it must then return
+    batches of at most `ctx.per_device_batch_size` examples of shard
+    `ctx.shard_index` only, shuffled with `ctx.seed`.
+
+    Shards may hold different numbers of batches; a device whose shard has
+    ended gets zero-example shards while others still have data, and the step
+    after the last example raises `OutOfRangeError`.
+
+    Args:
+      dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset`, called once per device.
+      devices: devices to feed; default `emg.devices.resolve()`.
+      global_batch_size: examples per step over all devices.
+      remainder: `'error'` (default) when `global_batch_size` does not divide
+        by the device count, or `'uneven'` per-device batches.
+      shuffle_buffer_size: examples in each shard's shuffle buffer; None: no
+        shuffle.
+      seed: one seed for all shards; the same seed gives the same order.
+      num_epochs: passes over the data; None repeats forever.
+      drop_remainder: drop each shard's short final batch.
+      prefetch_to_device: copy each shard's batches to its device ahead of
+        the step.
+      user_shards: `dataset_fn` shards the data itself.
+      user_batches: `dataset_fn` shards, shuffles, repeats and batches itself.
+
+    Returns:
+      `input_fn(params=None, config=None, mode=None, input_context=None)`
+      returning `(features, labels)` as `emg.PerDevice` values.
+
+    Raises:
+      TypeError, ValueError: for bad arguments, before any graph is built.
+    """
+    contract.check_dataset_fn(dataset_fn)
+    devices = devices_lib.resolve(devices=devices)
+    sizes = batching.per_device_batch_sizes(global_batch_size, len(devices), remainder)
+    contract.check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
+    contract.check_int("num_epochs", num_epochs, 1, allow_none=True)
+    if user_batches and (shuffle_buffer_size or num_epochs != 1 or drop_remainder):
+        raise ValueError(
+            "With user_batches=True, `dataset_fn` shuffles, repeats and batches "
+            f"itself; received shuffle_buffer_size={shuffle_buffer_size!r}, "
+            f"num_epochs={num_epochs!r}, drop_remainder={drop_remainder!r}. Leave "
+            "them at their defaults (None, 1, False) and use ctx.seed and "
+            "ctx.per_device_batch_size in dataset_fn."
+        )
+    options = (shuffle_buffer_size, num_epochs, drop_remainder, user_shards)
+
+    def build(params, mode):
+        optionals, element_spec = [], None
+        for index, device in enumerate(devices):
+            ctx = InputContext(
+                len(devices),
+                index,
+                device,
+                sizes[index],
+                global_batch_size,
+                len(devices),
+                derive_seed(seed, index),
+                mode,
+                params,
+            )
+            with tf.device("/cpu:0"):
+                dataset = contract.call_dataset_fn(dataset_fn, ctx)
+                if not user_batches:
+                    step.check_element_spec(dataset.element_spec)
+                    dataset = _shard_dataset(dataset, ctx, options)
+                step.check_element_spec(dataset.element_spec)
+                element_spec = _common_spec(element_spec, dataset.element_spec)
+                iterator = _device_iterator(dataset, device, prefetch_to_device)
+            with tf.device(device):
+                optionals.append(iterator.get_next_as_optional())
+        return step.per_device_step(optionals, devices, element_spec)
+
+    return contract.make_input_fn(build, "sharded_input_fn")
+
+
+def _common_spec(known, spec):
+    """The spec all shards share (batch dims may differ between shards)."""
+    if known is None:
+        return spec
+    try:
+        tf.nest.assert_same_structure(known, spec)
+        return tf.nest.map_structure(
+            lambda a, b: tf.TensorSpec(
+                a.shape.most_specific_compatible_shape(b.shape), a.dtype
+            ),
+            known,
+            spec,
+        )
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            "`dataset_fn` returned datasets of different structures for "
+            f"different shards: {known} vs {spec}. Every shard must yield the "
+            "same structure and dtypes."
+        ) from error
