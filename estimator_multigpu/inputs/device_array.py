@@ -1,0 +1,174 @@
+"""`DeviceArray`: one resident copy of a static host array per device."""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+import tensorflow as tf
+from absl import logging
+from tensorflow.python.ops import resource_variable_ops
+
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import per_device
+
+
+def _check_array(array, argument: str) -> np.ndarray:
+    """Returns `array` as a C-contiguous numeric ndarray (no copy if it is one)."""
+    if isinstance(array, (str, bytes)) or not hasattr(array, "__len__"):
+        raise TypeError(
+            f"`{argument}` must be a numpy array of shape [length, ...]; received "
+            f"{type(array).__name__}. Pass np.asarray(your_data)."
+        )
+    array = np.ascontiguousarray(array)
+    if array.ndim < 1 or array.shape[0] == 0:
+        raise ValueError(
+            f"`{argument}` must have shape [length, ...] with length >= 1; "
+            f"received shape {array.shape}."
+        )
+    if array.dtype.kind not in "biuf":
+        raise TypeError(
+            f"`{argument}` must hold numbers or booleans; received dtype "
+            f"{array.dtype}. Encode strings or objects as numbers first."
+        )
+    return array
+
+
+def current_device() -> str:
+    """The canonical name of the device the current `tf.device` scope selects."""
+    if tf.executing_eagerly():
+        from tensorflow.python.eager import context
+
+        name = context.context().device_name or "/cpu:0"
+    else:
+        name = tf.no_op(name="current_device_probe").device or "/cpu:0"
+    return devices_lib.canonical(name)
+
+
+def _host_of(device: str) -> str:
+    """The CPU of the job/task that holds `device` (where host memory lives)."""
+    spec = tf.DeviceSpec.from_string(device)
+    return spec.replace(device_type="CPU", device_index=0).to_string()
+
+
+class DeviceArray:
+    """A static host array of shape `[length, ...]` with one copy per device.
+
+    `on(device)` returns that device's copy: a resource variable created on
+    the device and initialised from host memory, never from a graph constant,
+    so arrays above the 2 GB GraphDef limit work and serialized graphs and
+    datasets do not grow with the array. Copies are made once per device (and
+    per graph in graph mode) and shared by every dataset built from this
+    object, e.g. a training and an evaluation pipeline.
+
+    - Eager mode (tf.distribute, Keras): a plain resource variable on the
+      device, outside any strategy's variable creator (so it is never
+      mirrored), holding the array from the moment it is created.
+    - Graph mode (Estimator, `sharded_input_fn`): a local, untrained,
+      unsaved resource variable whose initializer copies the host array in at
+      session start (a host-side `numpy_function`; it runs again in every new
+      session). The initializer is registered with
+      `emg.per_device.register_initializer`, so the Estimator's Scaffold runs
+      it; a plain `tf.compat.v1.Session` must run `tf.compat.v1.tables_initializer()`
+      (or `per_device.INPUT_INITIALIZERS`). Such a graph runs only in the
+      process that built it.
+
+    The variable is not in GLOBAL_VARIABLES: checkpoints do not contain it.
+    """
+
+    def __init__(self, array, name: str = "device_array"):
+        """Wraps a host array.
+
+        Args:
+          array: numeric or boolean array of shape `[length, ...]`; kept by
+            reference (no copy when it is already C-contiguous).
+          name: base name of the per-device variables.
+
+        Raises:
+          TypeError: if `array` is not a numeric array.
+          ValueError: if `array` is a scalar or empty.
+        """
+        self._array = _check_array(array, "array")
+        self._name = name
+        self._eager_copies: dict[str, tf.Variable] = {}
+        self._graph_copies = weakref.WeakKeyDictionary()
+
+    @property
+    def array(self) -> np.ndarray:
+        return self._array
+
+    @property
+    def length(self) -> int:
+        return int(self._array.shape[0])
+
+    @property
+    def dtype(self) -> tf.DType:
+        return tf.as_dtype(self._array.dtype)
+
+    def on(self, device: str | None = None) -> tf.Variable:
+        """Returns the copy on `device` (default: the current device scope)."""
+        device = devices_lib.canonical(device) if device else current_device()
+        if tf.executing_eagerly():
+            copies = self._eager_copies
+        else:
+            copies = self._graph_copies.setdefault(tf.compat.v1.get_default_graph(), {})
+        if device not in copies:
+            copies[device] = self._make_copy(device)
+            logging.info(
+                "Resident copy of a %s %s array (%.1f MB) on %s.",
+                self._array.shape,
+                self._array.dtype,
+                self._array.nbytes / 2**20,
+                device,
+            )
+        return copies[device]
+
+    def _make_copy(self, device: str) -> tf.Variable:
+        name = f"{self._name}_{device.replace('/', '').replace(':', '_')}"
+        if tf.executing_eagerly():
+            with tf.device(device):
+                return resource_variable_ops.ResourceVariable(
+                    self._array, trainable=False, name=name
+                )
+        if tf.compat.v1.get_default_graph().building_function:
+            raise TypeError(
+                "DeviceArray.on() was called inside a tf.function; call it (or "
+                "build the dataset) eagerly, or in a tf.compat.v1 graph."
+            )
+        return self._make_graph_copy(device, name)
+
+    def _make_graph_copy(self, device: str, name: str) -> tf.Variable:
+        array = self._array
+        with tf.device(_host_of(device)):
+            value = tf.numpy_function(
+                lambda: array, [], self.dtype, stateful=True, name=f"{name}_host"
+            )
+            value.set_shape(array.shape)
+        with tf.device(device):
+            variable = tf.compat.v1.Variable(
+                value, trainable=False, collections=[], use_resource=True, name=name
+            )
+        per_device.register_initializer(variable.initializer)
+        return variable
+
+    def gather_fragments(
+        self, starts: tf.Tensor, fragment_length: int, device: str | None = None
+    ) -> tf.Tensor:
+        """Gathers `array[s : s + fragment_length]` for every `s` in `starts`.
+
+        One gather op on `device`, reading that device's copy; the caller
+        checks the starts (`check_starts`).
+
+        Args:
+          starts: int64 `[batch_size]` start indices.
+          fragment_length: length of each slice.
+          device: the device whose copy to read; default the current scope.
+
+        Returns:
+          `[batch_size, fragment_length, *array.shape[1:]]` tensor on `device`.
+        """
+        variable = self.on(device)
+        with tf.device(variable.device):
+            offsets = tf.range(fragment_length, dtype=tf.int64)
+            positions = tf.cast(starts, tf.int64)[:, None] + offsets[None, :]
+            return tf.gather(variable, positions, name="gather_fragments")
