@@ -12,7 +12,21 @@ from estimator_multigpu.inputs import batching, contract, step
 from estimator_multigpu.inputs.context import InputContext, derive_seed
 
 
-def _shard_dataset(dataset, ctx: InputContext, options):
+def _shard_by_blocks(dataset, ctx: InputContext, offset: int):
+    """Shard `ctx.shard_index` of uneven shards: its slice of each global block.
+
+    Example j goes to the shard whose range in `[0, global_batch_size)` holds
+    `j % global_batch_size`, so every step still takes one global batch.
+    """
+    size, block = ctx.per_device_batch_size, ctx.global_batch_size
+
+    def mine(index, _):
+        return tf.logical_and(index % block >= offset, index % block < offset + size)
+
+    return dataset.enumerate().filter(mine).map(lambda _, example: example)
+
+
+def _shard_dataset(dataset, ctx: InputContext, options, offset: int):
     """Shards, then shuffles, repeats and batches one device's examples.
 
     Sharding comes first: every shard then draws from a disjoint set of
@@ -22,7 +36,9 @@ def _shard_dataset(dataset, ctx: InputContext, options):
     be seen twice per epoch and others never.
     """
     shuffle_buffer_size, num_epochs, drop_remainder, user_shards = options
-    if not user_shards:
+    if not user_shards and ctx.global_batch_size % ctx.num_shards:
+        dataset = _shard_by_blocks(dataset, ctx, offset)
+    elif not user_shards:
         dataset = dataset.shard(ctx.num_shards, ctx.shard_index)
     if shuffle_buffer_size:
         dataset = dataset.shuffle(shuffle_buffer_size, seed=ctx.seed)
@@ -64,7 +80,9 @@ def sharded_input_fn(
     (`Dataset.shard`), shuffles with the shard's seed, repeats `num_epochs`
     times, batches, and prefetches onto the device (`prefetch_to_device` is
     the last transformation). Sharding before shuffling is what keeps every
-    example in exactly one shard.
+    example in exactly one shard. With `remainder='uneven'` shard d takes its
+    slice of each block of `global_batch_size` consecutive examples instead
+    of every n-th example, so every step still takes one global batch.
 
     `user_shards=True` leaves sharding to `dataset_fn` (e.g. by file, with
     `Dataset.shard(ctx.num_shards, ctx.shard_index)` on the file list);
@@ -133,7 +151,7 @@ def sharded_input_fn(
                 dataset = contract.call_dataset_fn(dataset_fn, ctx)
                 if not user_batches:
                     step.check_element_spec(dataset.element_spec)
-                    dataset = _shard_dataset(dataset, ctx, options)
+                    dataset = _shard_dataset(dataset, ctx, options, sum(sizes[:index]))
                 step.check_element_spec(dataset.element_spec)
                 element_spec = _common_spec(element_spec, dataset.element_spec)
                 iterator = _device_iterator(dataset, device, prefetch_to_device)

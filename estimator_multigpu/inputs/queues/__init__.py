@@ -1,0 +1,68 @@
+"""tf.data equivalents of the TF1 queue input APIs, with their argument names.
+
+A queue pipeline is a chain — producer -> reader -> per-example ops ->
+batcher. Here every link returns a `tf.data.Dataset` and `get_next` turns the
+last one into graph tensors. See migration_guide.md#queue-api-table.
+"""
+
+from estimator_multigpu.inputs.queues._common import QueueSemanticsWarning
+from estimator_multigpu.inputs.queues.batchers import (
+    batch,
+    batch_join,
+    shuffle_batch,
+    shuffle_batch_join,
+)
+from estimator_multigpu.inputs.queues.iterators import get_next
+from estimator_multigpu.inputs.queues.legacy import (
+    QueueRunner,
+    add_queue_runner,
+    start_queue_runners,
+)
+from estimator_multigpu.inputs.queues.maybe_batchers import (
+    maybe_batch,
+    maybe_batch_join,
+    maybe_shuffle_batch,
+    maybe_shuffle_batch_join,
+)
+from estimator_multigpu.inputs.queues.pipeline import input_pipeline
+from estimator_multigpu.inputs.queues.producers import (
+    input_producer,
+    limit_epochs,
+    range_input_producer,
+    slice_input_producer,
+    string_input_producer,
+)
+from estimator_multigpu.inputs.queues.readers import (
+    FixedLengthRecordReader,
+    TextLineReader,
+    TFRecordReader,
+    WholeFileReader,
+    read,
+)
+
+__all__ = [
+    "FixedLengthRecordReader",
+    "QueueRunner",
+    "QueueSemanticsWarning",
+    "TFRecordReader",
+    "TextLineReader",
+    "WholeFileReader",
+    "add_queue_runner",
+    "batch",
+    "batch_join",
+    "get_next",
+    "input_pipeline",
+    "input_producer",
+    "limit_epochs",
+    "maybe_batch",
+    "maybe_batch_join",
+    "maybe_shuffle_batch",
+    "maybe_shuffle_batch_join",
+    "range_input_producer",
+    "read",
+    "shuffle_batch",
+    "shuffle_batch_join",
+    "slice_input_producer",
+    "start_queue_runners",
+    "string_input_producer",
+]

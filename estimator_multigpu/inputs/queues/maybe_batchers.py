@@ -1,0 +1,134 @@
+"""The `maybe_*` batchers: batch only the examples whose `keep_input` is True.
+
+`keep_input` is a Python bool, a scalar bool tensor, or a function of the
+example (called with tf.data's convention: a tuple is unpacked) returning a
+scalar bool — a `[n]` bool vector per element when `enqueue_many=True`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from estimator_multigpu.inputs.queues import _batching
+
+
+def _check_keep(keep_input: Any) -> Any:
+    if keep_input is True or keep_input is False or callable(keep_input):
+        return keep_input
+    if tf.is_tensor(keep_input) and keep_input.dtype == tf.bool:
+        return keep_input
+    raise TypeError(
+        "`keep_input` must be a bool, a bool tensor, or a function of the example "
+        f"returning one; received {keep_input!r}. Wrap a per-example condition "
+        "as `lambda image, label: <condition>`."
+    )
+
+
+def maybe_batch(
+    tensors: tf.data.Dataset,
+    keep_input: Any,
+    batch_size: Any,
+    num_threads: int = 1,
+    capacity: int = 32,
+    enqueue_many: bool = False,
+    shapes: Any = None,
+    dynamic_pad: bool = False,
+    allow_smaller_final_batch: bool = False,
+    shared_name: str | None = None,
+    name: str | None = None,
+    *,
+    deterministic: bool | None = None,
+) -> tf.data.Dataset:
+    """Like `batch`, keeping only the examples where `keep_input` holds."""
+    _batching.check_dataset(tensors, "tensors")
+    keep = _check_keep(keep_input)
+    det = _batching.order(deterministic, num_threads, joined=False)
+    options = (
+        enqueue_many,
+        shapes,
+        dynamic_pad,
+        allow_smaller_final_batch,
+        shared_name,
+        det,
+    )
+    return _batching.pipeline(tensors, batch_size, capacity, options, keep_input=keep)
+
+
+def maybe_batch_join(
+    tensors_list: list[tf.data.Dataset],
+    keep_input: Any,
+    batch_size: Any,
+    capacity: int = 32,
+    enqueue_many: bool = False,
+    shapes: Any = None,
+    dynamic_pad: bool = False,
+    allow_smaller_final_batch: bool = False,
+    shared_name: str | None = None,
+    name: str | None = None,
+    *,
+    deterministic: bool | None = None,
+) -> tf.data.Dataset:
+    """Like `batch_join`, keeping only the examples where `keep_input` holds."""
+    keep = _check_keep(keep_input)
+    det = _batching.order(deterministic, 1, joined=True)
+    joined = _batching.join(tensors_list, det)
+    options = (
+        enqueue_many,
+        shapes,
+        dynamic_pad,
+        allow_smaller_final_batch,
+        shared_name,
+        det,
+    )
+    return _batching.pipeline(joined, batch_size, capacity, options, keep_input=keep)
+
+
+def maybe_shuffle_batch(
+    tensors: tf.data.Dataset,
+    batch_size: Any,
+    capacity: int,
+    min_after_dequeue: int,
+    keep_input: Any,
+    num_threads: int = 1,
+    seed: int | None = None,
+    enqueue_many: bool = False,
+    shapes: Any = None,
+    allow_smaller_final_batch: bool = False,
+    shared_name: str | None = None,
+    name: str | None = None,
+    *,
+    deterministic: bool | None = None,
+) -> tf.data.Dataset:
+    """Like `shuffle_batch`, keeping only the examples where `keep_input` holds."""
+    _batching.check_dataset(tensors, "tensors")
+    keep = _check_keep(keep_input)
+    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    det = _batching.order(deterministic, num_threads, joined=False)
+    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    return _batching.pipeline(tensors, batch_size, capacity, options, shuffle, keep)
+
+
+def maybe_shuffle_batch_join(
+    tensors_list: list[tf.data.Dataset],
+    batch_size: Any,
+    capacity: int,
+    min_after_dequeue: int,
+    keep_input: Any,
+    seed: int | None = None,
+    enqueue_many: bool = False,
+    shapes: Any = None,
+    allow_smaller_final_batch: bool = False,
+    shared_name: str | None = None,
+    name: str | None = None,
+    *,
+    deterministic: bool | None = None,
+) -> tf.data.Dataset:
+    """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds."""
+    keep = _check_keep(keep_input)
+    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    det = _batching.order(deterministic, 1, joined=True)
+    joined = _batching.join(tensors_list, det)
+    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    return _batching.pipeline(joined, batch_size, capacity, options, shuffle, keep)
