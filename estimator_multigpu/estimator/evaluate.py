@@ -1,0 +1,177 @@
+"""`Estimator.evaluate`: run metric updates over the input, write the results."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import tensorflow as tf
+from absl import logging
+from tensorflow.core.framework import summary_pb2
+from tensorflow.python.training import evaluation
+
+from estimator_multigpu import per_device
+from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator.spec import ModeKeys
+from estimator_multigpu.estimator.train import check_hooks
+
+LOSS_METRIC_KEY = "loss"
+_GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
+
+
+def eval_dir(model_dir: str, name: str | None = None) -> str:
+    """`model_dir/eval` or `model_dir/eval_<name>`, as tf.estimator."""
+    return os.path.join(model_dir, "eval_" + name if name else "eval")
+
+
+def evaluate(
+    estimator,
+    input_fn: Callable,
+    steps: int | None = None,
+    hooks: Sequence | None = None,
+    checkpoint_path: str | None = None,
+    name: str | None = None,
+) -> dict:
+    """Evaluates `estimator`'s model; see `Estimator.evaluate`.
+
+    Returns:
+      The metric values by name, with `loss` and `global_step`.
+    """
+    hooks = check_hooks(hooks)
+    input_fn_lib.verify_input_fn(input_fn)
+    if steps is not None:
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
+            raise ValueError(f"Must specify steps > 0, given: {steps}")
+        hooks.append(evaluation._StopAfterNEvalsHook(num_evals=steps))
+    if not checkpoint_path:
+        checkpoint_path = checkpoints.latest_checkpoint(estimator.model_dir)
+        if not checkpoint_path:
+            logging.info(
+                "Could not find trained model in model_dir: %s, running "
+                "initialization to evaluate.",
+                estimator.model_dir,
+            )
+    with tf.Graph().as_default():
+        scaffold, update_op, eval_dict, all_hooks = _build(
+            estimator, input_fn, hooks, checkpoint_path
+        )
+        results = evaluation._evaluate_once(
+            checkpoint_path=checkpoint_path,
+            scaffold=scaffold,
+            eval_ops=update_op,
+            final_ops=eval_dict,
+            hooks=all_hooks,
+            config=estimator.config.session_config,
+        )
+        output_dir = eval_dir(estimator.model_dir, name)
+        write_dict_to_summary(output_dir, results, results[_GLOBAL_STEP])
+        if checkpoint_path:
+            _write_checkpoint_path(output_dir, checkpoint_path, results[_GLOBAL_STEP])
+    return results
+
+
+def _build(estimator, input_fn, hooks, checkpoint_path):
+    """Builds the eval graph; returns scaffold, update op, metric values, hooks."""
+    config = estimator.config
+    tf.compat.v1.random.set_random_seed(config.tf_random_seed)
+    global_step = tf.compat.v1.train.create_global_step()
+    result = input_fn_lib.call_input_fn(
+        input_fn, ModeKeys.EVAL, estimator.params, config
+    )
+    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result)
+    spec = estimator._call_model_fn(features, labels, ModeKeys.EVAL)
+    metrics = dict(spec.eval_metric_ops)
+    if LOSS_METRIC_KEY in metrics:
+        raise ValueError(
+            f'Metric with name "{LOSS_METRIC_KEY}" is not allowed, because '
+            "Estimator already defines a default metric with the same name."
+        )
+    metrics[LOSS_METRIC_KEY] = tf.compat.v1.metrics.mean(spec.loss)
+    update_op, eval_dict = _split_metric_ops(metrics)
+    if not checkpoint_path:
+        checkpoints.maybe_warm_start(estimator._warm_start_settings)
+    if _GLOBAL_STEP in eval_dict:
+        raise ValueError(
+            "Metric with name `global_step` is not allowed, because Estimator "
+            "already defines a default metric with the same name."
+        )
+    eval_dict[_GLOBAL_STEP] = global_step
+    scaffold = _with_default_local_init(spec.scaffold)
+    all_hooks = input_hooks + hooks + list(spec.evaluation_hooks or [])
+    return scaffold, update_op, eval_dict, all_hooks
+
+
+def _split_metric_ops(metrics: dict):
+    """`(group of update ops, {name: value})`, sorted so graphs are stable."""
+    update_ops, values = [], {}
+    for name, (value, update) in sorted(metrics.items()):
+        values[name] = value
+        update_ops.append(update)
+    return tf.group(*update_ops), values
+
+
+def _with_default_local_init(scaffold):
+    """Adds the eval step, table and input initialisers to a custom local_init_op."""
+    if scaffold and scaffold.local_init_op is not None:
+        evaluation._get_or_create_eval_step()
+        local_init = tf.group(
+            scaffold.local_init_op, tf.compat.v1.train.Scaffold.default_local_init_op()
+        )
+        scaffold = tf.compat.v1.train.Scaffold(
+            local_init_op=local_init, copy_from_scaffold=scaffold
+        )
+    return per_device.merge_into_scaffold(scaffold)
+
+
+def _dict_to_str(dictionary: dict) -> str:
+    return ", ".join(
+        f"{k} = {v}" for k, v in sorted(dictionary.items()) if not isinstance(v, bytes)
+    )
+
+
+def _summary_value(key, value):
+    """A `Summary.Value` for a scalar or array metric; None to skip."""
+    if isinstance(value, (np.floating, float, np.integer, int)) and not isinstance(
+        value, bool
+    ):
+        return summary_pb2.Summary.Value(tag=key, simple_value=float(value))
+    if isinstance(value, np.ndarray):
+        return summary_pb2.Summary.Value(
+            tag=key, node_name=key, tensor=tf.make_tensor_proto(value)
+        )
+    logging.warning("Skipping summary for %s: not a number or an array.", key)
+    return None
+
+
+def write_dict_to_summary(output_dir: str, dictionary: dict, global_step: int) -> None:
+    """Writes the metric values as summaries at `global_step`."""
+    logging.info(
+        "Saving dict for global step %d: %s", global_step, _dict_to_str(dictionary)
+    )
+    summary = summary_pb2.Summary()
+    for key, value in dictionary.items():
+        if value is None or key == _GLOBAL_STEP:
+            continue
+        entry = _summary_value(key, value)
+        if entry is not None:
+            summary.value.append(entry)
+    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
+    writer.add_summary(summary, global_step)
+    writer.flush()
+
+
+def _write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) -> None:
+    logging.info(
+        "Saving 'checkpoint_path' summary for global step %d: %s",
+        global_step,
+        checkpoint_path,
+    )
+    value = summary_pb2.Summary.Value(
+        tag="checkpoint_path",
+        tensor=tf.make_tensor_proto(checkpoint_path, dtype=tf.string),
+    )
+    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
+    writer.add_summary(summary_pb2.Summary(value=[value]), global_step)
+    writer.flush()

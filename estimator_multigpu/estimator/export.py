@@ -1,0 +1,162 @@
+"""`export` namespace: serving input receivers and export outputs.
+
+Same names and behaviour as `tf.estimator.export`. The export output classes
+are TensorFlow's own (`tf.estimator.export` re-exported the same ones).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import tensorflow as tf
+from tensorflow.python.saved_model.model_utils import export_output
+from tensorflow.python.saved_model.model_utils.export_utils import (
+    SINGLE_FEATURE_DEFAULT_NAME,
+    SINGLE_LABEL_DEFAULT_NAME,
+    SINGLE_RECEIVER_DEFAULT_NAME,
+)
+
+ExportOutput = export_output.ExportOutput
+ClassificationOutput = export_output.ClassificationOutput
+RegressionOutput = export_output.RegressionOutput
+PredictOutput = export_output.PredictOutput
+EvalOutput = export_output.EvalOutput
+TrainOutput = export_output.TrainOutput
+
+_DEFAULT_NAMES = {
+    "feature": SINGLE_FEATURE_DEFAULT_NAME,
+    "label": SINGLE_LABEL_DEFAULT_NAME,
+    "receiver_tensor": SINGLE_RECEIVER_DEFAULT_NAME,
+    "receiver_tensors_alternative": SINGLE_RECEIVER_DEFAULT_NAME,
+}
+_TENSOR_TYPES = (tf.Tensor, tf.sparse.SparseTensor, tf.RaggedTensor)
+
+
+def wrap_and_check_input_tensors(
+    tensors: Any, field_name: str, allow_int_keys: bool = False
+) -> dict:
+    """Wraps a single tensor in a dict under its default name and checks types.
+
+    Raises:
+      ValueError: for None, non-string keys or non-tensor values.
+    """
+    if tensors is None:
+        raise ValueError(f"{field_name}s must be defined.")
+    if not isinstance(tensors, dict):
+        tensors = {_DEFAULT_NAMES[field_name]: tensors}
+    for name, tensor in tensors.items():
+        key_ok = isinstance(name, str) or (allow_int_keys and isinstance(name, int))
+        if not key_ok:
+            raise ValueError(f"{field_name} keys must be strings: {name}.")
+        if not isinstance(tensor, _TENSOR_TYPES):
+            raise ValueError(
+                f"{field_name} {name} must be a Tensor, SparseTensor, or "
+                f"RaggedTensor; received {type(tensor).__name__}."
+            )
+    return tensors
+
+
+class ServingInputReceiver(
+    collections.namedtuple(
+        "ServingInputReceiver",
+        ["features", "receiver_tensors", "receiver_tensors_alternatives"],
+    )
+):
+    """What a `serving_input_receiver_fn` returns.
+
+    `features` (a tensor or dict, e.g. `{'x': [batch_size, d]}`) go to the
+    model_fn; `receiver_tensors` (usually placeholders) are the serving
+    signature's inputs; `receiver_tensors_alternatives` name extra signatures.
+    """
+
+    def __new__(cls, features, receiver_tensors, receiver_tensors_alternatives=None):
+        features = wrap_and_check_input_tensors(
+            features, "feature", allow_int_keys=True
+        )
+        receiver_tensors = wrap_and_check_input_tensors(
+            receiver_tensors, "receiver_tensor"
+        )
+        if receiver_tensors_alternatives is not None:
+            if not isinstance(receiver_tensors_alternatives, dict):
+                raise ValueError(
+                    "receiver_tensors_alternatives must be a dict: "
+                    f"{receiver_tensors_alternatives}."
+                )
+            receiver_tensors_alternatives = {
+                name: wrap_and_check_input_tensors(alt, "receiver_tensors_alternative")
+                for name, alt in receiver_tensors_alternatives.items()
+            }
+        return super().__new__(
+            cls, features, receiver_tensors, receiver_tensors_alternatives
+        )
+
+
+class TensorServingInputReceiver(
+    collections.namedtuple(
+        "TensorServingInputReceiver",
+        ["features", "receiver_tensors", "receiver_tensors_alternatives"],
+    )
+):
+    """A `ServingInputReceiver` whose `features` is one tensor, passed as is."""
+
+    def __new__(cls, features, receiver_tensors, receiver_tensors_alternatives=None):
+        if features is None:
+            raise ValueError("features must be defined.")
+        receiver = ServingInputReceiver(
+            features, receiver_tensors, receiver_tensors_alternatives
+        )
+        return super().__new__(
+            cls,
+            receiver.features[SINGLE_FEATURE_DEFAULT_NAME],
+            receiver.receiver_tensors,
+            receiver.receiver_tensors_alternatives,
+        )
+
+
+def build_parsing_serving_input_receiver_fn(
+    feature_spec: dict, default_batch_size=None
+):
+    """A receiver fn that parses serialized `tf.Example`s with `feature_spec`.
+
+    The signature input is `examples`: a string tensor `[default_batch_size]`.
+    """
+
+    def serving_input_receiver_fn():
+        serialized = tf.compat.v1.placeholder(
+            dtype=tf.string, shape=[default_batch_size], name="input_example_tensor"
+        )
+        features = tf.compat.v1.io.parse_example(serialized, feature_spec)
+        return ServingInputReceiver(features, {"examples": serialized})
+
+    return serving_input_receiver_fn
+
+
+def _placeholder_like(tensor: tf.Tensor, default_batch_size=None) -> tf.Tensor:
+    shape = tf.TensorShape([default_batch_size]).concatenate(tensor.shape[1:])
+    name = getattr(getattr(tensor, "op", None), "name", None)
+    return tf.compat.v1.placeholder(dtype=tensor.dtype, shape=shape, name=name)
+
+
+def build_raw_serving_input_receiver_fn(features: dict, default_batch_size=None):
+    """A receiver fn feeding raw tensors shaped like `features`.
+
+    Args:
+      features: name -> tensor `[batch_size, ...]` (or `tf.TensorSpec`-like
+        object with `dtype` and `shape`); the batch dimension becomes
+        `default_batch_size`.
+    """
+    if not isinstance(features, dict):
+        raise TypeError(
+            "`features` must be a dict of name -> tensor; received "
+            f"{type(features).__name__}. Wrap a single tensor: {{'x': tensor}}."
+        )
+
+    def serving_input_receiver_fn():
+        receivers = {
+            name: _placeholder_like(t, default_batch_size)
+            for name, t in features.items()
+        }
+        return ServingInputReceiver(receivers, receivers)
+
+    return serving_input_receiver_fn

@@ -1,0 +1,111 @@
+"""Checks a `model_fn` signature and calls it the way tf.estimator does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from absl import logging
+from tensorflow.python.util import function_utils
+
+from estimator_multigpu.estimator.spec import EstimatorSpec
+
+VALID_MODEL_FN_ARGS = frozenset({"features", "labels", "mode", "params", "config"})
+
+
+def fn_args(fn: Callable) -> tuple[str, ...]:
+    """Argument names of `fn` (functools.partial and bound methods aware)."""
+    return tuple(function_utils.fn_args(fn))
+
+
+def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:
+    """Raises if `model_fn` cannot be called as a model_fn.
+
+    Args:
+      model_fn: the user's model function.
+      params: the `params` given to the Estimator.
+
+    Raises:
+      TypeError: if `model_fn` is not callable.
+      ValueError: if it lacks `features`, takes unexpected arguments, or does
+        not take `params` although `params` were given.
+    """
+    if model_fn is None or not callable(model_fn):
+        raise TypeError(
+            f"`model_fn` must be a callable such as "
+            f"`def model_fn(features, labels, mode, params, config)`; "
+            f"received {model_fn!r}."
+        )
+    args = set(fn_args(model_fn))
+    if "features" not in args:
+        raise ValueError(
+            f"model_fn ({model_fn}) must include features argument; its "
+            f"arguments are {sorted(args)}."
+        )
+    if params is not None and "params" not in args:
+        raise ValueError(
+            f"model_fn ({model_fn}) does not include params argument, but "
+            f"params ({params}) is passed to Estimator. Add `params` to its "
+            "arguments or do not pass params."
+        )
+    if params is None and "params" in args:
+        logging.warning(
+            "Estimator's model_fn (%s) includes params argument, but params "
+            "are not passed to Estimator.",
+            model_fn,
+        )
+    unexpected = sorted(args - VALID_MODEL_FN_ARGS)
+    if unexpected:
+        raise ValueError(
+            f"model_fn ({model_fn}) has following not expected args: "
+            f"{unexpected}; a model_fn takes a subset of "
+            f"{sorted(VALID_MODEL_FN_ARGS)}."
+        )
+
+
+def call_model_fn(
+    model_fn: Callable,
+    features: Any,
+    labels: Any,
+    mode: str,
+    params: dict,
+    config: Any,
+) -> EstimatorSpec:
+    """Calls `model_fn` with the arguments it accepts; checks what it returns.
+
+    Raises:
+      ValueError: if `model_fn` takes no labels but the input has labels, or
+        does not return an `EstimatorSpec`.
+    """
+    args = fn_args(model_fn)
+    kwargs = {}
+    if "labels" in args:
+        kwargs["labels"] = labels
+    elif labels is not None:
+        raise ValueError(
+            "model_fn does not take labels, but input_fn returns labels. "
+            "Add `labels` to the model_fn arguments or return features only."
+        )
+    for name, value in (("mode", mode), ("params", params), ("config", config)):
+        if name in args:
+            kwargs[name] = value
+    logging.info("Calling model_fn.")
+    spec = model_fn(features=features, **kwargs)
+    logging.info("Done calling model_fn.")
+    if not isinstance(spec, EstimatorSpec):
+        raise ValueError(
+            "model_fn should return an EstimatorSpec; it returned "
+            f"{type(spec).__name__}: {spec!r}."
+        )
+    return spec
+
+
+def maybe_replicate(model_fn: Callable, config: Any) -> Callable:
+    """Wraps `model_fn` in `replicate_model_fn` when `config` names devices."""
+    devices = getattr(config, "compute_devices", None)
+    if devices is None:
+        return model_fn
+    from estimator_multigpu import towers  # Lazy: towers builds on estimator specs.
+
+    logging.info("Replicating model_fn over devices %s.", devices)
+    return towers.replicate_model_fn(model_fn, devices=devices)

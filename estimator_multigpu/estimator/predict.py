@@ -1,0 +1,140 @@
+"""`Estimator.predict`: yield model predictions until the input ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import tensorflow as tf
+from absl import logging
+
+from estimator_multigpu import per_device
+from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator.spec import ModeKeys
+from estimator_multigpu.estimator.train import check_hooks
+
+
+def check_predict_keys(predict_keys) -> list[str] | None:
+    """Returns `predict_keys` as a list; raises TypeError for a bare string."""
+    if predict_keys is None:
+        return None
+    if isinstance(predict_keys, str):
+        raise TypeError(
+            f"`predict_keys` must be a list of prediction names, not the string "
+            f"{predict_keys!r}; pass [{predict_keys!r}]."
+        )
+    return list(predict_keys)
+
+
+def predict(
+    estimator,
+    input_fn: Callable,
+    predict_keys: Sequence[str] | None = None,
+    hooks: Sequence | None = None,
+    checkpoint_path: str | None = None,
+    yield_single_examples: bool = True,
+) -> Iterator[Any]:
+    """Yields predictions; see `Estimator.predict`.
+
+    Arguments are checked on the first `next()`, as with tf.estimator.
+    """
+    hooks = check_hooks(hooks)
+    predict_keys = check_predict_keys(predict_keys)
+    input_fn_lib.verify_input_fn(input_fn)
+    if not checkpoint_path:
+        checkpoint_path = checkpoints.latest_checkpoint(estimator.model_dir)
+    if not checkpoint_path:
+        logging.info(
+            "Could not find trained model in model_dir: %s, running "
+            "initialization to predict.",
+            estimator.model_dir,
+        )
+    with tf.Graph().as_default():
+        predictions, scaffold, all_hooks = _build(
+            estimator, input_fn, predict_keys, hooks, checkpoint_path
+        )
+        creator = tf.compat.v1.train.ChiefSessionCreator(
+            checkpoint_filename_with_path=checkpoint_path,
+            scaffold=scaffold,
+            config=estimator.config.session_config,
+        )
+        with tf.compat.v1.train.MonitoredSession(creator, hooks=all_hooks) as session:
+            while not session.should_stop():
+                values = session.run(predictions)
+                yield from _unbatch(values, yield_single_examples)
+
+
+def _build(estimator, input_fn, predict_keys, hooks, checkpoint_path):
+    config = estimator.config
+    tf.compat.v1.random.set_random_seed(config.tf_random_seed)
+    tf.compat.v1.train.create_global_step()
+    result = input_fn_lib.call_input_fn(
+        input_fn, ModeKeys.PREDICT, estimator.params, config
+    )
+    features, _, input_hooks = input_fn_lib.parse_input_fn_result(result)
+    _warn_if_endless(features)
+    spec = estimator._call_model_fn(features, None, ModeKeys.PREDICT)
+    if not checkpoint_path:
+        checkpoints.maybe_warm_start(estimator._warm_start_settings)
+    predictions = extract_keys(spec.predictions, predict_keys)
+    scaffold = per_device.merge_into_scaffold(spec.scaffold)
+    all_hooks = input_hooks + hooks + list(spec.prediction_hooks or [])
+    return predictions, scaffold, all_hooks
+
+
+def _warn_if_endless(features: Any) -> None:
+    """tf.estimator's warning for input that never raises OutOfRangeError."""
+    tensors = [t for t in tf.nest.flatten(features) if isinstance(t, tf.Tensor)]
+    from_dataset = any(t.op.type.startswith("IteratorGetNext") for t in tensors)
+    queues = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.QUEUE_RUNNERS)
+    if not (from_dataset or queues or per_device.is_per_device(features)):
+        logging.warning(
+            "Input graph does not use tf.data.Dataset or contain a QueueRunner. "
+            "That means predict yields forever. This is probably a mistake."
+        )
+
+
+def extract_keys(predictions: Any, predict_keys: list[str] | None) -> Any:
+    """Keeps only `predict_keys` of a predictions dict.
+
+    Raises:
+      ValueError: for keys with non-dict predictions, or no key matching.
+    """
+    if not predict_keys:
+        return predictions
+    if not isinstance(predictions, dict):
+        raise ValueError(
+            "predict_keys argument is not valid in case of non-dict predictions."
+        )
+    kept = {k: v for k, v in predictions.items() if k in predict_keys}
+    if not kept:
+        raise ValueError(
+            f"Expected to run at least one output from {list(predictions)}, "
+            f"provided {predict_keys}."
+        )
+    return kept
+
+
+def _unbatch(values: Any, yield_single_examples: bool) -> Iterator[Any]:
+    """Yields the batch itself, or one example (dict) at a time."""
+    if not yield_single_examples:
+        yield values
+    elif not isinstance(values, dict):
+        yield from values
+    else:
+        for i in range(_batch_length(values)):
+            yield {key: value[i] for key, value in values.items()}
+
+
+def _batch_length(values: dict) -> int:
+    """The common leading dimension of all predictions."""
+    length = None
+    for key, value in values.items():
+        length = length or value.shape[0]
+        if value.shape[0] != length:
+            raise ValueError(
+                "Batch length of predictions should be same. "
+                f"{key} has different batch length than others."
+            )
+    return length

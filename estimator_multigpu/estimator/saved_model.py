@@ -1,0 +1,133 @@
+"""`Estimator.export_saved_model`: a timestamped, device-free SavedModel."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import tensorflow as tf
+from absl import logging
+from tensorflow.python.saved_model.model_utils import export_utils
+
+from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator.spec import ModeKeys
+
+
+def export_saved_model(
+    estimator,
+    export_dir_base: str,
+    serving_input_receiver_fn: Callable,
+    assets_extra: dict | None = None,
+    as_text: bool = False,
+    checkpoint_path: str | None = None,
+    mode: str = ModeKeys.PREDICT,
+) -> bytes:
+    """Exports `mode`'s graph and the checkpoint's variables as a SavedModel.
+
+    The graph is built from the un-replicated `model_fn` with device
+    placements cleared, so a model trained on several GPUs serves on a CPU.
+
+    Returns:
+      The export directory, as bytes (like tf.estimator).
+
+    Raises:
+      ValueError: without a receiver fn or a checkpoint, or when the
+        checkpoint lacks variables the model creates.
+    """
+    if not serving_input_receiver_fn or not callable(serving_input_receiver_fn):
+        raise ValueError(
+            "An input_receiver_fn must be defined: pass a function returning an "
+            "export.ServingInputReceiver, e.g. "
+            "export.build_raw_serving_input_receiver_fn({'x': tensor})."
+        )
+    checkpoint_path = checkpoint_path or _default_checkpoint(estimator)
+    export_dir = export_utils.get_timestamped_export_dir(export_dir_base)
+    temp_dir = export_utils.get_temp_export_dir(export_dir)
+    builder = tf.compat.v1.saved_model.Builder(temp_dir)
+    with tf.Graph().as_default():
+        _add_meta_graph(
+            estimator, builder, serving_input_receiver_fn, checkpoint_path, mode
+        )
+    builder.save(as_text)
+    _copy_assets_extra(temp_dir, assets_extra)
+    tf.io.gfile.rename(temp_dir, export_dir)
+    logging.info("Exported SavedModel to %s", export_dir)
+    return export_dir
+
+
+def _default_checkpoint(estimator) -> str:
+    path = checkpoints.latest_checkpoint(estimator.model_dir)
+    if path:
+        return path
+    settings = estimator._warm_start_settings
+    if settings is None:
+        raise ValueError(
+            f"Couldn't find trained model at {estimator.model_dir}. Train first, "
+            "or pass `checkpoint_path`."
+        )
+    path = settings.ckpt_to_initialize_from
+    return tf.train.latest_checkpoint(path) if tf.io.gfile.isdir(path) else path
+
+
+def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> None:
+    tf.compat.v1.train.create_global_step()
+    tf.compat.v1.random.set_random_seed(estimator.config.tf_random_seed)
+    receiver = receiver_fn()
+    spec = estimator._call_model_fn(
+        receiver.features, getattr(receiver, "labels", None), mode, replicate=False
+    )
+    outputs = export_utils.export_outputs_for_mode(
+        mode=spec.mode,
+        serving_export_outputs=spec.export_outputs,
+        predictions=spec.predictions,
+        loss=spec.loss,
+        metrics=spec.eval_metric_ops,
+    )
+    signatures = export_utils.build_all_signature_defs(
+        receiver.receiver_tensors,
+        outputs,
+        getattr(receiver, "receiver_tensors_alternatives", None),
+        serving_only=(mode == ModeKeys.PREDICT),
+    )
+    scaffold = spec.scaffold
+    local_init = scaffold.local_init_op
+    if local_init is None:
+        local_init = tf.compat.v1.train.Scaffold.default_local_init_op()
+    saver = scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
+    with tf.compat.v1.Session(config=estimator.config.session_config) as session:
+        _restore(saver, session, checkpoint_path, mode)
+        builder.add_meta_graph_and_variables(
+            session,
+            tags=export_utils.EXPORT_TAG_MAP[mode],
+            signature_def_map=signatures,
+            assets_collection=tf.compat.v1.get_collection(
+                tf.compat.v1.GraphKeys.ASSET_FILEPATHS
+            ),
+            main_op=local_init,
+            saver=saver,
+            strip_default_attrs=True,
+            clear_devices=True,
+        )
+
+
+def _restore(saver, session, checkpoint_path: str, mode: str) -> None:
+    try:
+        saver.restore(session, checkpoint_path)
+    except tf.errors.NotFoundError as error:
+        raise ValueError(
+            "Could not load all requested variables from checkpoint. Please "
+            "make sure your model_fn does not expect variables that were not "
+            f"saved in the checkpoint.\n\nEncountered error with mode `{mode}` "
+            f"while restoring checkpoint from: `{checkpoint_path}`. Full "
+            f"Traceback:\n\n{error}"
+        ) from error
+
+
+def _copy_assets_extra(export_dir: bytes, assets_extra: dict | None) -> None:
+    """Copies `{relative destination: source path}` into `assets.extra/`."""
+    for dest_relative, source in (assets_extra or {}).items():
+        dest = os.path.join(
+            os.fsdecode(export_dir), "assets.extra", os.fsdecode(dest_relative)
+        )
+        tf.io.gfile.makedirs(os.path.dirname(dest))
+        tf.io.gfile.copy(source, dest)
