@@ -1,0 +1,56 @@
+"""Command line: `python -m estimator_multigpu.migrate PATH...` (also `emg-migrate`).
+
+Exit status: 0 when nothing is left to migrate, 1 when findings remain,
+2 when a file could not be read or parsed (it is reported and never changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from estimator_multigpu.migrate import report, runner
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="emg-migrate",
+        description="Find TF 1.x queue, Estimator, contrib and tower-loop code; "
+        "rewrite what is safe onto estimator_multigpu.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    p.add_argument("--fix", action="store_true", help="rewrite files in place")
+    p.add_argument("--diff", action="store_true", help="print the rewrite as a diff")
+    p.add_argument(
+        "--no-backup", action="store_true", help="with --fix, write no .bak copy"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the tool on `argv` (default: sys.argv[1:]); returns the exit status."""
+    args = _parser().parse_args(argv)
+    results = [
+        runner.process(path, fix=args.fix or args.diff)
+        for path in runner.collect(args.paths)
+    ]
+    if args.diff:
+        sys.stdout.write("".join(runner.diff(r) for r in results))
+    if args.fix:
+        for r in results:
+            runner.write(r, backup=not args.no_backup)
+    out = report.as_json(results) if args.format == "json" else report.as_text(results)
+    (sys.stderr if args.diff and args.format == "text" else sys.stdout).write(out)
+    if any(r.error for r in results):
+        return 2
+    return 1 if any(r.remaining for r in results) else 0
+
+
+def run() -> None:
+    """Console-script entry point (`emg-migrate`)."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,71 @@
+"""Small AST helpers: scope-limited walks, name reads and writes, statement blocks."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Iterator
+
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def walk_scope(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+    """Yields every node under `nodes`, not entering nested defs or classes."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES))
+
+
+def reads(node: ast.AST) -> Counter:
+    """Counts the names `node` reads (an augmented assignment reads its target)."""
+    found = Counter()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            found[n.id] += 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            found[n.target.id] += 1
+    return found
+
+
+def writes(node: ast.AST) -> set[str]:
+    """Returns the names `node` binds."""
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
+            found.add(n.id)
+        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(n.name)
+        elif isinstance(n, ast.arg):
+            found.add(n.arg)
+        elif isinstance(n, ast.alias):
+            found.add((n.asname or n.name).split(".")[0])
+    return found
+
+
+def blocks(scope: ast.AST) -> Iterator[list[ast.stmt]]:
+    """Yields each statement list in `scope` (not inside nested defs)."""
+    for node in walk_scope([scope]):
+        for field in ("body", "orelse", "finalbody"):
+            value = getattr(node, field, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                yield value
+
+
+def scopes(tree: ast.Module) -> Iterator[ast.AST]:
+    """Yields the module and every function in it."""
+    yield tree
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node
+
+
+def call_target(call: ast.AST) -> str | None:
+    """Returns the last name of the called function (`f` for `a.b.f()`)."""
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None

@@ -1,0 +1,115 @@
+"""Turns a recognised queue chain into text edits that use emg.inputs.queues."""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate import chains
+from estimator_multigpu.migrate.edits import Edit, Offsets
+
+# Position of `keep_input` in the maybe_* batchers.
+_KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}
+
+
+def unique(base: str, taken: set[str]) -> str:
+    """Returns `base`, or `base_2`, `base_3`, ... if taken; marks it taken."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "".join(
+        prefix + line if line.strip() else line for line in text.splitlines(True)
+    )
+
+
+def _chunks(off: Offsets, stmts: list[ast.stmt], first_line: int) -> dict:
+    """Maps each statement to its lines, with the comments just above it."""
+    out, line = {}, first_line
+    for stmt in stmts:
+        out[id(stmt)] = off.source[off.line_start(line) : off.line_end(stmt.end_lineno)]
+        line = stmt.end_lineno + 1
+    return out
+
+
+def _check_layout(off: Offsets, stmts: list[ast.stmt], batch_stmt: ast.stmt) -> None:
+    for stmt in stmts + [batch_stmt]:
+        before = off.lines[stmt.lineno - 1].encode()[: stmt.col_offset]
+        if before.strip():
+            raise chains.NotAChain(f"line {stmt.lineno} holds more than one statement")
+    for stmt in stmts:
+        after = off.lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset :].strip()
+        if after and not after.startswith(b"#"):
+            raise chains.NotAChain(
+                f"line {stmt.end_lineno} holds more than one statement"
+            )
+
+
+def _returned(off: Offsets, tensors: ast.expr) -> str:
+    """The per-example function's return value: queue lists become tuples."""
+    if isinstance(tensors, ast.Dict):
+        return off.text(tensors)
+    elts = [off.text(e) for e in tensors.elts]
+    return elts[0] if len(elts) == 1 else "(" + ", ".join(elts) + ")"
+
+
+def _batcher_args(off: Offsets, chain: chains.Chain, dataset: str) -> str:
+    call = chain.batch_call
+    keep = _KEEP_INPUT.get(chain.batcher)
+    args = [dataset]
+    for i, arg in enumerate(call.args[1:], start=1):
+        args.append(_keep(off, arg) if i == keep else off.text(arg))
+    for kw in call.keywords:
+        if kw.arg == "tensors":
+            continue
+        value = _keep(off, kw.value) if kw.arg == "keep_input" else off.text(kw.value)
+        args.append(f"{kw.arg}={value}" if kw.arg else f"**{value}")
+    return ", ".join(args)
+
+
+def _keep(off: Offsets, node: ast.expr) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return off.text(node)
+    return f"lambda *_: ({off.text(node)})"
+
+
+def _dataset_expr(off: Offsets, chain: chains.Chain, q: str, renames) -> str:
+    if chain.dataset_parts[0] == "read":
+        _, queue, reader = chain.dataset_parts
+        return f"{q}.read({off.text(queue, renames)}, {off.text(reader, renames)})"
+    return off.text(chain.dataset_parts[1], renames)
+
+
+def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> list[Edit]:
+    """Returns the edits that rewrite `chain` onto the `q` module.
+
+    Args:
+      chain: the recognised chain.
+      off: positions in the module's source.
+      q: how the module spells emg.inputs.queues, e.g. `'emg.inputs.queues'`.
+      taken: names already used in the module (new names are added).
+
+    Raises:
+      chains.NotAChain: if statements share lines, so lines cannot move.
+    """
+    src = chain.source_stmt
+    region = [src] + sorted(chain.moved + chain.kept, key=lambda s: s.lineno)
+    _check_layout(off, region, chain.batch_stmt)
+    renames = [off.replace(node, f"{q}.{name}") for node, name in chain.renames]
+    start, end = off.line_start(src.lineno), off.line_end(region[-1].end_lineno)
+    outside = [e for e in renames if e.end <= start or e.start >= end]
+    chunks = _chunks(off, region, src.lineno)
+    line = off.lines[src.lineno - 1]
+    indent = line[: len(line) - len(line.lstrip())]
+    fn, ds = unique("_example_fn", taken), unique("examples", taken)
+    body = "".join(_indent(chunks[id(s)], "    ") for s in chain.moved)
+    text = "".join(chunks[id(s)] for s in chain.kept)
+    text += f"{indent}def {fn}({', '.join(chain.params)}):\n{body}"
+    text += f"{indent}    return {_returned(off, chain.tensors)}\n"
+    text += f"{indent}{ds} = {_dataset_expr(off, chain, q, renames)}.map({fn})\n"
+    batch = f"{q}.get_next({q}.{chain.batcher}({_batcher_args(off, chain, ds)}))"
+    return outside + [Edit(start, end, text), off.replace(chain.batch_call, batch)]

@@ -1,0 +1,87 @@
+"""Text edits addressed by AST node, applied without touching other text."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(source: str) -> list[str]:
+    """Splits like the Python tokenizer (only \\n, \\r\\n, \\r end lines), keeping ends."""
+    return _LINE.findall(source)
+
+
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    """Replace `source[start:end]` (character offsets) with `text`."""
+
+    start: int
+    end: int
+    text: str
+
+
+class Offsets:
+    """Converts AST positions (line, UTF-8 byte column) to character offsets."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.lines = split_lines(source)
+        self._starts = [0]
+        for line in self.lines:
+            self._starts.append(self._starts[-1] + len(line))
+
+    def at(self, lineno: int, byte_col: int) -> int:
+        line = self.lines[lineno - 1] if lineno <= len(self.lines) else ""
+        chars = line.encode("utf-8")[:byte_col].decode("utf-8", "replace")
+        return self._starts[lineno - 1] + len(chars)
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        """Returns (start, end) character offsets of `node`."""
+        start = self.at(node.lineno, node.col_offset)
+        return start, self.at(node.end_lineno, node.end_col_offset)
+
+    def line_start(self, lineno: int) -> int:
+        return self._starts[lineno - 1]
+
+    def line_end(self, lineno: int) -> int:
+        """Offset just past the newline that ends line `lineno`."""
+        return self._starts[lineno]
+
+    def replace(self, node: ast.AST, text: str) -> Edit:
+        return Edit(*self.span(node), text)
+
+    def text(self, node: ast.AST, edits: list[Edit] = ()) -> str:
+        """Returns the source of `node` with those `edits` inside it applied."""
+        start, end = self.span(node)
+        inner = [e for e in edits if start <= e.start and e.end <= end]
+        return apply(self.source[start:end], inner, offset=start)
+
+
+def overlaps(edit: Edit, others: list[Edit]) -> bool:
+    return any(edit.start < o.end and o.start < edit.end for o in others)
+
+
+def apply(source: str, edits: list[Edit], offset: int = 0) -> str:
+    """Returns `source` with non-overlapping `edits` applied.
+
+    Args:
+      source: the text.
+      edits: edits whose offsets are relative to `offset` in a larger text.
+      offset: where `source` starts in that larger text.
+
+    Raises:
+      ValueError: if two edits overlap.
+    """
+    out, pos = [], 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        start, end = edit.start - offset, edit.end - offset
+        if start < pos:
+            raise ValueError(f"edits overlap at offset {edit.start}: {edit!r}")
+        out.append(source[pos:start])
+        out.append(edit.text)
+        pos = end
+    out.append(source[pos:])
+    return "".join(out)

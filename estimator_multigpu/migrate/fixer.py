@@ -1,0 +1,135 @@
+"""Applies the safe rewrites (`--fix`) to one source, keeping every other line as is."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import aliases, astutil, chain_text, chains
+from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
+from estimator_multigpu.migrate.scanner import Finding
+
+PACKAGE = "estimator_multigpu"
+# Modules gone from TF 2.x: an import of them breaks the script on its own.
+_GONE = ("tf.contrib", "tf.estimator")
+
+
+@dataclasses.dataclass
+class FixResult:
+    """The rewritten source, and why some queue chains were left alone.
+
+    Attributes:
+      source: the new text (equal to the input when nothing was safe to do).
+      notes: (line, reason) for each queue chain that needs a manual rewrite.
+    """
+
+    source: str
+    notes: list[tuple[int, str]]
+
+
+def _emg_name(tree: ast.Module, table: aliases.AliasTable) -> tuple[str, bool]:
+    """Returns (name of the package in this module, whether to add the import)."""
+    bound = table.name_for(PACKAGE)
+    if bound:
+        return bound, False
+    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    return chain_text.unique("emg", taken), True
+
+
+def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
+    found, refused = chains.find(tree, table)
+    notes.extend((call.lineno, reason) for call, reason in refused)
+    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    out = []
+    for chain in found:
+        try:
+            new = chain_text.edits_for(chain, off, f"{emg}.inputs.queues", taken)
+        except chains.NotAChain as reason:
+            notes.append((chain.batch_call.lineno, str(reason)))
+            continue
+        if any(overlaps(e, out) for e in new):
+            notes.append((chain.batch_call.lineno, "overlaps another queue chain"))
+            continue
+        out.extend(new)
+        done = {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
+        for f in findings:
+            f.fixed = f.fixed or id(f.node) in done
+    return out
+
+
+def _rename_edits(off, emg, findings, taken: list[Edit]) -> list[Edit]:
+    out = []
+    for f in findings:
+        if f.rule.rename and not f.fixed:
+            edit = off.replace(f.node, emg + f.rule.rename[len("emg") :])
+            if not overlaps(edit, taken + out):
+                out.append(edit)
+                f.fixed = True
+    return out
+
+
+def _dead_imports(tree, table, off, findings) -> list[Edit]:
+    """Deletes `from tensorflow.contrib... import x` once every `x` was rewritten."""
+    uses = astutil.reads(tree)
+    fixed = {}
+    for f in findings:
+        if f.fixed and isinstance(f.node, ast.Name):
+            fixed[f.node.id] = fixed.get(f.node.id, 0) + 1
+    out = []
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.Import | ast.ImportFrom):
+            continue
+        names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
+        paths = [table.bindings.get(n) for n in names]
+        gone = [aliases.canonical(p) or "" for p in paths]
+        if all(g.startswith(_GONE) for g in gone) and all(
+            uses[n] and uses[n] == fixed.get(n) for n in names
+        ):
+            out.append(
+                Edit(off.line_start(stmt.lineno), off.line_end(stmt.end_lineno), "")
+            )
+    return out
+
+
+def _import_edit(tree: ast.Module, off: Offsets, emg: str) -> Edit:
+    """Inserts `import estimator_multigpu as emg` after the module's imports."""
+    text = f"import {PACKAGE} as {emg}\n" if emg != PACKAGE else f"import {PACKAGE}\n"
+    imports = [s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
+    if imports:
+        pos = off.line_end(imports[-1].end_lineno)
+    elif tree.body and isinstance(tree.body[0], ast.Expr):
+        pos = off.line_end(tree.body[0].end_lineno)
+    else:
+        line = 1
+        while line <= len(off.lines) and off.lines[line - 1].startswith("#"):
+            line += 1
+        pos = off.line_start(line) if line <= len(off.lines) else len(off.source)
+    if pos == len(off.source) and off.source and not off.source.endswith("\n"):
+        text = "\n" + text
+    return Edit(pos, pos, text)
+
+
+def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
+    """Rewrites what is safe in `source`; marks the `findings` it resolved.
+
+    Args:
+      source: the module text.
+      tree: `ast.parse(source)`.
+      findings: from `scanner.scan_tree` on the same tree; `fixed` is set on
+        those the rewrite resolves.
+
+    Returns:
+      The new text and the reasons queue chains were left for a manual rewrite.
+    """
+    table = aliases.AliasTable(tree)
+    off = Offsets(source)
+    emg, add_import = _emg_name(tree, table)
+    notes: list[tuple[int, str]] = []
+    edits = _chain_edits(tree, table, off, emg, findings, notes)
+    edits += _rename_edits(off, emg, findings, edits)
+    if not edits:
+        return FixResult(source, notes)
+    edits += _dead_imports(tree, table, off, findings)
+    if add_import:
+        edits.append(_import_edit(tree, off, emg))
+    return FixResult(apply(source, edits), notes)

@@ -1,0 +1,265 @@
+"""The table of legacy TensorFlow APIs: what replaces each, and where the guide explains it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+GUIDE = "migration_guide.md"
+
+# Guide sections (the `#anchor` of a `## heading` in migration_guide.md).
+ANCHORS = {
+    "producers": "producers",
+    "readers": "readers",
+    "batchers": "batchers",
+    "runners": "queue-runners",
+    "queues": "queue-api-table",
+    "estimator": "estimator",
+    "replicate": "replicate-model-fn",
+    "towers": "tower-loops",
+    "contrib": "tf-contrib",
+    "layers": "legacy-layers",
+    "supervisor": "supervisor",
+    "device_lib": "device-lib",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One legacy API (or API family) and its replacement.
+
+    Attributes:
+      rule_id: short stable id, e.g. `'queue-batcher'`.
+      summary: what the legacy API is and why it must go.
+      replacement: what to write instead.
+      topic: key of `ANCHORS` naming the guide section.
+      rename: for safe one-to-one renames, the new dotted name
+        (e.g. `'emg.estimator.Estimator'`); None when `--fix` cannot do it alone.
+      chain: True for queue-chain pieces that `--fix` rewrites as a whole chain.
+    """
+
+    rule_id: str
+    summary: str
+    replacement: str
+    topic: str
+    rename: str | None = None
+    chain: bool = False
+
+    @property
+    def guide(self) -> str:
+        return f"{GUIDE}#{ANCHORS[self.topic]}"
+
+
+PRODUCERS = (
+    "string_input_producer",
+    "slice_input_producer",
+    "range_input_producer",
+    "input_producer",
+    "limit_epochs",
+)
+BATCHERS = (
+    "batch",
+    "batch_join",
+    "shuffle_batch",
+    "shuffle_batch_join",
+    "maybe_batch",
+    "maybe_batch_join",
+    "maybe_shuffle_batch",
+    "maybe_shuffle_batch_join",
+)
+# Readers that emg.inputs.queues mirrors under the same name.
+READERS = (
+    "FixedLengthRecordReader",
+    "TFRecordReader",
+    "TextLineReader",
+    "WholeFileReader",
+)
+_OTHER_READERS = ("IdentityReader", "LMDBReader", "ReaderBase")
+_QUEUES = ("FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue")
+_RUNNERS = ("QueueRunner", "add_queue_runner", "start_queue_runners")
+ESTIMATOR_NAMES = (
+    "Estimator",
+    "EstimatorSpec",
+    "ModeKeys",
+    "RunConfig",
+    "TrainSpec",
+    "EvalSpec",
+    "train_and_evaluate",
+    "export.ServingInputReceiver",
+)
+
+
+def _queue_rules() -> dict[str, Rule]:
+    table = {}
+    for name in PRODUCERS:
+        table[f"tf.train.{name}"] = Rule(
+            "queue-producer",
+            f"tf.train.{name} feeds a queue filled by QueueRunner threads",
+            f"emg.inputs.queues.{name} (returns a tf.data.Dataset)",
+            "producers",
+            chain=True,
+        )
+    for name in BATCHERS:
+        table[f"tf.train.{name}"] = Rule(
+            "queue-batcher",
+            f"tf.train.{name} batches through a queue filled by threads",
+            f"emg.inputs.queues.{name}(dataset, ...) then emg.inputs.queues.get_next",
+            "batchers",
+            chain=True,
+        )
+    for name in READERS:
+        table[f"tf.{name}"] = table[f"tf.io.{name}"] = Rule(
+            "queue-reader",
+            f"tf.{name} reads from a filename queue",
+            f"emg.inputs.queues.read(filenames, emg.inputs.queues.{name}(...))",
+            "readers",
+            chain=True,
+        )
+    for name in _OTHER_READERS:
+        table[f"tf.{name}"] = Rule(
+            "queue-reader",
+            f"tf.{name} reads from a queue and has no tf.data twin",
+            "a tf.data.Dataset source (e.g. from_generator)",
+            "readers",
+        )
+    return table
+
+
+def _thread_rules() -> dict[str, Rule]:
+    table = {}
+    for name in _QUEUES:
+        for ns in ("tf", "tf.queue", "tf.io"):
+            table[f"{ns}.{name}"] = Rule(
+                "queue",
+                f"{name} is a queue fed by threads",
+                "a tf.data.Dataset pipeline (shuffle/batch/prefetch)",
+                "queues",
+            )
+    for name in _RUNNERS:
+        for ns in ("tf.train", "tf.train.queue_runner"):
+            table[f"{ns}.{name}"] = Rule(
+                "queue-runner",
+                f"{name} starts threads that fill queues",
+                "nothing: tf.data runs its own threads; drop it",
+                "runners",
+            )
+    table["tf.train.Coordinator"] = Rule(
+        "queue-runner",
+        "Coordinator stops queue-runner threads",
+        "nothing: catch tf.errors.OutOfRangeError at the end of input",
+        "runners",
+    )
+    table["tf.train.match_filenames_once"] = Rule(
+        "queue-producer",
+        "match_filenames_once keeps the glob in a local variable",
+        "tf.io.gfile.glob(pattern) or tf.data.Dataset.list_files(pattern)",
+        "producers",
+    )
+    return table
+
+
+def _estimator_rules() -> dict[str, Rule]:
+    table = {
+        "tf.estimator": Rule(
+            "estimator",
+            "tf.estimator is gone on TF 2.16+",
+            "emg.estimator (Estimator, EstimatorSpec, ModeKeys, RunConfig, ...); "
+            "hooks live in tf.compat.v1.train; canned estimators need a model_fn",
+            "estimator",
+        )
+    }
+    for name in ESTIMATOR_NAMES:
+        table[f"tf.estimator.{name}"] = Rule(
+            "estimator",
+            f"tf.estimator.{name} is gone on TF 2.16+",
+            f"emg.estimator.{name}",
+            "estimator",
+            rename=f"emg.estimator.{name}",
+        )
+    for name in ("replicate_model_fn", "TowerOptimizer"):
+        table[f"tf.contrib.estimator.{name}"] = Rule(
+            "replicate-model-fn",
+            f"tf.contrib.estimator.{name} is gone since TF 2.0",
+            f"emg.{name}",
+            "replicate",
+            rename=f"emg.{name}",
+        )
+    return table
+
+
+def _other_rules() -> dict[str, Rule]:
+    contrib = Rule(
+        "contrib",
+        "tf.contrib is gone since TF 2.0",
+        "the core API named in the guide (tf.data, tf.keras, emg.*)",
+        "contrib",
+    )
+    slim = Rule(
+        "contrib-slim",
+        "tf.contrib.slim is gone since TF 2.0",
+        "tf.keras.layers (or tf_slim, the standalone package)",
+        "contrib",
+    )
+    layers = Rule(
+        "layers",
+        "tf.layers needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
+        "tf.keras.layers, or install tf-keras and set TF_USE_LEGACY_KERAS=1",
+        "layers",
+    )
+    supervisor = Rule(
+        "supervisor",
+        "tf.train.Supervisor is deprecated and starts queue runners",
+        "tf.compat.v1.train.MonitoredTrainingSession or emg.estimator.Estimator",
+        "supervisor",
+    )
+    device_lib = Rule(
+        "device-lib",
+        "device_lib.list_local_devices initialises every GPU and grabs its memory",
+        "emg.devices.resolve() or tf.config.list_physical_devices('GPU')",
+        "device_lib",
+    )
+    return {
+        "tf.contrib": contrib,
+        "tf.contrib.slim": slim,
+        "tf.layers": layers,
+        "tf.train.Supervisor": supervisor,
+        "tf.python.client.device_lib.list_local_devices": device_lib,
+    }
+
+
+TABLE: dict[str, Rule] = {
+    **_queue_rules(),
+    **_thread_rules(),
+    **_estimator_rules(),
+    **_other_rules(),
+}
+TOWER_RULE = Rule(
+    "tower-loop",
+    "hand-written multi-GPU tower loop (per-device copies, averaged gradients)",
+    "a single-device model_fn wrapped in emg.replicate_model_fn, "
+    "optimizer wrapped in emg.TowerOptimizer",
+    "towers",
+)
+
+AVERAGING_RULE = Rule(
+    "tower-loop",
+    "hand-written gradient averaging across towers",
+    "emg.TowerOptimizer (it averages the towers' gradients)",
+    "towers",
+)
+
+
+def lookup(path: str) -> tuple[str, Rule] | None:
+    """Returns (matched prefix, rule) for the longest prefix of `path` in TABLE.
+
+    Args:
+      path: a canonical dotted path such as `'tf.estimator.ModeKeys.TRAIN'`.
+
+    Returns:
+      e.g. `('tf.estimator.ModeKeys', <Rule>)`, or None when nothing matches.
+    """
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in TABLE:
+            return prefix, TABLE[prefix]
+    return None

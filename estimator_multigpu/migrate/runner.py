@@ -1,0 +1,118 @@
+"""Scans (and optionally rewrites) files: reading, parsing, diffing, writing."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import os
+
+from estimator_multigpu.migrate import fixer, scanner
+
+_SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
+
+
+@dataclasses.dataclass
+class FileResult:
+    """What happened to one file.
+
+    Attributes:
+      path: the file.
+      findings: legacy API uses (positions refer to the original text).
+      error: why the file could not be scanned (unreadable, unparsable), else None.
+      notes: (line, reason) for queue chains `--fix` left for a manual rewrite.
+      original: the text read.
+      rewritten: the text after the safe rewrites (None unless fixing).
+    """
+
+    path: str
+    findings: list[scanner.Finding] = dataclasses.field(default_factory=list)
+    error: str | None = None
+    notes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    original: str | None = None
+    rewritten: str | None = None
+
+    @property
+    def remaining(self) -> list[scanner.Finding]:
+        return [f for f in self.findings if not f.fixed]
+
+
+def collect(paths: list[str]) -> list[str]:
+    """Expands directories into their `.py` files (sorted); keeps files as given."""
+    out = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(
+                d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
+            )
+            out.extend(
+                os.path.join(root, f) for f in sorted(files) if f.endswith(".py")
+            )
+    return out
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def process(path: str, fix: bool = False) -> FileResult:
+    """Scans `path`; with `fix`, also computes the rewritten text (not written)."""
+    result = FileResult(path)
+    try:
+        result.original = _read(path)
+        tree = ast.parse(result.original, filename=path)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        result.error = f"cannot read: {e}"
+        return result
+    except SyntaxError as e:
+        result.error = f"cannot parse (line {e.lineno}): {e.msg}; file left unchanged"
+        return result
+    result.findings = scanner.scan_tree(tree, result.original, path)
+    if fix and result.findings:
+        _fix(result, tree)
+    return result
+
+
+def _fix(result: FileResult, tree: ast.Module) -> None:
+    fixed = fixer.fix(result.original, tree, result.findings)
+    result.notes = fixed.notes
+    try:
+        ast.parse(fixed.source)
+    except SyntaxError as e:
+        for f in result.findings:
+            f.fixed = False
+        result.notes.append(
+            (e.lineno or 0, "rewrite did not parse; file left unchanged")
+        )
+        return
+    result.rewritten = fixed.source
+
+
+def diff(result: FileResult) -> str:
+    """Returns a unified diff from the original to the rewritten text."""
+    if result.rewritten is None or result.rewritten == result.original:
+        return ""
+    return "".join(
+        difflib.unified_diff(
+            result.original.splitlines(True),
+            result.rewritten.splitlines(True),
+            fromfile=result.path,
+            tofile=result.path,
+        )
+    )
+
+
+def write(result: FileResult, backup: bool = True) -> bool:
+    """Writes the rewritten text in place (after `<path>.bak`); True if written."""
+    if result.rewritten is None or result.rewritten == result.original:
+        return False
+    if backup:
+        with open(result.path + ".bak", "w", encoding="utf-8", newline="") as f:
+            f.write(result.original)
+    with open(result.path, "w", encoding="utf-8", newline="") as f:
+        f.write(result.rewritten)
+    return True

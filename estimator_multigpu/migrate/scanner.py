@@ -1,0 +1,110 @@
+"""Finds legacy TensorFlow API uses in one Python source, without running it."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import aliases, rules, towers
+from estimator_multigpu.migrate.edits import split_lines
+
+
+@dataclasses.dataclass
+class Finding:
+    """One use of a legacy API.
+
+    Attributes:
+      path: the file scanned.
+      line: 1-based line of the use.
+      col: 1-based column (in characters) of the use.
+      api: the canonical API used, e.g. `'tf.train.shuffle_batch'`.
+      text: the source spelling, e.g. `'tf.compat.v1.train.shuffle_batch'`.
+      rule: the matching `rules.Rule`.
+      node: the AST node of the name the rule matched (a prefix of the use:
+        `tf.estimator.ModeKeys` in `tf.estimator.ModeKeys.TRAIN`).
+      fixed: True once `--fix` rewrote it.
+    """
+
+    path: str
+    line: int
+    col: int
+    api: str
+    text: str
+    rule: rules.Rule
+    node: ast.AST = dataclasses.field(repr=False, compare=False)
+    fixed: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "rule": self.rule.rule_id,
+            "api": self.api,
+            "text": self.text,
+            "summary": self.rule.summary,
+            "replacement": self.rule.replacement,
+            "guide": self.rule.guide,
+            "fixed": self.fixed,
+        }
+
+
+def char_col(lines: list[str], node: ast.AST) -> int:
+    """Returns the 0-based character column of `node` (ast counts UTF-8 bytes)."""
+    line = lines[node.lineno - 1]
+    return len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, table: aliases.AliasTable, make):
+        self._table = table
+        self._make = make
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if not self._match(node):
+            self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._match(node)
+
+    def _match(self, node: ast.expr) -> bool:
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        path = self._table.resolve_tf(node)
+        hit = rules.lookup(path) if path else None
+        if hit is None:
+            return False
+        prefix, rule = hit
+        matched = node
+        for _ in range(path.count(".") - prefix.count(".")):
+            matched = matched.value
+        self._make(node, path, rule, matched)
+        return True
+
+
+def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
+    """Returns every legacy API use in a parsed module, sorted by position.
+
+    Args:
+      tree: the module, from `ast.parse(source)`.
+      source: its text (for columns and spellings).
+      path: the file name to put in findings.
+    """
+    lines = split_lines(source)
+    table = aliases.AliasTable(tree)
+    findings = []
+
+    def make(node, api, rule, matched):
+        if isinstance(node, ast.stmt):
+            text = lines[node.lineno - 1].strip()
+        else:
+            text = ast.get_source_segment(source, node) or api
+        col = char_col(lines, node) + 1
+        findings.append(Finding(path, node.lineno, col, api, text, rule, matched))
+
+    _Visitor(table, make).visit(tree)
+    for node, is_loop in towers.find(tree, table):
+        rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
+        make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
+    findings.sort(key=lambda f: (f.line, f.col))
+    return findings
