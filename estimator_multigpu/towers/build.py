@@ -1,0 +1,152 @@
+"""Builds the towers: one call of the user's model_fn per device."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import tensorflow as tf
+from tensorflow.python.util import function_utils
+
+from estimator_multigpu.estimator.spec import EstimatorSpec
+from estimator_multigpu.towers import context as context_lib
+from estimator_multigpu.towers import diagnostics, placement
+
+_KEYS = tf.compat.v1.GraphKeys
+# Collections each tower sees only its own entries of. The graph keeps tower
+# 0's, so UPDATE_OPS run once per step and get_total_loss() stays per tower.
+_ISOLATED = (_KEYS.UPDATE_OPS, _KEYS.LOSSES, _KEYS.SUMMARIES)
+
+
+@dataclasses.dataclass
+class Tower:
+    """One built tower.
+
+    Attributes:
+      spec: the `EstimatorSpec` the model_fn returned.
+      context: the tower's `TowerContext`.
+      owned: `owned[key]` = what the tower added to collection `key`.
+      metric_variables: the metric variables the tower created, in order.
+      ops: the operations created while the tower was built.
+    """
+
+    spec: Any
+    context: context_lib.TowerContext
+    owned: dict
+    metric_variables: list
+    ops: list
+
+
+def call_model_fn(model_fn: Callable, features, labels, mode, params, config):
+    """Calls `model_fn` with the arguments it takes, as tf.estimator does."""
+    args = function_utils.fn_args(model_fn)
+    kwargs = {}
+    if "labels" in args:
+        kwargs["labels"] = labels
+    elif labels is not None:
+        raise ValueError(
+            "The input_fn returns labels, but the model_fn takes no `labels` "
+            "argument; add one to the model_fn, or return features only."
+        )
+    for name, value in (("mode", mode), ("params", params), ("config", config)):
+        if name in args:
+            kwargs[name] = value
+    return model_fn(features=features, **kwargs)
+
+
+@contextlib.contextmanager
+def _own_collections(graph: tf.Graph, index: int, owned: dict):
+    refs = {key: graph.get_collection_ref(key) for key in _ISOLATED}
+    saved = {key: list(ref) for key, ref in refs.items()}
+    if index > 0:
+        for ref in refs.values():
+            del ref[:]
+    try:
+        yield
+    finally:
+        for key, ref in refs.items():
+            owned[key] = list(ref[len(saved[key]) :] if index == 0 else ref)
+            if index > 0:
+                ref[:] = saved[key]
+
+
+def _scopes(index: int, device_fn: Callable) -> contextlib.ExitStack:
+    stack = contextlib.ExitStack()
+    scope = tf.compat.v1.get_variable_scope()
+    stack.enter_context(
+        tf.compat.v1.variable_scope(scope, reuse=True if index > 0 else None)
+    )
+    if index > 0:  # Tower 0 keeps the names of a single-device run.
+        stack.enter_context(tf.name_scope(f"tower_{index}"))
+    stack.enter_context(tf.compat.v1.device(device_fn))
+    return stack
+
+
+def _check_spec(spec: Any, index: int) -> None:
+    if not isinstance(spec, EstimatorSpec):
+        raise TypeError(
+            f"The model_fn must return an EstimatorSpec; in tower {index} it "
+            f"returned {type(spec).__name__}: {spec!r:.200}. Return "
+            "emg.estimator.EstimatorSpec(mode, loss=..., train_op=..., ...)."
+        )
+
+
+def _build_one(model_fn, args, device, placer, context) -> Tower:
+    graph = tf.compat.v1.get_default_graph()
+    first_op = len(graph.get_operations())
+    first_global = len(graph.get_collection(_KEYS.GLOBAL_VARIABLES))
+    first_metric = len(graph.get_collection(_KEYS.METRIC_VARIABLES))
+    owned = {}
+    device_fn = placement.tower_device_fn(device, placer)
+    with context_lib.active(context), _own_collections(graph, context.index, owned):
+        with _scopes(context.index, device_fn):
+            spec = call_model_fn(model_fn, *args)
+    _check_spec(spec, context.index)
+    if context.index > 0:
+        diagnostics.check_no_new_variables(
+            graph.get_collection(_KEYS.GLOBAL_VARIABLES)[first_global:], context.index
+        )
+    metric_variables = graph.get_collection(_KEYS.METRIC_VARIABLES)[first_metric:]
+    ops = graph.get_operations()[first_op:]
+    return Tower(spec, context, owned, metric_variables, ops)
+
+
+def build_towers(
+    model_fn: Callable,
+    shards: Sequence[tuple[Any, Any]],
+    devices: Sequence[str],
+    run_args: tuple,
+    weights: Sequence[Any],
+    counts: Sequence[Any],
+    loss_reduction: str,
+    placer: Callable,
+) -> list[Tower]:
+    """Calls `model_fn` once per device, sharing variables.
+
+    Args:
+      model_fn: the user's model_fn.
+      shards: `shards[t]` = `(features, labels)` of tower t.
+      devices: `devices[t]` = tower t's device.
+      run_args: `(mode, params, config)`, passed to every tower unchanged.
+      weights: `weights[t]` = tower t's loss weight.
+      counts: `counts[t]` = examples in tower t's shard.
+      loss_reduction: `'mean'` or `'sum'`.
+      placer: `fn(op) -> device` for variables.
+
+    Returns:
+      The towers, in device order.
+    """
+    calls = [[] for _ in devices]
+    towers = []
+    for index, device in enumerate(devices):
+        context = context_lib.TowerContext(
+            index, len(devices), weights[index], counts[index], loss_reduction, calls
+        )
+        towers.append(
+            _build_one(
+                model_fn, shards[index] + tuple(run_args), device, placer, context
+            )
+        )
+    return towers

@@ -1,0 +1,164 @@
+"""`TowerOptimizer`: an optimizer whose update runs once for all towers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tensorflow as tf
+
+from estimator_multigpu.towers import context as context_lib
+from estimator_multigpu.towers import gradients, losses
+
+GradientTransform = Callable[[gradients.GradsAndVars], gradients.GradsAndVars]
+
+
+class TowerOptimizer(tf.compat.v1.train.Optimizer):
+    """Wraps a `tf.compat.v1.train.Optimizer` for `replicate_model_fn`.
+
+    Inside a replicated model_fn, `compute_gradients` differentiates the
+    tower's share of the global loss (see `replicate_model_fn`), and
+    `apply_gradients` records the tower's gradients and returns a no-op. Once
+    every tower is built, the gradients of all towers are summed once per
+    variable on the variable's device (`IndexedSlices` stay sparse), then
+    clipped and transformed, and the wrapped optimizer applies them in one
+    update; the no-op returned to tower 0 waits for that update. Outside a
+    replicated model_fn (one device) it behaves as the wrapped optimizer,
+    clipping and transform included.
+
+    Use one `TowerOptimizer` per wrapped optimizer, created inside the
+    model_fn; several in one model_fn work (they are matched by call order).
+    Pass `apply_gradients` the pairs that `compute_gradients` returned.
+    """
+
+    def __init__(
+        self,
+        optimizer: tf.compat.v1.train.Optimizer,
+        clip_global_norm: float | None = None,
+        transform_gradients: GradientTransform | None = None,
+    ):
+        """Builds a `TowerOptimizer`.
+
+        Args:
+          optimizer: the optimizer to wrap.
+          clip_global_norm: clip the gradients aggregated over all towers to
+            this global norm before applying them; None: no clipping.
+          transform_gradients: `fn(grads_and_vars) -> grads_and_vars`, applied
+            to the aggregated (and clipped) gradients before the update.
+
+        Raises:
+          TypeError: for an optimizer that is not a `tf.compat.v1` one, or a
+            transform that is not callable.
+          ValueError: for a `clip_global_norm` that is not positive.
+        """
+        _check_args(optimizer, clip_global_norm, transform_gradients)
+        super().__init__(use_locking=False, name=f"Tower{optimizer.get_name()}")
+        self._optimizer = optimizer
+        self._clip_global_norm = clip_global_norm
+        self._transform = transform_gradients
+
+    @property
+    def optimizer(self) -> tf.compat.v1.train.Optimizer:
+        """The wrapped optimizer."""
+        return self._optimizer
+
+    def compute_gradients(self, loss, var_list=None, **kwargs):
+        """The wrapped optimizer's gradients of this tower's share of `loss`."""
+        tower = context_lib.current()
+        if tower is None:
+            return self._optimizer.compute_gradients(loss, var_list, **kwargs)
+        scaled = losses.scale_loss(loss, tower)
+        pairs = self._optimizer.compute_gradients(scaled, var_list, **kwargs)
+        if context_lib.may_be_empty(tower.count):
+            pairs = gradients.mask_empty(pairs, tower.count)
+        return pairs
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """Applies the gradients now (one device) or after all towers."""
+        tower = context_lib.current()
+        if tower is None:
+            return self.apply_aggregated(list(grads_and_vars), global_step, name)
+        placeholder = tf.no_op(name="apply_after_all_towers")
+        call = context_lib.ApplyCall(
+            self, list(grads_and_vars), global_step, name, placeholder
+        )
+        tower.calls[tower.index].append(call)
+        return placeholder
+
+    def apply_aggregated(self, grads_and_vars, global_step=None, name=None):
+        """Clips, transforms and applies gradients already summed over towers."""
+        if self._clip_global_norm is not None:
+            grads_and_vars = gradients.clip_by_global_norm(
+                grads_and_vars, self._clip_global_norm
+            )
+        if self._transform is not None:
+            grads_and_vars = list(self._transform(list(grads_and_vars)))
+        return self._optimizer.apply_gradients(grads_and_vars, global_step, name)
+
+    def get_slot(self, *args, **kwargs):
+        return self._optimizer.get_slot(*args, **kwargs)
+
+    def get_slot_names(self, *args, **kwargs):
+        return self._optimizer.get_slot_names(*args, **kwargs)
+
+    def variables(self):
+        return self._optimizer.variables()
+
+
+def _check_args(optimizer, clip_global_norm, transform_gradients) -> None:
+    if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
+        raise TypeError(
+            "`optimizer` must be a tf.compat.v1.train.Optimizer, e.g. "
+            "tf.compat.v1.train.MomentumOptimizer(0.1, 0.9); received "
+            f"{optimizer!r} of type {type(optimizer).__name__}. Keras optimizers "
+            "do not work with model_fn train ops; use the tf.compat.v1.train one."
+        )
+    if isinstance(optimizer, TowerOptimizer):
+        raise TypeError(
+            "`optimizer` is already a TowerOptimizer; wrap the plain optimizer once."
+        )
+    if clip_global_norm is not None and (
+        isinstance(clip_global_norm, bool)
+        or not isinstance(clip_global_norm, (int, float))
+        or clip_global_norm <= 0
+    ):
+        raise ValueError(
+            f"`clip_global_norm` must be a positive number or None; received "
+            f"{clip_global_norm!r}."
+        )
+    if transform_gradients is not None and not callable(transform_gradients):
+        raise TypeError(
+            "`transform_gradients` must be a function grads_and_vars -> "
+            f"grads_and_vars; received {transform_gradients!r}."
+        )
+
+
+def apply_tower_gradients(calls: list) -> list[tf.Operation]:
+    """Applies the gradients recorded in all towers, once per optimizer call.
+
+    Args:
+      calls: `calls[t][k]` = the k-th `ApplyCall` of tower t.
+
+    Returns:
+      The update ops; each is also a control input of the no-op that tower
+      0's `apply_gradients` returned, so tower 0's train_op runs it.
+
+    Raises:
+      ValueError: if the towers made different numbers of calls.
+    """
+    counts = [len(tower_calls) for tower_calls in calls]
+    if len(set(counts)) > 1:
+        raise ValueError(
+            f"The towers called TowerOptimizer.apply_gradients/minimize {counts} "
+            "times; every tower must build the same train op (no branching "
+            "on anything but `mode`, `params` and `config`)."
+        )
+    updates = []
+    for k, first in enumerate(calls[0]):
+        summed = gradients.aggregate(
+            [tower_calls[k].grads_and_vars for tower_calls in calls]
+        )
+        update = first.optimizer.apply_aggregated(summed, first.global_step, first.name)
+        update = getattr(update, "op", update)
+        first.placeholder._add_control_input(update)
+        updates.append(update)
+    return updates

@@ -1,0 +1,204 @@
+"""`replicate_model_fn`: runs one model_fn as towers on several devices."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import tensorflow as tf
+from absl import logging
+from tensorflow.python.util import function_utils
+
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import per_device
+from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.towers import (
+    build,
+    diagnostics,
+    losses,
+    merge,
+    placement,
+    split,
+)
+from estimator_multigpu.towers import optimizer as optimizer_lib
+
+_REDUCTIONS = ("mean", "sum")
+
+
+def _check_model_fn(model_fn: Callable) -> None:
+    if not callable(model_fn):
+        raise TypeError(
+            f"`model_fn` must be a function (features, labels, mode, params, "
+            f"config) -> EstimatorSpec; received {model_fn!r}."
+        )
+    if "features" not in function_utils.fn_args(model_fn):
+        raise ValueError(
+            f"`model_fn` {model_fn!r} takes no `features` argument; a model_fn "
+            "takes (features, labels, mode, params, config), features first."
+        )
+
+
+def _check_reduction(loss_reduction: str) -> str:
+    if loss_reduction not in _REDUCTIONS:
+        raise ValueError(
+            f"`loss_reduction` must be 'mean' or 'sum'; received {loss_reduction!r}. "
+            "'mean' averages the loss over the global batch, 'sum' adds the "
+            "towers' losses."
+        )
+    return loss_reduction
+
+
+def _host(devices: Sequence[str]) -> str:
+    first = devices[0]
+    return (
+        f"{first[: first.rfind('/')]}/cpu:0" if first.startswith("/job:") else "/cpu:0"
+    )
+
+
+def _shards(features, labels, devices: Sequence[str], remainder: str):
+    """`([(features, labels)] per tower, counts)`: PerDevice as is, else split."""
+    if per_device.is_per_device(features):
+        per_device.check_devices(features, devices, "features")
+        if labels is None:
+            labels_values = [None] * len(devices)
+        elif per_device.is_per_device(labels):
+            per_device.check_devices(labels, devices, "labels")
+            labels_values = list(labels.values)
+        else:
+            raise TypeError(
+                "`features` is a PerDevice but `labels` is a "
+                f"{type(labels).__name__}; an input_fn must return both per device."
+            )
+        return list(zip(features.values, labels_values)), list(features.counts)
+    if per_device.is_per_device(labels):
+        raise TypeError(
+            "`labels` is a PerDevice but `features` is not; an input_fn must "
+            "return both per device."
+        )
+    with tf.device(_host(devices)):
+        features, labels, counts = split.split(
+            features, labels, len(devices), remainder
+        )
+    return list(zip(features, labels)), counts
+
+
+def _single_device(model_fn: Callable, device: str) -> Callable:
+    """The model_fn, run as is (a PerDevice input of one shard is unwrapped)."""
+    default = device in ("/cpu:0", "/gpu:0")
+
+    def single_device_model_fn(features, labels, mode, params=None, config=None):
+        if per_device.is_per_device(features):
+            ((features, labels),) = _shards(features, labels, [device], "uneven")[0]
+        if default:
+            spec = build.call_model_fn(model_fn, features, labels, mode, params, config)
+        else:
+            with tf.device(device):
+                spec = build.call_model_fn(
+                    model_fn, features, labels, mode, params, config
+                )
+        if isinstance(spec, EstimatorSpec) and spec.scaffold is not None:
+            scaffold = per_device.merge_into_scaffold(spec.scaffold)
+            spec = (
+                spec if scaffold is spec.scaffold else spec._replace(scaffold=scaffold)
+            )
+        return spec
+
+    return single_device_model_fn
+
+
+def replicate_model_fn(
+    model_fn: Callable,
+    devices: Sequence[str] | None = None,
+    loss_reduction: str = "mean",
+    variable_device: str = "auto",
+    remainder: str = "uneven",
+) -> Callable:
+    """Replicates a model_fn over several devices, as towers.
+
+    The returned model_fn calls `model_fn` once per device ("tower") on that
+    device's share of the batch and merges the results into one
+    `EstimatorSpec` for the global batch. With one device it runs `model_fn`
+    as is.
+
+    Input: `PerDevice` features/labels (from `emg.inputs` builders) are used
+    as they are, with their example counts. Other features and labels (a
+    tensor or dict of tensors `[batch_size, ...]`) are split along the batch;
+    see `remainder`. A tower with no examples contributes nothing (its loss
+    and gradients are masked to exactly 0).
+
+    Variables: tower 0 creates them under the names a single-device run
+    uses, so checkpoints move between 1 and N devices; the other towers
+    reuse them (create variables with `tf.compat.v1.get_variable`). Only the
+    other towers' ops are under `tower_<i>/` name scopes. `params` and
+    `config` reach every tower unchanged.
+
+    Loss and gradients: with `'mean'`, tower t's loss weighs its share of
+    the examples, so the reported and optimised loss is the mean over the
+    global batch and an N-tower step equals the single-device step on the
+    same batch; regularization losses added to every tower's loss count
+    once. With `'sum'` the towers' losses add up, and towers after the first
+    drop the REGULARIZATION_LOSSES they add, which count once. Optimizers
+    must be wrapped in `emg.TowerOptimizer` (an unwrapped one raises an error
+    naming the line): gradients are summed over towers once per variable on
+    its device, then clipped/transformed and applied once.
+
+    Batch norm and UPDATE_OPS: each tower sees only its own entries of the
+    UPDATE_OPS, LOSSES and SUMMARIES collections, and only tower 0's are kept:
+    tower 0's UPDATE_OPS are grouped into the train op, so moving averages
+    update once per step, from tower 0's sub-batch. In training each tower
+    normalises with its own sub-batch statistics (no synchronised batch norm),
+    as in every tower-style multi-GPU setup.
+
+    EVAL: `tf.compat.v1.metrics` are merged exactly (their totals and counts
+    are summed over towers each step). PREDICT: predictions and export
+    outputs are concatenated in global-batch order. Hooks, scaffold and
+    training_chief_hooks come from tower 0; input iterator initializers are
+    merged into a user scaffold's `local_init_op`.
+
+    Args:
+      model_fn: `model_fn(features, labels, mode, params, config)` returning
+        an `EstimatorSpec`; it may omit the arguments it does not use.
+      devices: device names; default `emg.devices.resolve()`.
+      loss_reduction: `'mean'` or `'sum'`, see above.
+      variable_device: `'auto'` (the host CPU with several GPUs, else the
+        device), `'cpu'`, `'gpu'` (variables spread over `devices` by size) or
+        a device name.
+      remainder: for split batches that do not divide by the device count:
+        `'uneven'` (first towers get one example more), `'drop'` or `'error'`.
+
+    Returns:
+      A model_fn `(features, labels, mode, params=None, config=None)`.
+
+    Raises:
+      TypeError, ValueError: for bad arguments, before any graph is built.
+    """
+    _check_model_fn(model_fn)
+    devices = devices_lib.resolve(devices=devices)
+    loss_reduction = _check_reduction(loss_reduction)
+    variable_device = placement.check_variable_device(variable_device)
+    remainder = split.check_remainder(remainder)
+    if len(devices) == 1:
+        return _single_device(model_fn, devices[0])
+    logging.info("Replicating the model_fn over %s.", devices)
+
+    def replicated_model_fn(features, labels, mode, params=None, config=None):
+        shards, counts = _shards(features, labels, devices, remainder)
+        with tf.device(_host(devices)):
+            weights = losses.tower_weights(counts, loss_reduction)
+        placer = placement.variable_placer(variable_device, devices)
+        towers = build.build_towers(
+            model_fn,
+            shards,
+            devices,
+            (mode, params, config),
+            weights,
+            counts,
+            loss_reduction,
+            placer,
+        )
+        diagnostics.check_train_ops(towers, mode)
+        updates = []
+        if mode == ModeKeys.TRAIN:
+            updates = optimizer_lib.apply_tower_gradients(towers[0].context.calls)
+        return merge.merge_specs(towers, mode, updates, _host(devices))
+
+    return replicated_model_fn
