@@ -1,5 +1,6 @@
 """input_fn builders that feed several devices from tf.data, and data sources."""
 
+from estimator_multigpu.inputs import queues
 from estimator_multigpu.inputs.context import InputContext
 from estimator_multigpu.inputs.device_array import DeviceArray
 from estimator_multigpu.inputs.device_array_dataset import (
@@ -15,5 +16,6 @@ __all__ = [
     "device_array_dataset",
     "device_array_dataset_fn",
     "multi_device_input_fn",
+    "queues",
     "sharded_input_fn",
 ]

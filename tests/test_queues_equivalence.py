@@ -1,0 +1,243 @@
+"""The queue equivalents produce what the real TF1 queue API produces.
+
+Each case builds the same chain twice in graph mode — once with
+`tf.compat.v1.train` queues and queue runners, once with `queues` — and
+compares the multiset of examples over all epochs and the batch shapes.
+"""
+
+import collections
+import gzip
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from estimator_multigpu.inputs import queues
+
+tf1 = tf.compat.v1
+pytestmark = pytest.mark.tf_compat
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Small text, TFRecord (plain and GZIP) and fixed-length files."""
+    root = tmp_path_factory.mktemp("queue_files")
+    out = {"text": [], "tfrecord": [], "tfrecord_gz": [], "fixed": [], "fixed_gz": []}
+    texts = ["hdr\na0\na1\n\na3\r\na4\n", "hdr\nb0\nb1\nb2"]
+    for i, text in enumerate(texts):
+        path = root / f"t{i}.txt"
+        path.write_text(text)
+        out["text"].append(str(path))
+    for i in range(2):
+        records = [f"r{i}-{j}".encode() * (j + 1) for j in range(4 + i)]
+        for kind, options in (("tfrecord", None), ("tfrecord_gz", "GZIP")):
+            path = str(root / f"r{i}.{kind}")
+            with tf.io.TFRecordWriter(path, options) as writer:
+                for record in records:
+                    writer.write(record)
+            out[kind].append(path)
+        body = bytes(range(i * 50, i * 50 + 2 + 4 * (5 + i) + 1 + 2))
+        path = root / f"f{i}.bin"
+        path.write_bytes(body)
+        out["fixed"].append(str(path))
+        gz = root / f"f{i}.bin.gz"
+        gz.write_bytes(gzip.compress(body))
+        out["fixed_gz"].append(str(gz))
+    return out
+
+
+def _drain(fetches, queue_runners):
+    """Runs `fetches` until OutOfRangeError; returns the list of results."""
+    results = []
+    with tf1.Session() as sess:
+        sess.run(
+            [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
+        )
+        coord = tf1.train.Coordinator()
+        threads = tf1.train.start_queue_runners(sess, coord) if queue_runners else []
+        try:
+            while True:
+                results.append(sess.run(fetches))
+        except tf.errors.OutOfRangeError:
+            pass
+        finally:
+            coord.request_stop()
+            coord.join(threads, stop_grace_period_secs=5)
+    return results
+
+
+def _run(build, files, queue_runners):
+    with tf.Graph().as_default():
+        tf1.set_random_seed(0)
+        fetches = build(files)
+        static = [t.shape.as_list() for t in tf.nest.flatten(fetches)]
+        return static, _drain(fetches, queue_runners)
+
+
+def _examples(results, batched):
+    """Multiset of examples; each example a tuple of its components' bytes."""
+    counter = collections.Counter()
+    for result in results:
+        flat = [np.asarray(t) for t in tf.nest.flatten(result)]
+        rows = zip(*flat) if batched else [flat]
+        for row in rows:
+            counter[tuple(np.asarray(c).tobytes() for c in row)] += 1
+    return counter
+
+
+def _batch_sizes(results):
+    return sorted(len(tf.nest.flatten(r)[0]) for r in results)
+
+
+# --- producers: (id, real chain, queues chain) --------------------------------
+
+_MATRIX = np.arange(24, dtype=np.float32).reshape(6, 4)
+
+
+def _strings(n=5):
+    return [f"s{i}" for i in range(n)]
+
+
+PRODUCERS = [
+    (
+        "string_input_producer",
+        lambda f: tf1.train.string_input_producer(_strings(), num_epochs=3).dequeue(),
+        lambda f: queues.get_next(
+            queues.string_input_producer(_strings(), num_epochs=3)
+        ),
+    ),
+    (
+        "string_input_producer-noshuffle",
+        lambda f: tf1.train.string_input_producer(
+            _strings(), 2, shuffle=False
+        ).dequeue(),
+        lambda f: queues.get_next(
+            queues.string_input_producer(_strings(), 2, shuffle=False)
+        ),
+    ),
+    (
+        "range_input_producer",
+        lambda f: tf1.train.range_input_producer(7, num_epochs=2, seed=3).dequeue(),
+        lambda f: queues.get_next(queues.range_input_producer(7, num_epochs=2, seed=3)),
+    ),
+    (
+        "input_producer",
+        lambda f: tf1.train.input_producer(_MATRIX, num_epochs=2).dequeue(),
+        lambda f: queues.get_next(queues.input_producer(_MATRIX, num_epochs=2)),
+    ),
+    (
+        "slice_input_producer",
+        lambda f: tf1.train.slice_input_producer([_MATRIX, tf.range(6)], num_epochs=3),
+        lambda f: list(
+            queues.get_next(
+                queues.slice_input_producer([_MATRIX, tf.range(6)], num_epochs=3)
+            )
+        ),
+    ),
+    (
+        "limit_epochs",
+        lambda f: tf1.train.limit_epochs(tf.constant([1, 2]), num_epochs=4),
+        lambda f: queues.get_next(
+            queues.limit_epochs(tf.constant([1, 2]), num_epochs=4)
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "real,ours", [p[1:] for p in PRODUCERS], ids=[p[0] for p in PRODUCERS]
+)
+def test_producer_matches_queue(files, real, ours):
+    real_static, real_out = _run(real, files, queue_runners=True)
+    our_static, our_out = _run(ours, files, queue_runners=False)
+    assert our_static == real_static
+    assert _examples(our_out, batched=False) == _examples(real_out, batched=False)
+
+
+# --- readers ------------------------------------------------------------------
+
+READERS = [
+    ("tfrecord", "tfrecord", tf1.TFRecordReader, queues.TFRecordReader, {}),
+    (
+        "tfrecord-gzip",
+        "tfrecord_gz",
+        tf1.TFRecordReader,
+        queues.TFRecordReader,
+        {"options": tf.io.TFRecordOptions("GZIP")},
+    ),
+    ("textline", "text", tf1.TextLineReader, queues.TextLineReader, {}),
+    (
+        "textline-skip-header",
+        "text",
+        tf1.TextLineReader,
+        queues.TextLineReader,
+        {"skip_header_lines": 1},
+    ),
+    (
+        "fixed-length",
+        "fixed",
+        tf1.FixedLengthRecordReader,
+        queues.FixedLengthRecordReader,
+        {"record_bytes": 4, "header_bytes": 2, "footer_bytes": 1},
+    ),
+    (
+        "fixed-length-hop",
+        "fixed",
+        tf1.FixedLengthRecordReader,
+        queues.FixedLengthRecordReader,
+        {"record_bytes": 5, "header_bytes": 1, "hop_bytes": 3},
+    ),
+    (
+        "fixed-length-gzip",
+        "fixed_gz",
+        tf1.FixedLengthRecordReader,
+        queues.FixedLengthRecordReader,
+        {"record_bytes": 4, "header_bytes": 2, "encoding": "GZIP"},
+    ),
+    ("whole-file", "fixed", tf1.WholeFileReader, queues.WholeFileReader, {}),
+]
+
+
+def _real_read(kind, reader_cls, kwargs):
+    def build(files):
+        queue = tf1.train.string_input_producer(files[kind], num_epochs=2)
+        return list(reader_cls(**kwargs).read(queue))
+
+    return build
+
+
+def _our_read(kind, reader_cls, kwargs, num_readers=1):
+    def build(files):
+        names = queues.string_input_producer(files[kind], num_epochs=2)
+        records = queues.read(names, reader_cls(**kwargs), num_readers=num_readers)
+        return list(queues.get_next(records))
+
+    return build
+
+
+@pytest.mark.parametrize(
+    "kind,real_cls,our_cls,kwargs",
+    [r[1:] for r in READERS],
+    ids=[r[0] for r in READERS],
+)
+def test_reader_matches_queue(files, kind, real_cls, our_cls, kwargs):
+    real_static, real_out = _run(_real_read(kind, real_cls, kwargs), files, True)
+    our_static, our_out = _run(_our_read(kind, our_cls, kwargs), files, False)
+    assert our_static == real_static
+    assert len(real_out) > 0
+    assert _examples(our_out, batched=False) == _examples(real_out, batched=False)
+
+
+@pytest.mark.parametrize("num_readers", [2, 3], ids=["2readers", "3readers"])
+def test_parallel_readers_match_shared_queue(files, num_readers):
+    """`num_readers` matches n queue readers sharing one filename queue."""
+
+    def real(f):
+        queue = tf1.train.string_input_producer(f["tfrecord"], num_epochs=2)
+        reads = [list(tf1.TFRecordReader().read(queue)) for _ in range(num_readers)]
+        return tf1.train.batch_join(reads, 1)
+
+    ours = _our_read("tfrecord", queues.TFRecordReader, {}, num_readers)
+    _, real_out = _run(real, files, True)
+    _, our_out = _run(ours, files, False)
+    assert _examples(our_out, batched=False) == _examples(real_out, batched=True)
