@@ -1,15 +1,37 @@
-"""estimator_multigpu: TF1-era Estimator and multi-GPU code on tf.data and modern TF."""
+"""estimator_multigpu: TF1-era Estimator and multi-GPU code on tf.data and modern TF.
 
-from estimator_multigpu import devices, estimator, inputs, per_device
-from estimator_multigpu.per_device import PerDevice
-from estimator_multigpu.towers import TowerOptimizer, replicate_model_fn
+Subpackages and names load on first use, so `python -m
+estimator_multigpu.migrate` (pure `ast`) starts without importing TensorFlow.
+"""
 
-__all__ = [
-    "TowerOptimizer",
-    "replicate_model_fn",
-    "PerDevice",
+import importlib
+
+_SUBMODULES = (
     "devices",
+    "diagnose",
+    "distribute",
     "estimator",
     "inputs",
+    "migrate",
     "per_device",
-]
+    "towers",
+)
+_NAMES = {
+    "PerDevice": "estimator_multigpu.per_device",
+    "TowerOptimizer": "estimator_multigpu.towers",
+    "replicate_model_fn": "estimator_multigpu.towers",
+}
+
+__all__ = sorted(_NAMES) + sorted(_SUBMODULES)
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"estimator_multigpu.{name}")
+    if name in _NAMES:
+        return getattr(importlib.import_module(_NAMES[name]), name)
+    raise AttributeError(f"module 'estimator_multigpu' has no attribute {name!r}")
+
+
+def __dir__():
+    return __all__
