@@ -175,13 +175,15 @@ def device_array_dataset(
     device = device or current_device()
     shard = indices[shard_index::num_shards]
     variable, lookup = array.on(device), _start_lookup(shard, device)
+    tag = device.replace("/", "").replace(":", "_")
     order = _positions(len(shard), num_epochs, shuffle, shard_seeds(seed, shard_index))
 
     def gather_batch(counter: tf.Tensor):
         with tf.device(variable.device):
             starts = tf.cast(lookup(order(counter)), tf.int64)
             offsets = tf.range(fragment_length, dtype=tf.int64)
-            fragments = tf.gather(variable, starts[:, None] + offsets[None, :])
+            positions = starts[:, None] + offsets[None, :]
+            fragments = tf.gather(variable, positions, name=f"gather_fragments_{tag}")
             return element_fn(fragments, starts) if element_fn else fragments
 
     dataset = _counter(len(shard), num_epochs).batch(batch_size, drop_remainder)
