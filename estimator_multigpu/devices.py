@@ -214,3 +214,6 @@ def simulate(
     _SIMULATED[kind] = n
     logging.info("Split %s into %d logical devices: %s", physical[0].name, n, names)
     return names
+
+
+from estimator_multigpu.gpu_runtime import tune_gpu_runtime  # noqa: E402, F401
