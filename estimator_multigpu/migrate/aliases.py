@@ -33,23 +33,26 @@ class AliasTable:
     """Maps each name bound by an import (or `x = tf.compat.v1`) to its path.
 
     The table is flow-insensitive: a name keeps the last binding seen in
-    source order, which is what legacy scripts mean in practice.
+    source order, which is what legacy scripts mean in practice. Imports bind
+    wherever they are; assignments (`tf = tf.compat.v1`) only at module level.
+
+    Attributes:
+      bindings: name -> full dotted path, e.g. `{'tf': 'tensorflow.compat.v1'}`.
+      assigned: the names bound by an assignment rather than an import.
     """
 
     def __init__(self, tree: ast.AST):
         self.bindings: dict[str, str] = {}
-        self.import_nodes: list[ast.stmt] = []
+        self.assigned: set[str] = set()
         nodes = [
-            n
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Import | ast.ImportFrom | ast.Assign)
+            n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
         ]
+        nodes += [n for n in getattr(tree, "body", []) if isinstance(n, ast.Assign)]
         for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
             self._bind(node)
 
     def _bind(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Import):
-            self.import_nodes.append(node)
             for alias in node.names:
                 if alias.asname:
                     self.bindings[alias.asname] = alias.name
@@ -57,7 +60,6 @@ class AliasTable:
                     top = alias.name.split(".")[0]
                     self.bindings[top] = top
         elif isinstance(node, ast.ImportFrom):
-            self.import_nodes.append(node)
             if node.level == 0 and node.module:
                 for alias in node.names:
                     name = alias.asname or alias.name
@@ -66,6 +68,7 @@ class AliasTable:
             target = self.resolve(node.value)
             if canonical(target) is not None:
                 self.bindings[node.targets[0].id] = target
+                self.assigned.add(node.targets[0].id)
 
     def resolve(self, node: ast.AST) -> str | None:
         """Returns the full dotted path `node` (a Name/Attribute chain) names."""

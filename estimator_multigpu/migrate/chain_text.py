@@ -49,15 +49,22 @@ def _check_layout(off: Offsets, stmts: list[ast.stmt], batch_stmt: ast.stmt) -> 
             )
 
 
-def _returned(off: Offsets, tensors: ast.expr) -> str:
-    """The per-example function's return value: queue lists become tuples."""
-    if isinstance(tensors, ast.Dict):
-        return off.text(tensors)
-    elts = [off.text(e) for e in tensors.elts]
+def _returned(off: Offsets, chain: chains.Chain) -> str:
+    """The per-example function's return value: queue lists become tuples.
+
+    A one-element list becomes its element: the queue batchers return a bare
+    tensor for it too.
+    """
+    literal, name = chain.literal, off.text(chain.tensors)
+    if isinstance(literal, ast.Dict):
+        return name
+    if chain.tensors is not literal:
+        return f"{name}[0]" if len(literal.elts) == 1 else f"tuple({name})"
+    elts = [off.text(e) for e in literal.elts]
     return elts[0] if len(elts) == 1 else "(" + ", ".join(elts) + ")"
 
 
-def _batcher_args(off: Offsets, chain: chains.Chain, dataset: str) -> str:
+def _batcher_args(off: Offsets, chain: chains.Chain, dataset: str) -> list[str]:
     call = chain.batch_call
     keep = _KEEP_INPUT.get(chain.batcher)
     args = [dataset]
@@ -68,7 +75,7 @@ def _batcher_args(off: Offsets, chain: chains.Chain, dataset: str) -> str:
             continue
         value = _keep(off, kw.value) if kw.arg == "keep_input" else off.text(kw.value)
         args.append(f"{kw.arg}={value}" if kw.arg else f"**{value}")
-    return ", ".join(args)
+    return args
 
 
 def _keep(off: Offsets, node: ast.expr) -> str:
@@ -108,8 +115,26 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
     fn, ds = unique("_example_fn", taken), unique("examples", taken)
     body = "".join(_indent(chunks[id(s)], "    ") for s in chain.moved)
     text = "".join(chunks[id(s)] for s in chain.kept)
-    text += f"{indent}def {fn}({', '.join(chain.params)}):\n{body}"
-    text += f"{indent}    return {_returned(off, chain.tensors)}\n"
+    text += f"\n{indent}def {fn}({', '.join(chain.params)}):\n{body.lstrip(chr(10))}"
+    text += f"{indent}    return {_returned(off, chain)}\n\n"
     text += f"{indent}{ds} = {_dataset_expr(off, chain, q, renames)}.map({fn})\n"
-    batch = f"{q}.get_next({q}.{chain.batcher}({_batcher_args(off, chain, ds)}))"
+    batch = _batch_call(off, chain, q, ds)
     return outside + [Edit(start, end, text), off.replace(chain.batch_call, batch)]
+
+
+def _batch_call(off: Offsets, chain: chains.Chain, q: str, dataset: str) -> str:
+    """`q.get_next(q.<batcher>(dataset, ...))`, wrapped like black if long."""
+    args = _batcher_args(off, chain, dataset)
+    flat = f"{q}.get_next({q}.{chain.batcher}({', '.join(args)}))"
+    line = off.lines[chain.batch_stmt.lineno - 1]
+    indent = line[: len(line) - len(line.lstrip())]
+    column = len(
+        off.lines[chain.batch_call.lineno - 1].encode()[: chain.batch_call.col_offset]
+    )
+    if column + len(flat) <= 88 and "\n" not in flat:
+        return flat
+    inner = "".join(f"{indent}        {a},\n" for a in args)
+    return (
+        f"{q}.get_next(\n{indent}    {q}.{chain.batcher}(\n{inner}"
+        f"{indent}    )\n{indent})"
+    )

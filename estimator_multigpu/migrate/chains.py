@@ -33,6 +33,7 @@ class Chain:
       batch_call: the batcher call, e.g. `tf.train.shuffle_batch([image, label], ...)`.
       batcher: its name, e.g. `'shuffle_batch'`.
       tensors: the per-example structure passed to the batcher.
+      literal: the list/tuple/dict display `tensors` is (or names).
       source_stmt: `key, value = reader.read(queue)` (or a producer of tensors).
       params: the per-example function's parameters (from the source targets).
       dataset_parts: ('read', queue_expr, reader_expr) or ('dataset', expr).
@@ -45,6 +46,7 @@ class Chain:
     batch_call: ast.Call
     batcher: str
     tensors: ast.expr
+    literal: ast.expr
     source_stmt: ast.Assign
     params: list[str]
     dataset_parts: tuple
@@ -254,16 +256,40 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> Chain:
     if batcher is None:
         raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
     tensors = _arg(call, 0, "tensors")
-    if not isinstance(tensors, ast.List | ast.Tuple | ast.Dict):
-        raise NotAChain("the batched tensors are not a literal list, tuple or dict")
     s_idx = _find_source(block, index, table)
     params, parts, renames = _source_parts(block, s_idx, table, scope)
     moved, kept, tainted = _split(block[s_idx + 1 : index], params)
     _check_mappable(moved + [tensors], params, table)
     _check_escapes(scope, moved, tensors, call, tainted)
+    literal = _literal(tensors, moved)
     return Chain(
-        stmt, call, batcher, tensors, block[s_idx], params, parts, renames, moved, kept
+        stmt,
+        call,
+        batcher,
+        tensors,
+        literal,
+        block[s_idx],
+        params,
+        parts,
+        renames,
+        moved,
+        kept,
     )
+
+
+def _literal(tensors: ast.expr | None, moved: list[ast.stmt]) -> ast.expr:
+    """Returns the list/tuple/dict display that `tensors` is (or is a name for)."""
+    if isinstance(tensors, ast.Name):
+        for stmt in reversed(moved):
+            if tensors.id in astutil.writes(stmt):
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    tensors = (
+                        stmt.value if isinstance(stmt.targets[0], ast.Name) else None
+                    )
+                break
+    if not isinstance(tensors, ast.List | ast.Tuple | ast.Dict):
+        raise NotAChain("the batched tensors are not a list, tuple or dict display")
+    return tensors
 
 
 def find(tree: ast.Module, table: aliases.AliasTable):

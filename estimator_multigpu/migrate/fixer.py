@@ -5,7 +5,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, chain_text, chains
+from estimator_multigpu.migrate import (
+    aliases,
+    astutil,
+    chain_text,
+    chains,
+    replicate_args,
+)
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
 from estimator_multigpu.migrate.scanner import Finding
 
@@ -57,14 +63,25 @@ def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
     return out
 
 
-def _rename_edits(off, emg, findings, taken: list[Edit]) -> list[Edit]:
+def _calls_by_func(tree: ast.AST) -> dict[int, ast.Call]:
+    return {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call)}
+
+
+def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Edit]:
+    calls = _calls_by_func(tree)
     out = []
     for f in findings:
-        if f.rule.rename and not f.fixed:
-            edit = off.replace(f.node, emg + f.rule.rename[len("emg") :])
-            if not overlaps(edit, taken + out):
-                out.append(edit)
-                f.fixed = True
+        if not f.rule.rename or f.fixed:
+            continue
+        new = [off.replace(f.node, emg + f.rule.rename[len("emg") :])]
+        if f.api == "tf.contrib.estimator.replicate_model_fn" and id(f.node) in calls:
+            args = replicate_args.edits(calls[id(f.node)], table, off)
+            if args is None:
+                continue
+            new += args
+        if not any(overlaps(e, taken + out) for e in new):
+            out.extend(new)
+            f.fixed = True
     return out
 
 
@@ -126,7 +143,7 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     emg, add_import = _emg_name(tree, table)
     notes: list[tuple[int, str]] = []
     edits = _chain_edits(tree, table, off, emg, findings, notes)
-    edits += _rename_edits(off, emg, findings, edits)
+    edits += _rename_edits(tree, table, off, emg, findings, edits)
     if not edits:
         return FixResult(source, notes)
     edits += _dead_imports(tree, table, off, findings)

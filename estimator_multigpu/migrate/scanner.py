@@ -77,7 +77,14 @@ class _Visitor(ast.NodeVisitor):
         prefix, rule = hit
         matched = node
         for _ in range(path.count(".") - prefix.count(".")):
+            if not isinstance(matched, ast.Attribute):
+                # An alias binds deeper than the rule's prefix: no safe rename.
+                rule = dataclasses.replace(rule, rename=None)
+                break
             matched = matched.value
+        if isinstance(matched, ast.Name) and matched.id in self._table.assigned:
+            # `Estimator = tf.estimator.Estimator` is fixed where it is assigned.
+            rule = dataclasses.replace(rule, rename=None)
         self._make(node, path, rule, matched)
         return True
 
@@ -95,8 +102,10 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     findings = []
 
     def make(node, api, rule, matched):
-        if isinstance(node, ast.stmt):
-            text = lines[node.lineno - 1].strip()
+        if isinstance(node, ast.For):
+            text = f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"
+        elif isinstance(node, ast.FunctionDef):
+            text = f"def {node.name}(...)"
         else:
             text = ast.get_source_segment(source, node) or api
         col = char_col(lines, node) + 1

@@ -50,7 +50,10 @@ def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
     called = {call_target(n) for n in walk_scope(loop.body) if isinstance(n, ast.Call)}
     if called & set(_GRADIENT_CALLS + _REUSE_CALLS):
         return True
-    return _mentions_tower(_with_calls(loop.body, table, _SCOPES))
+    scopes = _with_calls(loop.body, table, _SCOPES)
+    if any(k.arg == "reuse" for call in scopes for k in call.keywords):
+        return True
+    return _mentions_tower(scopes)
 
 
 def is_averaging_helper(func: ast.FunctionDef) -> bool:
