@@ -15,7 +15,8 @@ setuptools.setup(
     python_requires=">=3.10",
     install_requires=["tensorflow>=2.15", "numpy", "absl-py"],
     extras_require={
-        "test": ["pytest>=7", "ruff"],
+        # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1).
+        "test": ["pytest>=7", "ruff", "tf-keras"],
         "dali": ["nvidia-dali-cuda120"],
         "legacy-layers": ["tf-keras"],
     },
