@@ -8,14 +8,24 @@ from estimator_multigpu.inputs.device_array_dataset import (
     device_array_dataset_fn,
 )
 from estimator_multigpu.inputs.multi_device import multi_device_input_fn
+from estimator_multigpu.inputs.record_dataset_fn import (
+    example_parser,
+    record_dataset_fn,
+)
+from estimator_multigpu.inputs.record_files import FixedLengthRecords
+from estimator_multigpu.inputs.records import record_pipeline
 from estimator_multigpu.inputs.sharded import sharded_input_fn
 
 __all__ = [
     "DeviceArray",
+    "FixedLengthRecords",
     "InputContext",
     "device_array_dataset",
     "device_array_dataset_fn",
+    "example_parser",
     "multi_device_input_fn",
+    "record_dataset_fn",
+    "record_pipeline",
     "queues",
     "sharded_input_fn",
 ]
