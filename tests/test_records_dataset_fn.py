@@ -1,0 +1,154 @@
+"""record_dataset_fn in sharded_input_fn and tf.distribute; record_pipeline errors."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from test_records import FEATURES, NUM_EXAMPLES, PARSE, write_records
+
+import estimator_multigpu as emg
+
+pytestmark = pytest.mark.tf_compat
+
+
+@pytest.fixture(scope="module")
+def pattern(tmp_path_factory):
+    return write_records(str(tmp_path_factory.mktemp("records")))
+
+
+def _graph_epoch(input_fn):
+    ids = []
+    with tf.Graph().as_default(), tf.compat.v1.Session() as sess:
+        features, labels = input_fn(mode="eval")
+        sess.run(tf.compat.v1.tables_initializer())
+        with pytest.raises(tf.errors.OutOfRangeError):
+            for _ in range(1000):
+                step = sess.run((features.values, labels.values, features.counts))
+                ids.extend(int(i) for shard in step[1] for i in shard)
+                for shard_features, shard_ids, count in zip(*step):
+                    assert len(shard_ids) == count
+                    np.testing.assert_array_equal(shard_features["x"][:, 0], shard_ids)
+    return ids
+
+
+def test_sharded_input_fn_eval_epoch_is_every_record_once(pattern, device_list):
+    dataset_fn = emg.inputs.record_dataset_fn(pattern, PARSE)
+    input_fn = emg.inputs.sharded_input_fn(
+        dataset_fn, device_list, global_batch_size=8, seed=1, user_batches=True
+    )
+    assert sorted(_graph_epoch(input_fn)) == list(range(NUM_EXAMPLES))
+
+
+def _distributed(pattern, **kwargs):
+    device_list = emg.devices.resolve(num_gpus=2)
+    strategy = tf.distribute.MirroredStrategy(device_list)
+    dataset_fn = emg.inputs.record_dataset_fn(
+        pattern, PARSE, global_batch_size=8, **kwargs
+    )
+    options = tf.distribute.InputOptions(
+        experimental_place_dataset_on_device=True,
+        experimental_fetch_to_device=False,
+        experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA,
+    )
+    return strategy, strategy.distribute_datasets_from_function(dataset_fn, options)
+
+
+def test_distribute_replicas_cover_every_record_once(pattern):
+    strategy, dataset = _distributed(
+        pattern, seed=2, num_epochs=1, drop_remainder=False
+    )
+    per_replica = [[], []]
+    for _, ids in dataset:
+        for replica, local in enumerate(strategy.experimental_local_results(ids)):
+            assert local.shape[0] <= 4
+            per_replica[replica].extend(local.numpy().tolist())
+    assert sorted(sum(per_replica, [])) == list(range(NUM_EXAMPLES))
+    assert all(per_replica)
+
+
+def test_distribute_training_repeats_with_per_replica_batches(pattern):
+    strategy, dataset = _distributed(pattern, seed=2)
+    iterator = iter(dataset)
+    for _ in range(NUM_EXAMPLES // 8 + 3):
+        _, ids = next(iterator)
+    shapes = [
+        local.shape.as_list() for local in strategy.experimental_local_results(ids)
+    ]
+    assert shapes == [[4], [4]]
+
+
+def test_dataset_fn_errors(pattern):
+    with pytest.raises(ValueError, match="does not take `device`"):
+        emg.inputs.record_dataset_fn(pattern, PARSE, device="/cpu:0")
+    dataset_fn = emg.inputs.record_dataset_fn(pattern, PARSE)
+    with pytest.raises(ValueError, match="`global_batch_size` is None"):
+        dataset_fn(tf.distribute.InputContext(1, 0, 1))
+
+
+@pytest.mark.parametrize(
+    "features, label_key, error, match",
+    [
+        ({}, None, TypeError, "non-empty dict"),
+        (
+            FEATURES,
+            "y",
+            ValueError,
+            r"`label_key` 'y' is not in `features` \['id', 'x'\]",
+        ),
+    ],
+    ids=["empty", "missing_label"],
+)
+def test_example_parser_errors(features, label_key, error, match):
+    with pytest.raises(error, match=match):
+        emg.inputs.example_parser(features, label_key)
+
+
+BAD = {
+    "no_match": (
+        dict(files="/nonexistent/x-*.tfrecord"),
+        ValueError,
+        "matched no file",
+    ),
+    "files_type": (dict(files=3), TypeError, "`files` must be a file name"),
+    "parse_fn": (dict(parse_fn="parse"), TypeError, "`parse_fn` must be a callable"),
+    "batch_size": (dict(batch_size=0), ValueError, "`batch_size` must be an int >= 1"),
+    "shard_index": (
+        dict(num_shards=2, shard_index=2),
+        ValueError,
+        r"`shard_index` \(2\)",
+    ),
+    "num_epochs": (dict(num_epochs=0), ValueError, "`num_epochs` must be an int >= 1"),
+    "buffer": (dict(shuffle_buffer_size=-1), ValueError, "`shuffle_buffer_size` must"),
+    "cycle": (dict(cycle_length=0), ValueError, "`cycle_length` must be an int >= 1"),
+    "compression": (
+        dict(compression_type="zip"),
+        ValueError,
+        "`compression_type` must",
+    ),
+    "cache": (dict(cache=True), TypeError, "`cache` must be None, 'memory' or a path"),
+    "shard_by": (dict(shard_by="row"), ValueError, "`shard_by` must be 'auto'"),
+    "few_files": (
+        dict(shard_by="file", num_shards=4),
+        ValueError,
+        r"3 file\(s\) for 4 shards; pass shard_by='record'",
+    ),
+    "format": (
+        dict(record_format="csv"),
+        ValueError,
+        "`record_format` must be 'tfrecord'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD.values(), ids=BAD.keys())
+def test_bad_arguments_are_rejected_up_front(pattern, case):
+    overrides, error, match = case
+    kwargs = {"files": pattern, "parse_fn": PARSE, "batch_size": 4, **overrides}
+    with pytest.raises(error, match=match):
+        emg.inputs.record_pipeline(**kwargs)
+
+
+def test_fixed_length_records_validates_sizes():
+    with pytest.raises(
+        ValueError, match="`header_bytes` must be an int >= 0; received -1"
+    ):
+        emg.inputs.FixedLengthRecords(4, header_bytes=-1)
