@@ -1,0 +1,136 @@
+"""The trainer's configuration: a frozen dataclass, validated once, built from flags."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+
+from cifar10 import data, model
+
+INPUTS = ("tfdata", "queue")
+REMAINDERS = ("error", "uneven")
+BASE_BATCH_SIZE = 128  # The paper's batch; the learning rate scales from it.
+
+
+def default_cache_dir() -> str:
+    """Where generated demo data goes: `$XDG_CACHE_HOME` or `~/.cache`."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(root, "estimator_multigpu", "cifar10_synthetic")
+
+
+def default_model_dir() -> str:
+    return os.path.join(tempfile.gettempdir(), "cifar10_model")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """Everything one training run needs.
+
+    Attributes:
+      data_dir: the data directory; None: generate a small synthetic set
+        into `cache_dir`.
+      download: fetch the official CIFAR-10 archive into `data_dir` first.
+      dataset: `'cifar10'` or `'cifar100'`.
+      label: `'fine'` or `'coarse'` (CIFAR-100 only).
+      model_dir: checkpoints and TensorBoard summaries; reruns resume here.
+      resnet_depth: one of `model.DEPTHS`.
+      data_format: `'channels_last'` or `'channels_first'`.
+      devices: compute devices (resolved names).
+      global_batch_size: examples per step over all devices.
+      remainder: `'error'` or `'uneven'` when the batch does not divide.
+      train_steps: total training steps (global step to reach).
+      learning_rate: at batch 128; scaled linearly with the global batch.
+      momentum: SGD momentum.
+      weight_decay: L2 factor on the convolution and dense kernels.
+      input: `'tfdata'` or `'queue'` (the legacy pipeline).
+      eval_only: evaluate the latest checkpoint without training.
+      seed: input and initialisation seed.
+      cache_dir: where generated data goes.
+      synthetic_examples: (train, test) sizes of the generated set.
+      log_every_steps: progress and logging interval.
+    """
+
+    data_dir: str | None = None
+    download: bool = False
+    dataset: str = "cifar10"
+    label: str | None = None
+    model_dir: str = dataclasses.field(default_factory=default_model_dir)
+    resnet_depth: int = 20
+    data_format: str = "channels_last"
+    devices: tuple[str, ...] = ("/cpu:0",)
+    global_batch_size: int = 128
+    remainder: str = "error"
+    train_steps: int = 1000
+    learning_rate: float = 0.1
+    momentum: float = 0.9
+    weight_decay: float = 1e-4
+    input: str = "tfdata"
+    eval_only: bool = False
+    seed: int = 0
+    cache_dir: str = dataclasses.field(default_factory=default_cache_dir)
+    synthetic_examples: tuple[int, int] = (10_000, 2_000)
+    log_every_steps: int = 20
+
+    def __post_init__(self):
+        validate(self)
+
+    @property
+    def num_classes(self) -> int:
+        return data.label_spec(self.dataset, self.label)[1]
+
+    @property
+    def scaled_learning_rate(self) -> float:
+        """`learning_rate` scaled linearly by `global_batch_size / 128`."""
+        return self.learning_rate * self.global_batch_size / BASE_BATCH_SIZE
+
+
+def _check_choice(name: str, value, choices) -> None:
+    if value not in choices:
+        raise ValueError(
+            f"`{name}` must be one of {tuple(choices)}; received {value!r}."
+        )
+
+
+def _check_positive(config: TrainConfig) -> None:
+    for name in ("global_batch_size", "train_steps", "log_every_steps"):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"`{name}` must be an int >= 1; received {value!r}.")
+    for name in ("learning_rate", "momentum", "weight_decay"):
+        if getattr(config, name) < 0:
+            raise ValueError(
+                f"`{name}` must be >= 0; received {getattr(config, name)!r}."
+            )
+
+
+def _check_batch(config: TrainConfig) -> None:
+    n = len(config.devices)
+    if config.global_batch_size < n or (
+        config.global_batch_size % n and config.remainder == "error"
+    ):
+        raise ValueError(
+            f"`global_batch_size` ({config.global_batch_size}) must be divisible by "
+            f"the number of devices ({n}), or pass remainder='uneven' "
+            "(--remainder=uneven); it must be at least the number of devices."
+        )
+
+
+def validate(config: TrainConfig) -> None:
+    """Raises ValueError for any bad or conflicting field, naming it."""
+    model.check_depth(config.resnet_depth)
+    _check_choice("dataset", config.dataset, data.LAYOUTS)
+    _check_choice("input", config.input, INPUTS)
+    _check_choice("remainder", config.remainder, REMAINDERS)
+    _check_choice("data_format", config.data_format, model.DATA_FORMATS)
+    _check_positive(config)
+    data.label_spec(config.dataset, config.label)
+    if not config.devices:
+        raise ValueError("`devices` is empty; pass at least one device.")
+    _check_batch(config)
+    if config.download and (config.data_dir is None or config.dataset != "cifar10"):
+        raise ValueError(
+            f"`download` fetches CIFAR-10 into `data_dir`; received data_dir="
+            f"{config.data_dir!r}, dataset={config.dataset!r}. Pass --data_dir "
+            "with --dataset=cifar10."
+        )

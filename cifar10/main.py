@@ -1,0 +1,225 @@
+"""Trains a CIFAR ResNet on several devices: python -m cifar10.main [flags].
+
+With no data flags it generates a small synthetic CIFAR-10 set into a cache
+directory and trains a ResNet-20 on 2 simulated devices.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from absl import app, flags, logging  # noqa: E402
+
+from cifar10 import config as config_lib  # noqa: E402
+from cifar10 import data, model  # noqa: E402
+
+_DATA_DIR = flags.DEFINE_string(
+    "data_dir",
+    None,
+    "Directory holding cifar-10-batches-bin/ (or cifar-100-binary/); "
+    "default: generate a small synthetic set into --cache_dir.",
+)
+_DOWNLOAD = flags.DEFINE_boolean(
+    "download", False, "Fetch and verify the official CIFAR-10 archive into --data_dir."
+)
+_DATASET = flags.DEFINE_enum(
+    "dataset", "cifar10", sorted(data.LAYOUTS), "Dataset layout."
+)
+_LABEL = flags.DEFINE_enum("label", None, ["fine", "coarse"], "CIFAR-100 label.")
+_MODEL_DIR = flags.DEFINE_string(
+    "model_dir",
+    config_lib.default_model_dir(),
+    "Checkpoints and summaries; reruns resume.",
+)
+_DEPTH = flags.DEFINE_integer("resnet_depth", 20, f"One of {model.DEPTHS}.")
+_DATA_FORMAT = flags.DEFINE_enum(
+    "data_format", "channels_last", list(model.DATA_FORMATS), "channels_first for GPUs."
+)
+_NUM_GPUS = flags.DEFINE_integer(
+    "num_gpus", None, "Use the first N devices.", lower_bound=0
+)
+_DEVICES = flags.DEFINE_list("devices", None, "Explicit devices, e.g. /gpu:0,/gpu:1.")
+_SIMULATE = flags.DEFINE_integer(
+    "simulate_devices",
+    2,
+    "On a machine without GPUs, split the CPU into N logical "
+    "devices (0: do not split).",
+    lower_bound=0,
+)
+_BATCH = flags.DEFINE_integer(
+    "global_batch_size", 128, "Examples per step.", lower_bound=1
+)
+_REMAINDER = flags.DEFINE_enum(
+    "remainder",
+    "error",
+    list(config_lib.REMAINDERS),
+    "'uneven' allows a global batch that does not divide by the device count.",
+)
+_STEPS = flags.DEFINE_integer(
+    "train_steps", 400, "Total training steps.", lower_bound=1
+)
+_LR = flags.DEFINE_float(
+    "learning_rate",
+    0.1,
+    "LR at batch 128 (scaled by batch/128; /10 at 50% and 75%).",
+    lower_bound=0.0,
+)
+_MOMENTUM = flags.DEFINE_float("momentum", 0.9, "SGD momentum.", lower_bound=0.0)
+_WEIGHT_DECAY = flags.DEFINE_float("weight_decay", 1e-4, "L2 factor.", lower_bound=0.0)
+_INPUT = flags.DEFINE_enum(
+    "input", "tfdata", list(config_lib.INPUTS), "Input pipeline."
+)
+_EVAL_ONLY = flags.DEFINE_boolean(
+    "eval_only", False, "Only evaluate the latest checkpoint."
+)
+_SEED = flags.DEFINE_integer("seed", 0, "Seed for data, input and initialisation.")
+_CACHE_DIR = flags.DEFINE_string(
+    "cache_dir", config_lib.default_cache_dir(), "Where generated data goes."
+)
+_SYNTHETIC = flags.DEFINE_list(
+    "synthetic_examples", ["10000", "2000"], "Train,test sizes of the generated set."
+)
+_LOG_EVERY = flags.DEFINE_integer(
+    "log_every_steps", 20, "Progress interval.", lower_bound=1
+)
+
+
+@flags.multi_flags_validator(
+    ["devices", "num_gpus"], message="Pass --devices or --num_gpus, not both."
+)
+def _one_device_choice(values):
+    return values["devices"] is None or values["num_gpus"] is None
+
+
+@flags.multi_flags_validator(
+    ["download", "data_dir", "dataset"],
+    message="--download fetches CIFAR-10 and needs --data_dir (and --dataset=cifar10).",
+)
+def _download_needs_dir(values):
+    return not values["download"] or (
+        values["data_dir"] and values["dataset"] == "cifar10"
+    )
+
+
+@flags.multi_flags_validator(
+    ["label", "dataset"], message="--label is for --dataset=cifar100."
+)
+def _label_for_cifar100(values):
+    return values["label"] is None or values["dataset"] == "cifar100"
+
+
+@flags.validator(
+    "resnet_depth", message=f"--resnet_depth must be one of {model.DEPTHS}."
+)
+def _known_depth(value):
+    return value in model.DEPTHS
+
+
+@flags.validator(
+    "synthetic_examples", message="--synthetic_examples takes TRAIN,TEST ints."
+)
+def _two_sizes(value):
+    return len(value) == 2 and all(v.isdigit() and int(v) > 0 for v in value)
+
+
+@flags.multi_flags_validator(
+    ["global_batch_size", "devices", "num_gpus", "simulate_devices", "remainder"],
+    message="--global_batch_size must be divisible by the number of devices "
+    "(or pass --remainder=uneven), and at least that number.",
+)
+def _batch_divides(values):
+    count = _expected_device_count(values)
+    batch = values["global_batch_size"]
+    return count is None or (
+        batch >= count and (values["remainder"] == "uneven" or batch % count == 0)
+    )
+
+
+def _expected_device_count(values) -> int | None:
+    """The device count the flags ask for, when it is known before TF starts."""
+    if values["devices"]:
+        return len(values["devices"])
+    if values["num_gpus"] is not None:
+        return max(values["num_gpus"], 1)
+    import tensorflow as tf  # Listing devices does not initialise the runtime.
+
+    if not tf.config.list_physical_devices("GPU") and values["simulate_devices"]:
+        return values["simulate_devices"]
+    return None
+
+
+def _devices() -> tuple[str, ...]:
+    import tensorflow as tf
+
+    from estimator_multigpu import devices
+
+    if not tf.config.list_physical_devices("GPU") and _SIMULATE.value > 1:
+        devices.simulate(_SIMULATE.value)
+    return tuple(devices.resolve(num_gpus=_NUM_GPUS.value, devices=_DEVICES.value))
+
+
+def config_from_flags() -> config_lib.TrainConfig:
+    """The frozen config of the parsed flags (devices resolved, simulated if asked)."""
+    return config_lib.TrainConfig(
+        data_dir=_DATA_DIR.value,
+        download=_DOWNLOAD.value,
+        dataset=_DATASET.value,
+        label=_LABEL.value,
+        model_dir=_MODEL_DIR.value,
+        resnet_depth=_DEPTH.value,
+        data_format=_DATA_FORMAT.value,
+        devices=_devices(),
+        global_batch_size=_BATCH.value,
+        remainder=_REMAINDER.value,
+        train_steps=_STEPS.value,
+        learning_rate=_LR.value,
+        momentum=_MOMENTUM.value,
+        weight_decay=_WEIGHT_DECAY.value,
+        input=_INPUT.value,
+        eval_only=_EVAL_ONLY.value,
+        seed=_SEED.value,
+        cache_dir=_CACHE_DIR.value,
+        synthetic_examples=tuple(int(v) for v in _SYNTHETIC.value),
+        log_every_steps=_LOG_EVERY.value,
+    )
+
+
+def _quiet_logs() -> None:
+    """Shows warnings and the progress line only, unless --verbosity was passed."""
+    import tensorflow as tf
+
+    tf.get_logger().setLevel("ERROR")
+    if not flags.FLAGS["verbosity"].present:
+        logging.set_verbosity(logging.WARNING)
+
+
+def main(argv):
+    if len(argv) > 1:
+        raise app.UsageError(f"Unexpected arguments: {argv[1:]}")
+    _quiet_logs()
+    try:
+        config = config_from_flags()
+    except ValueError as error:
+        raise app.UsageError(str(error)) from error
+    from cifar10 import trainer
+
+    print(
+        f"ResNet-{config.resnet_depth} on {config.dataset} ({config.input} input), "
+        f"{len(config.devices)} device(s) {list(config.devices)}, global batch "
+        f"{config.global_batch_size}, {config.train_steps} steps, model_dir "
+        f"{config.model_dir}",
+        flush=True,
+    )
+    results = trainer.run(config)
+    print(
+        f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
+        f"global step {results['global_step']})",
+        flush=True,
+    )
+    logging.info("Evaluation: %s", results)
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,112 @@
+"""Runs a `TrainConfig`: data, input_fns, the replicated model on emg.estimator."""
+
+from __future__ import annotations
+
+import os
+
+from absl import logging
+
+import estimator_multigpu as emg
+from cifar10 import config as config_lib
+from cifar10 import data, download, generate, legacy_input, model_fn
+from cifar10 import input as input_lib
+
+
+def synthetic_dir(config: config_lib.TrainConfig) -> str:
+    """The cache folder of the generated set this config asks for."""
+    train, test = config.synthetic_examples
+    name = f"{config.dataset}-{train}-{test}-seed{config.seed}"
+    return os.path.join(config.cache_dir, name)
+
+
+def prepare_data(config: config_lib.TrainConfig) -> str:
+    """Makes sure the data exists and is valid; returns the data directory.
+
+    Generates the synthetic set (once, cached) when `config.data_dir` is None;
+    downloads when `config.download`. Every file is validated here, before
+    any graph is built.
+
+    Raises:
+      ValueError: for a missing or malformed file, naming it.
+    """
+    data_dir = config.data_dir
+    if data_dir is None:
+        data_dir = synthetic_dir(config)
+        if not os.path.isdir(
+            os.path.join(data_dir, data.layout(config.dataset).folder)
+        ):
+            logging.info("Generating synthetic %s data in %s", config.dataset, data_dir)
+            generate.generate(
+                data_dir, config.dataset, *config.synthetic_examples, config.seed
+            )
+    elif config.download:
+        download.download(data_dir)
+    for split in data.SPLITS:
+        data.filenames(data_dir, config.dataset, split)
+    return data_dir
+
+
+def _queue_input_fn(config, data_dir: str, split: str):
+    training = split == "train"
+
+    def input_fn():
+        return legacy_input.inputs(
+            data_dir,
+            config.global_batch_size,
+            split,
+            config.dataset,
+            config.label,
+            augment_images=training,
+            shuffle=training,
+            num_epochs=None if training else 1,
+            seed=config.seed,
+        )
+
+    return input_fn
+
+
+def input_fns(config: config_lib.TrainConfig, data_dir: str):
+    """Returns (train_input_fn, eval_input_fn) for `config.input`."""
+    if config.input == "queue":
+        return tuple(_queue_input_fn(config, data_dir, s) for s in data.SPLITS)
+    return tuple(
+        input_lib.input_fn(
+            data_dir,
+            config.global_batch_size,
+            split,
+            list(config.devices),
+            config.dataset,
+            config.label,
+            seed=config.seed,
+            remainder=config.remainder,
+        )
+        for split in data.SPLITS
+    )
+
+
+def estimator(config: config_lib.TrainConfig) -> emg.estimator.Estimator:
+    """An Estimator running the model replicated over `config.devices`."""
+    replicated = emg.replicate_model_fn(
+        model_fn.make_model_fn(config), list(config.devices), remainder="uneven"
+    )
+    run_config = emg.estimator.RunConfig(
+        tf_random_seed=config.seed,
+        save_summary_steps=config.log_every_steps,
+        save_checkpoints_steps=max(config.train_steps // 4, 1),
+        log_step_count_steps=config.log_every_steps,
+    )
+    return emg.estimator.Estimator(replicated, config.model_dir, run_config)
+
+
+def run(config: config_lib.TrainConfig) -> dict:
+    """Trains to `config.train_steps` (resuming), then evaluates on the test set.
+
+    Returns:
+      The evaluation metrics: `accuracy`, `loss`, `global_step`.
+    """
+    data_dir = prepare_data(config)
+    train_input_fn, eval_input_fn = input_fns(config, data_dir)
+    runner = estimator(config)
+    if not config.eval_only:
+        runner.train(train_input_fn, max_steps=config.train_steps)
+    return runner.evaluate(eval_input_fn)
