@@ -52,7 +52,11 @@ def _variables():
 
 
 def model_fn(features, labels, mode, params):
-    """Softmax regression on `features['x']`; params['learning_rate']."""
+    """Softmax regression on `features['x']`; params['learning_rate'].
+
+    With `params['tower_optimizer']` the optimizer is wrapped in
+    `emg.TowerOptimizer`, as `replicate_model_fn` requires.
+    """
     kernel, bias = _variables()
     logits = tf.matmul(features["x"], kernel) + bias
     predictions = {
@@ -66,6 +70,10 @@ def model_fn(features, labels, mode, params):
     optimizer = tf.compat.v1.train.MomentumOptimizer(
         params.get("learning_rate", LEARNING_RATE), MOMENTUM
     )
+    if params.get("tower_optimizer"):
+        from estimator_multigpu.towers import TowerOptimizer
+
+        optimizer = TowerOptimizer(optimizer)
     train_op = optimizer.minimize(loss, tf.compat.v1.train.get_global_step())
     return EstimatorSpec(
         mode,
@@ -129,8 +137,15 @@ def numpy_train(kernel, bias, batches, learning_rate=LEARNING_RATE):
     return kernel, bias, losses
 
 
-def batches(x, y, batch_size, num_steps):
-    """The first `num_steps` batches of `x, y` repeated, as the dataset yields."""
+def batches(x, y, batch_size, num_steps, repeat_first=False):
+    """The first `num_steps` batches of `x, y` repeated, as the dataset yields.
+
+    Batch-then-repeat (a short batch ends each epoch) by default;
+    `repeat_first` batches across epoch boundaries instead.
+    """
+    if repeat_first:
+        reps = num_steps * batch_size // len(x) + 1
+        x, y = np.concatenate([x] * reps), np.concatenate([y] * reps)
     out, start, n = [], 0, len(x)
     while len(out) < num_steps:
         end = min(start + batch_size, n)
@@ -140,13 +155,13 @@ def batches(x, y, batch_size, num_steps):
 
 
 class LossRecorder(tf.compat.v1.train.SessionRunHook):
-    """Records the model loss (first entry of the LOSSES collection) per step."""
+    """Records the spec's loss per step: the Estimator adds it to LOSSES last."""
 
     def __init__(self):
         self.losses = []
 
     def begin(self):
-        self._loss = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.LOSSES)[0]
+        self._loss = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.LOSSES)[-1]
 
     def before_run(self, run_context):
         return tf.compat.v1.train.SessionRunArgs(self._loss)
