@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
+import itertools
 
 from estimator_multigpu.migrate import chains
-from estimator_multigpu.migrate.edits import Edit, Offsets
+from estimator_multigpu.migrate.edits import Edit, Offsets, split_lines
 
 # Position of `keep_input` in the maybe_* batchers.
 _KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}
@@ -23,7 +24,7 @@ def unique(base: str, taken: set[str]) -> str:
 
 def _indent(text: str, prefix: str) -> str:
     return "".join(
-        prefix + line if line.strip() else line for line in text.splitlines(True)
+        prefix + line if line.strip() else line for line in split_lines(text)
     )
 
 
@@ -113,11 +114,13 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
     line = off.lines[src.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
     fn, ds = unique("_example_fn", taken), unique("examples", taken)
+    nl = off.newline
     body = "".join(_indent(chunks[id(s)], "    ") for s in chain.moved)
     text = "".join(chunks[id(s)] for s in chain.kept)
-    text += f"\n{indent}def {fn}({', '.join(chain.params)}):\n{body.lstrip(chr(10))}"
-    text += f"{indent}    return {_returned(off, chain)}\n\n"
-    text += f"{indent}{ds} = {_dataset_expr(off, chain, q, renames)}.map({fn})\n"
+    text += f"{nl}{indent}def {fn}({', '.join(chain.params)}):{nl}"
+    text += "".join(itertools.dropwhile(lambda x: not x.strip(), split_lines(body)))
+    text += f"{indent}    return {_returned(off, chain)}{nl}{nl}"
+    text += f"{indent}{ds} = {_dataset_expr(off, chain, q, renames)}.map({fn}){nl}"
     batch = _batch_call(off, chain, q, ds)
     return outside + [Edit(start, end, text), off.replace(chain.batch_call, batch)]
 
@@ -133,8 +136,9 @@ def _batch_call(off: Offsets, chain: chains.Chain, q: str, dataset: str) -> str:
     )
     if column + len(flat) <= 88 and "\n" not in flat:
         return flat
-    inner = "".join(f"{indent}        {a},\n" for a in args)
+    nl = off.newline
+    inner = "".join(f"{indent}        {a},{nl}" for a in args)
     return (
-        f"{q}.get_next(\n{indent}    {q}.{chain.batcher}(\n{inner}"
-        f"{indent}    )\n{indent})"
+        f"{q}.get_next({nl}{indent}    {q}.{chain.batcher}({nl}{inner}"
+        f"{indent}    ){nl}{indent})"
     )

@@ -82,7 +82,10 @@ def _assigned_value(block, upto: int, name: str) -> tuple[int, ast.expr]:
                 if isinstance(stmt.targets[0], ast.Name):
                     return index, stmt.value
             break
-    raise NotAChain(f"`{name}` is not assigned by a simple statement in this block")
+    raise NotAChain(
+        f"`{name}` is not made by a simple assignment in this block "
+        "(the chain crosses functions?)"
+    )
 
 
 def batcher_call(stmt: ast.stmt, table: aliases.AliasTable) -> ast.Call | None:
@@ -175,11 +178,17 @@ def _source_parts(block, s_idx, table, scope):
 def _split(stmts: list[ast.stmt], params: list[str]):
     """Splits `stmts` into those that depend on the records and the rest."""
     tainted = {p.lstrip("*") for p in params}
-    moved, kept = [], []
+    moved, kept, read = [], [], set()
     for stmt in stmts:
         if (set(astutil.reads(stmt)) | astutil.writes(stmt)) & tainted:
             moved.append(stmt)
             tainted |= astutil.writes(stmt)
+            read |= set(astutil.reads(stmt))
+        elif astutil.writes(stmt) & read:
+            name = sorted(astutil.writes(stmt) & read)[0]
+            raise NotAChain(
+                f"line {stmt.lineno}: `{name}` changes after the per-example code reads it"
+            )
         else:
             kept.append(stmt)
     return moved, kept, tainted

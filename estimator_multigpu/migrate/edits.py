@@ -23,12 +23,21 @@ class Edit:
     text: str
 
 
+def _newline(line: str) -> str:
+    """The line ending `line` uses (`'\\n'` when it has none)."""
+    for end in ("\r\n", "\n", "\r"):
+        if line.endswith(end):
+            return end
+    return "\n"
+
+
 class Offsets:
     """Converts AST positions (line, UTF-8 byte column) to character offsets."""
 
     def __init__(self, source: str):
         self.source = source
         self.lines = split_lines(source)
+        self.newline = _newline(self.lines[0] if self.lines else "")
         self._starts = [0]
         for line in self.lines:
             self._starts.append(self._starts[-1] + len(line))

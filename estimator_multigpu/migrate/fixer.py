@@ -110,7 +110,10 @@ def _dead_imports(tree, table, off, findings) -> list[Edit]:
 
 def _import_edit(tree: ast.Module, off: Offsets, emg: str) -> Edit:
     """Inserts `import estimator_multigpu as emg` after the module's imports."""
-    text = f"import {PACKAGE} as {emg}\n" if emg != PACKAGE else f"import {PACKAGE}\n"
+    nl = off.newline
+    text = (
+        f"import {PACKAGE} as {emg}{nl}" if emg != PACKAGE else f"import {PACKAGE}{nl}"
+    )
     imports = [s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
     if imports:
         pos = off.line_end(imports[-1].end_lineno)
@@ -121,8 +124,8 @@ def _import_edit(tree: ast.Module, off: Offsets, emg: str) -> Edit:
         while line <= len(off.lines) and off.lines[line - 1].startswith("#"):
             line += 1
         pos = off.line_start(line) if line <= len(off.lines) else len(off.source)
-    if pos == len(off.source) and off.source and not off.source.endswith("\n"):
-        text = "\n" + text
+    if pos == len(off.source) and off.source and not off.source.endswith(("\n", "\r")):
+        text = nl + text
     return Edit(pos, pos, text)
 
 

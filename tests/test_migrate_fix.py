@@ -1,0 +1,320 @@
+"""Tests for `--fix`: renames, queue-chain rewrites, refusals, layout kept."""
+
+import ast
+import re
+import textwrap
+
+import pytest
+from migrate_helpers import CORPUS, CORPUS_FILES, parse_ok
+
+from estimator_multigpu.migrate import fixer, scanner
+
+
+def fix(source):
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = scanner.scan_tree(tree, source, "snippet.py")
+    return fixer.fix(source, tree, findings), findings
+
+
+def squash(text):
+    """`text` without whitespace, to compare code that may be wrapped."""
+    return "".join(text.split())
+
+
+def rescan(source):
+    return scanner.scan_tree(ast.parse(source), source, "snippet.py")
+
+
+CHAIN = """\
+import tensorflow.compat.v1 as tf
+
+
+def inputs(files):
+    # queue of file names
+    q = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)
+    reader = tf.TextLineReader()
+    key, line = reader.read(q)
+    scale = 2
+    number = tf.strings.to_number(line) * scale  # per-example
+    images, keys = tf.train.batch([number, key], batch_size=2)
+    return images, keys
+"""
+
+
+def test_chain_becomes_a_mapped_function():
+    result, findings = fix(CHAIN)
+    new = result.source
+    assert "def _example_fn(key, line):" in new
+    assert "        number = tf.strings.to_number(line) * scale  # per-example" in new
+    assert "        return (number, key)" in new
+    assert "examples = emg.inputs.queues.read(q, reader).map(_example_fn)" in new
+    assert squash(
+        "images, keys = emg.inputs.queues.get_next("
+        "emg.inputs.queues.batch(examples, batch_size=2,))"
+    ) in squash(new)
+    assert "q = emg.inputs.queues.string_input_producer(files" in new
+    assert "reader = emg.inputs.queues.TextLineReader()" in new
+    assert all(f.fixed for f in findings) and rescan(new) == []
+
+
+def test_chain_keeps_unrelated_statements_outside_the_function():
+    new = fix(CHAIN)[0].source
+    assert new.index("    scale = 2\n") < new.index("def _example_fn")
+    assert "    # queue of file names\n" in new
+
+
+def test_one_element_list_returns_the_bare_tensor():
+    source = CHAIN.replace("[number, key]", "[number]").replace(
+        "images, keys", "images"
+    )
+    new = fix(source)[0].source
+    assert "        return number\n" in new
+
+
+@pytest.mark.parametrize(
+    "tensors, returned",
+    [
+        ("{'n': number, 'k': key}", "{'n': number, 'k': key}"),
+        ("(number, key)", "(number, key)"),
+    ],
+    ids=["dict", "tuple"],
+)
+def test_structures(tensors, returned):
+    new = fix(CHAIN.replace("[number, key]", tensors))[0].source
+    assert f"        return {returned}\n" in new
+
+
+def test_named_list_becomes_a_tuple():
+    source = CHAIN.replace(
+        "    images, keys = tf.train.batch([number, key], batch_size=2)",
+        "    pair = [number, key]\n    images, keys = tf.train.batch(pair, batch_size=2)",
+    )
+    new = fix(source)[0].source
+    assert "        return tuple(pair)\n" in new and parse_ok(new)
+
+
+def test_slice_input_producer_chain():
+    source = """\
+    import tensorflow.compat.v1 as tf
+    x, y = tf.train.slice_input_producer([xs, ys], num_epochs=1)
+    x = x * 2
+    bx, by = tf.train.shuffle_batch([x, y], 4, 100, 10, seed=1)
+    """
+    new = fix(source)[0].source
+    assert "def _example_fn(x, y):" in new
+    assert (
+        "examples = emg.inputs.queues.slice_input_producer([xs, ys], num_epochs=1)"
+        in new
+    )
+    assert squash(
+        "emg.inputs.queues.shuffle_batch(examples, 4, 100, 10, seed=1"
+    ) in squash(new)
+
+
+def test_dequeue_chain_and_maybe_batch_keep_input():
+    source = """\
+    import tensorflow.compat.v1 as tf
+    i = tf.train.range_input_producer(10, shuffle=False).dequeue()
+    b = tf.train.maybe_batch([i * i], keep_flag, 3)
+    """
+    new = fix(source)[0].source
+    assert "def _example_fn(i):" in new
+    assert (
+        "examples = emg.inputs.queues.range_input_producer(10, shuffle=False).map("
+        in new
+    )
+    assert squash("maybe_batch(examples, lambda *_: (keep_flag), 3") in squash(new)
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (
+            ("    return images, keys", "    return images, keys, q"),
+            "`q` is used elsewhere",
+        ),
+        (
+            ("    return images, keys", "    return images, number"),
+            "`number` is also used outside",
+        ),
+        (
+            ("  # per-example", "\n    tf.summary.scalar('n', number)"),
+            "tf.summary.scalar` cannot run inside",
+        ),
+        (("tf.train.batch(", "tf.train.batch_join("), r"\*_join` batchers"),
+        (("    key, line = reader.read(q)\n", ""), "no `reader.read"),
+        (
+            ("    scale = 2\n", "    scale = 2; other = 1\n"),
+            "holds more than one statement",
+        ),
+        (
+            ("[number, key]", "make_list(number, key)"),
+            "not a list, tuple or dict display",
+        ),
+        (
+            (
+                "    q = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)\n",
+                "",
+            ),
+            "`q` is not made by a simple assignment",
+        ),
+        (
+            ("    reader = tf.TextLineReader()\n", "    reader = make_reader()\n"),
+            "is not one of",
+        ),
+        (("* scale", "* scale\n    scale = 3"), "`scale` changes after"),
+        (
+            ("# per-example", "# per-example\n    scale = number"),
+            "`scale` is read before",
+        ),
+    ],
+    ids=[
+        "queue_reused",
+        "example_escapes",
+        "summary",
+        "join",
+        "no_source",
+        "shared_line",
+        "computed_tensors",
+        "queue_from_argument",
+        "unknown_reader",
+        "changed_later",
+        "read_before_assigned",
+    ],
+)
+def test_chains_left_alone_with_a_reason(change, reason):
+    source = CHAIN.replace(*change)
+    result, findings = fix(source)
+    assert result.source == source
+    assert not any(f.fixed for f in findings)
+    ((line, note),) = result.notes
+    assert re.search(reason, note), note
+    assert "batch" in source.splitlines()[line - 1]
+
+
+ESTIMATOR = """\
+\"\"\"Docstring.\"\"\"
+import tensorflow as tf
+from tensorflow.contrib.estimator import replicate_model_fn
+
+# A comment that must survive.
+def main(model_fn):
+    spec = tf.estimator.EstimatorSpec  # trailing comment
+    mode = tf.estimator.ModeKeys.TRAIN
+    return tf.estimator.Estimator(replicate_model_fn(model_fn))
+"""
+
+
+def test_renames_and_dead_contrib_import():
+    result, findings = fix(ESTIMATOR)
+    assert result.source == ESTIMATOR.replace(
+        "from tensorflow.contrib.estimator import replicate_model_fn\n",
+        "import estimator_multigpu as emg\n",
+    ).replace("tf.estimator.", "emg.estimator.").replace(
+        "(replicate_model_fn(", "(emg.replicate_model_fn("
+    )
+    assert all(f.fixed for f in findings)
+
+
+@pytest.mark.parametrize(
+    "header, prefix",
+    [
+        ("import estimator_multigpu as emg\n", "emg"),
+        ("import estimator_multigpu as mg\n", "mg"),
+        ("import estimator_multigpu\n", "estimator_multigpu"),
+        ("emg = 3\n", "emg_2"),
+    ],
+    ids=["already_imported", "other_alias", "plain_import", "name_taken"],
+)
+def test_package_is_imported_once_under_a_free_name(header, prefix):
+    source = header + "import tensorflow as tf\nx = tf.estimator.RunConfig()\n"
+    new = fix(source)[0].source
+    assert f"x = {prefix}.estimator.RunConfig()" in new
+    assert new.count("import estimator_multigpu") == 1
+
+
+def test_import_goes_to_the_top_without_imports():
+    new = fix("#!/usr/bin/env python\ntf = __import__('x')\n")[0].source
+    assert new == "#!/usr/bin/env python\ntf = __import__('x')\n"  # nothing resolved
+    source = "#!/usr/bin/env python\nfrom tensorflow import estimator\nx = estimator.RunConfig()"
+    new = fix(source)[0].source
+    assert new.startswith(
+        "#!/usr/bin/env python\nfrom tensorflow import estimator\n"
+        "import estimator_multigpu as emg\n"
+    )
+    assert parse_ok(new)
+
+
+def test_contrib_import_kept_while_a_name_is_still_used():
+    source = (
+        "from tensorflow.contrib.estimator import replicate_model_fn, stop_if_no_decrease_hook\n"
+        "a = replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
+    )
+    new = fix(source)[0].source
+    assert new.startswith(
+        "from tensorflow.contrib.estimator import replicate_model_fn,"
+    )
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        ("replicate_model_fn(f)", "emg.replicate_model_fn(f)"),
+        (
+            "replicate_model_fn(f, tf.losses.Reduction.SUM)",
+            "emg.replicate_model_fn(f, loss_reduction='sum')",
+        ),
+        (
+            "replicate_model_fn(f, loss_reduction=tf.compat.v1.losses.Reduction.MEAN)",
+            "emg.replicate_model_fn(f, loss_reduction='mean')",
+        ),
+        (
+            "replicate_model_fn(f, tf.losses.Reduction.SUM_BY_NONZERO_WEIGHTS, ['/gpu:0'])",
+            "emg.replicate_model_fn(f, loss_reduction='mean', devices=['/gpu:0'])",
+        ),
+        ("replicate_model_fn(f, devices=d)", "emg.replicate_model_fn(f, devices=d)"),
+    ],
+    ids=[
+        "plain",
+        "positional_sum",
+        "keyword_mean",
+        "positional_devices",
+        "keyword_devices",
+    ],
+)
+def test_replicate_model_fn_arguments(call, expected):
+    source = f"import tensorflow as tf\nfrom tensorflow.contrib.estimator import replicate_model_fn\nx = {call}\n"
+    new = fix(source)[0].source
+    assert f"x = {expected}\n" in new and "tensorflow.contrib" not in new
+
+
+def test_replicate_model_fn_with_an_unknown_reduction_is_left_alone():
+    source = (
+        "import tensorflow as tf\nx = tf.contrib.estimator.replicate_model_fn(f, red)\n"
+    )
+    result, findings = fix(source)
+    assert result.source == source and not findings[0].fixed
+
+
+def test_crlf_and_untouched_lines_are_kept_byte_for_byte():
+    source = ESTIMATOR.replace("\n", "\r\n")
+    new = fix(source)[0].source
+    assert "\r\n# A comment that must survive.\r\n" in new
+    assert "  # trailing comment\r\n" in new
+    assert "\n" not in new.replace("\r\n", "")
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_corpus_fix_parses_and_only_manual_findings_remain(name):
+    source = (CORPUS / name).read_text()
+    result, findings = fix(source)
+    assert parse_ok(result.source)
+    remaining = sorted(f.api for f in findings if not f.fixed)
+    assert sorted(f.api for f in rescan(result.source)) == remaining
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_corpus_fix_is_idempotent(name):
+    once = fix((CORPUS / name).read_text())[0].source
+    assert fix(once)[0].source == once
