@@ -11,6 +11,9 @@ image as bytes, an int64 label, 16 floats), then times, interleaved over
 - record_pipeline: emg.inputs.record_pipeline (parallel interleave, shuffle,
   batch, one parse_example per batch, prefetch).
 
+`ratio` is median vs median; `round ratio` the median of the per-round
+ratios against naive (robust to load that drifts between rounds).
+
 Run: python -m benchmarks.record_pipeline
 """
 
@@ -132,11 +135,16 @@ def main(argv):
             for name in names:
                 rates[name].append(examples_per_sec(builders[name](), batches, batch))
     base = statistics.median(rates["naive"])
-    print(f"{'pipeline':<22} {'median ex/s':>12} {'vs naive':>9}  all runs")
+    print(
+        f"{'pipeline':<22} {'median ex/s':>12} {'ratio':>7} {'round ratio':>12}  runs"
+    )
     for name, runs in rates.items():
         median = statistics.median(runs)
+        paired = statistics.median(r / n for r, n in zip(runs, rates["naive"]))
         all_runs = " ".join(f"{r:.0f}" for r in runs)
-        print(f"{name:<22} {median:>12.0f} {median / base:>8.2f}x  {all_runs}")
+        print(
+            f"{name:<22} {median:>12.0f} {median / base:>6.2f}x {paired:>11.2f}x  {all_runs}"
+        )
 
 
 if __name__ == "__main__":
