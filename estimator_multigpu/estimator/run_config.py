@@ -127,7 +127,8 @@ class RunConfig:
                     f"Replacing {key} is not supported. Allowed properties are "
                     f"{list(_REPLACEABLE)}."
                 )
-            setattr(new, "_" + key, os.fspath(value) if key == "model_dir" else value)
+            is_path = key == "model_dir" and value is not None
+            setattr(new, "_" + key, os.fspath(value) if is_path else value)
         _fix_save_frequency(new, kwargs)
         _validate(new)
         return new
