@@ -74,6 +74,11 @@ class DeviceArray:
       process that built it.
 
     The variable is not in GLOBAL_VARIABLES: checkpoints do not contain it.
+    A dataset that reads a copy captures a resource, so in graph mode it
+    needs an initializable iterator (`make_one_shot_iterator` refuses
+    stateful captures). tf.data's in-process rewrites keep the resource as a
+    handle; explicit serialization of the dataset (tf.data service,
+    `snapshot`) would write the variable's value, like any captured resource.
     """
 
     def __init__(self, array, name: str = "device_array"):
