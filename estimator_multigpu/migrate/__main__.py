@@ -31,20 +31,19 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool on `argv` (default: sys.argv[1:]); returns the exit status."""
     args = _parser().parse_args(argv)
-    results = [
-        runner.process(path, fix=args.fix or args.diff)
-        for path in runner.collect(args.paths)
-    ]
+    results = [runner.process(path) for path in runner.collect(args.paths)]
     if args.diff:
         sys.stdout.write("".join(runner.diff(r) for r in results))
     if args.fix:
         for r in results:
             runner.write(r, backup=not args.no_backup)
-    out = report.as_json(results) if args.format == "json" else report.as_text(results)
+    fmt = report.as_json if args.format == "json" else report.as_text
+    out = fmt(results, applied=args.fix)
     (sys.stderr if args.diff and args.format == "text" else sys.stdout).write(out)
     if any(r.error for r in results):
         return 2
-    return 1 if any(r.remaining for r in results) else 0
+    left = [r.remaining if args.fix else r.findings for r in results]
+    return 1 if any(left) else 0
 
 
 def run() -> None:

@@ -7,54 +7,59 @@ import json
 from estimator_multigpu.migrate.runner import FileResult
 
 
-def summary(results: list[FileResult]) -> dict:
+def summary(results: list[FileResult], applied: bool = True) -> dict:
+    """Counts; with `applied=False` (a dry run) nothing counts as fixed."""
     findings = [f for r in results for f in r.findings]
+    fixed = sum(f.fixed for f in findings) if applied else 0
     return {
         "files": len(results),
         "findings": len(findings),
-        "fixed": sum(f.fixed for f in findings),
-        "remaining": sum(not f.fixed for f in findings),
+        "fixed": fixed,
+        "fixable": sum(f.fixed for f in findings) - fixed,
+        "remaining": len(findings) - fixed,
         "errors": sum(r.error is not None for r in results),
     }
 
 
-def _line(f) -> str:
-    status = "fixed" if f.fixed else "manual"
+def _line(f, applied: bool) -> str:
+    status = ("fixed" if applied else "fixable") if f.fixed else "manual"
     return (
         f"{f.path}:{f.line}:{f.col}: {f.rule.rule_id} [{status}] `{f.text}` - "
         f"{f.rule.summary}. Use: {f.rule.replacement}. See {f.rule.guide}"
     )
 
 
-def as_text(results: list[FileResult]) -> str:
+def as_text(results: list[FileResult], applied: bool = True) -> str:
     """One line per finding, note and error, then a summary line."""
     out = []
     for r in results:
         if r.error:
             out.append(f"{r.path}: error: {r.error}")
-        out.extend(_line(f) for f in r.findings)
+        out.extend(_line(f, applied) for f in r.findings)
         out.extend(
             f"{r.path}:{line}: note: queue chain not rewritten: {reason}"
             for line, reason in r.notes
         )
-    s = summary(results)
+    s = summary(results, applied)
     out.append(
         f"{s['findings']} finding(s) in {s['files']} file(s): {s['fixed']} fixed, "
-        f"{s['remaining']} left to do by hand; {s['errors']} file(s) not parsed."
+        f"{s['remaining']} remaining ({s['fixable']} fixable with --fix); "
+        f"{s['errors']} file(s) not parsed."
     )
     return "\n".join(out) + "\n"
 
 
-def as_json(results: list[FileResult]) -> str:
+def as_json(results: list[FileResult], applied: bool = True) -> str:
     """A JSON document: {"files": [...], "summary": {...}}."""
     files = [
         {
             "path": r.path,
             "error": r.error,
-            "findings": [f.to_dict() for f in r.findings],
+            "findings": [f.to_dict(applied) for f in r.findings],
             "notes": [{"line": line, "reason": reason} for line, reason in r.notes],
-            "rewritten": r.rewritten is not None and r.rewritten != r.original,
+            "rewritten": applied and r.rewritten not in (None, r.original),
         }
         for r in results
     ]
-    return json.dumps({"files": files, "summary": summary(results)}, indent=2) + "\n"
+    doc = {"files": files, "summary": summary(results, applied)}
+    return json.dumps(doc, indent=2) + "\n"

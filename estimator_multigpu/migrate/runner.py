@@ -22,7 +22,7 @@ class FileResult:
       error: why the file could not be scanned (unreadable, unparsable), else None.
       notes: (line, reason) for queue chains `--fix` left for a manual rewrite.
       original: the text read.
-      rewritten: the text after the safe rewrites (None unless fixing).
+      rewritten: the text after the safe rewrites (None if there were none).
     """
 
     path: str
@@ -59,8 +59,8 @@ def _read(path: str) -> str:
         return f.read()
 
 
-def process(path: str, fix: bool = False) -> FileResult:
-    """Scans `path`; with `fix`, also computes the rewritten text (not written)."""
+def process(path: str) -> FileResult:
+    """Scans `path` and computes the safe rewrite (`write` puts it on disk)."""
     result = FileResult(path)
     try:
         result.original = _read(path)
@@ -72,7 +72,7 @@ def process(path: str, fix: bool = False) -> FileResult:
         result.error = f"cannot parse (line {e.lineno}): {e.msg}; file left unchanged"
         return result
     result.findings = scanner.scan_tree(tree, result.original, path)
-    if fix and result.findings:
+    if result.findings:
         _fix(result, tree)
     return result
 

@@ -22,7 +22,7 @@ class Finding:
       rule: the matching `rules.Rule`.
       node: the AST node of the name the rule matched (a prefix of the use:
         `tf.estimator.ModeKeys` in `tf.estimator.ModeKeys.TRAIN`).
-      fixed: True once `--fix` rewrote it.
+      fixed: True once the rewrite resolves it (written only with `--fix`).
     """
 
     path: str
@@ -34,7 +34,8 @@ class Finding:
     node: ast.AST = dataclasses.field(repr=False, compare=False)
     fixed: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self, applied: bool = True) -> dict:
+        """A JSON-ready dict; `applied` says whether the rewrite was written."""
         return {
             "path": self.path,
             "line": self.line,
@@ -45,7 +46,8 @@ class Finding:
             "summary": self.rule.summary,
             "replacement": self.rule.replacement,
             "guide": self.rule.guide,
-            "fixed": self.fixed,
+            "fixable": self.fixed,
+            "fixed": self.fixed and applied,
         }
 
 

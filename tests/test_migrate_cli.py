@@ -1,0 +1,175 @@
+"""Tests for the `emg-migrate` command line: output formats, exit codes, writing."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from estimator_multigpu.migrate.__main__ import main
+
+LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.layers.dense\n"
+CLEAN = "import tensorflow as tf\nx = tf.data.Dataset.range(3)\n"
+BROKEN = "import tensorflow as tf\ndef f(:\n    tf.train.batch\n"
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    files = {"legacy.py": LEGACY, "clean.py": CLEAN, "pkg/broken.py": BROKEN}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "name, status",
+    [("clean.py", 0), ("legacy.py", 1), ("pkg/broken.py", 2), ("missing.py", 2)],
+    ids=["clean", "findings", "unparsable", "missing"],
+)
+def test_exit_status(tree, capsys, name, status):
+    assert main([str(tree / name)]) == status
+    capsys.readouterr()
+
+
+def test_text_report_names_position_replacement_and_guide(tree, capsys):
+    main([str(tree / "legacy.py")])
+    out = capsys.readouterr().out
+    assert (
+        f"{tree / 'legacy.py'}:2:5: estimator [fixable] `tf.estimator.RunConfig`" in out
+    )
+    assert "Use: emg.estimator.RunConfig. See migration_guide.md#estimator" in out
+    assert f"{tree / 'legacy.py'}:3:5: layers [manual]" in out
+    assert out.rstrip().endswith(
+        "0 fixed, 2 remaining (1 fixable with --fix); 0 file(s) not parsed."
+    )
+
+
+def test_unparsable_file_is_reported_and_never_modified(tree, capsys):
+    assert main([str(tree), "--fix"]) == 2
+    out = capsys.readouterr().out
+    assert f"{tree / 'pkg' / 'broken.py'}: error: cannot parse (line 2)" in out
+    assert (tree / "pkg" / "broken.py").read_text() == BROKEN
+    assert not (tree / "pkg" / "broken.py.bak").exists()
+
+
+def test_json_report(tree, capsys):
+    main([str(tree), "--format=json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert [f["path"] for f in doc["files"]] == [
+        str(tree / "clean.py"),
+        str(tree / "legacy.py"),
+        str(tree / "pkg" / "broken.py"),
+    ]
+    first = doc["files"][1]["findings"][0]
+    assert {k: first[k] for k in ("line", "col", "rule", "api", "fixed")} == {
+        "line": 2,
+        "col": 5,
+        "rule": "estimator",
+        "api": "tf.estimator.RunConfig",
+        "fixed": False,
+    }
+    assert first["guide"] == "migration_guide.md#estimator"
+    assert doc["summary"] == {
+        "files": 3,
+        "findings": 2,
+        "fixed": 0,
+        "fixable": 1,
+        "remaining": 2,
+        "errors": 1,
+    }
+
+
+@pytest.mark.parametrize("backup", [True, False], ids=["backup", "no_backup"])
+def test_fix_writes_in_place(tree, capsys, backup):
+    path = tree / "legacy.py"
+    argv = [str(path), "--fix"] + ([] if backup else ["--no-backup"])
+    assert main(argv) == 1  # tf.layers is left for a manual rewrite
+    assert "x = emg.estimator.RunConfig()  # keep me\n" in path.read_text()
+    assert (tree / "legacy.py.bak").exists() == backup
+    if backup:
+        assert (tree / "legacy.py.bak").read_text() == LEGACY
+    assert "[fixed]" in capsys.readouterr().out
+
+
+def test_fix_exits_0_when_everything_was_fixed(tree, capsys):
+    path = tree / "legacy.py"
+    path.write_text(LEGACY.replace("y = tf.layers.dense\n", ""))
+    assert main([str(path), "--fix", "--no-backup"]) == 0
+    assert main([str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_diff_prints_and_writes_nothing(tree, capsys):
+    path = tree / "legacy.py"
+    main([str(path), "--diff"])
+    captured = capsys.readouterr()
+    assert f"--- {path}\n+++ {path}\n" in captured.out
+    assert "-x = tf.estimator.RunConfig()  # keep me\n" in captured.out
+    assert "+x = emg.estimator.RunConfig()  # keep me\n" in captured.out
+    assert "+import estimator_multigpu as emg\n" in captured.out
+    assert "estimator [fixable]" in captured.err  # the report goes to stderr
+    assert path.read_text() == LEGACY and not (tree / "legacy.py.bak").exists()
+
+
+def test_directories_are_walked_and_hidden_folders_skipped(tree, capsys):
+    (tree / ".venv").mkdir()
+    (tree / ".venv" / "x.py").write_text(LEGACY)
+    main([str(tree), "--format=json"])
+    paths = [f["path"] for f in json.loads(capsys.readouterr().out)["files"]]
+    assert str(tree / ".venv" / "x.py") not in paths and len(paths) == 3
+
+
+def test_no_paths_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 2
+    assert "PATH" in capsys.readouterr().err
+
+
+_NO_TF = """
+import sys, types
+# A bare parent package: the check is about migrate's own imports.
+parent = types.ModuleType("estimator_multigpu")
+parent.__path__ = [sys.argv[1]]
+sys.modules["estimator_multigpu"] = parent
+from estimator_multigpu.migrate.__main__ import main
+status = main([sys.argv[2], "--diff", "--format=json"])
+assert status == 1, status
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("tensorflow", "numpy", "absl"))
+print("HEAVY", heavy)
+"""
+
+
+def test_migrate_never_imports_tensorflow():
+    corpus = REPO / "tests" / "legacy_corpus"
+    proc = subprocess.run(
+        [sys.executable, "-c", _NO_TF, str(REPO / "estimator_multigpu"), str(corpus)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "HEAVY []" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        [sys.executable, "-m", "estimator_multigpu.migrate"],
+        [os.path.join(os.path.dirname(sys.executable), "emg-migrate")],
+    ],
+    ids=["module", "console_script"],
+)
+def test_entry_points(tree, command):
+    proc = subprocess.run(
+        command + [str(tree / "legacy.py"), "--format=json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["summary"]["remaining"] == 2
