@@ -15,8 +15,9 @@ from estimator_multigpu.towers import context as context_lib
 from estimator_multigpu.towers import diagnostics, placement
 
 _KEYS = tf.compat.v1.GraphKeys
-# Collections each tower sees only its own entries of. The graph keeps tower
-# 0's, so UPDATE_OPS run once per step and get_total_loss() stays per tower.
+# Collections each tower sees only its own entries of; the graph keeps tower
+# 0's, so get_total_loss() stays per tower. Towers after the first see an
+# empty UPDATE_OPS: their update ops never run, tower 0's run once per step.
 _ISOLATED = (_KEYS.UPDATE_OPS, _KEYS.LOSSES, _KEYS.SUMMARIES)
 
 
@@ -56,6 +57,33 @@ def call_model_fn(model_fn: Callable, features, labels, mode, params, config):
     return model_fn(features=features, **kwargs)
 
 
+class _Sink(list):
+    """A collection that stays empty: what is added goes to `dropped`."""
+
+    def __init__(self):
+        super().__init__()
+        self.dropped = []
+
+    def append(self, value):
+        self.dropped.append(value)
+
+
+@contextlib.contextmanager
+def _sink_update_ops(graph: tf.Graph, owned: dict):
+    """Towers after the first see no UPDATE_OPS, so nothing waits for theirs."""
+    store = getattr(graph, "_collections", None)
+    if not isinstance(store, dict):  # Unknown TF internals: keep them per tower.
+        yield
+        return
+    saved, sink = store.get(_KEYS.UPDATE_OPS), _Sink()
+    store[_KEYS.UPDATE_OPS] = sink
+    try:
+        yield
+    finally:
+        store[_KEYS.UPDATE_OPS] = saved if saved is not None else []
+        owned[_KEYS.UPDATE_OPS] = sink.dropped
+
+
 @contextlib.contextmanager
 def _own_collections(graph: tf.Graph, index: int, owned: dict):
     refs = {key: graph.get_collection_ref(key) for key in _ISOLATED}
@@ -64,10 +92,11 @@ def _own_collections(graph: tf.Graph, index: int, owned: dict):
         for ref in refs.values():
             del ref[:]
     try:
-        yield
+        with _sink_update_ops(graph, owned) if index > 0 else contextlib.nullcontext():
+            yield
     finally:
         for key, ref in refs.items():
-            owned[key] = list(ref[len(saved[key]) :] if index == 0 else ref)
+            owned.setdefault(key, list(ref[len(saved[key]) :] if index == 0 else ref))
             if index > 0:
                 ref[:] = saved[key]
 

@@ -43,24 +43,38 @@ def tower_weights(counts: Sequence[Any], loss_reduction: str) -> list[Any]:
         return [tf.math.divide_no_nan(c, total) for c in floats]
 
 
+_SCOPE = "/Regularizer/"
+
+
+def _regularization_marks() -> tuple[set, tuple]:
+    """Names of REGULARIZATION_LOSSES tensors, and name scopes of lazy ones.
+
+    `get_variable(regularizer=...)` stores a lazy tensor that rebuilds its ops
+    (under `<variable>/Regularizer/`) each time a tower reads it.
+    """
+    names, prefixes = set(), set()
+    for tensor in tf.compat.v1.get_collection(
+        tf.compat.v1.GraphKeys.REGULARIZATION_LOSSES
+    ):
+        names.add(tensor.name)
+        if _SCOPE in tensor.name:
+            prefixes.add(tensor.name[: tensor.name.index(_SCOPE) + len(_SCOPE)])
+    return names, tuple(prefixes)
+
+
 def _regularization_inputs(loss: tf.Tensor) -> list[tf.Tensor]:
-    """The REGULARIZATION_LOSSES tensors that `loss` is computed from."""
-    wanted = {
-        t.ref(): t
-        for t in tf.compat.v1.get_collection(
-            tf.compat.v1.GraphKeys.REGULARIZATION_LOSSES
-        )
-    }
+    """The regularization-loss tensors that `loss` is computed from."""
+    names, prefixes = _regularization_marks()
+    if not names:
+        return []
     found, seen, stack = {}, set(), [loss]
-    while stack and len(found) < len(wanted):
+    while stack:
         tensor = stack.pop()
-        if tensor.ref() in wanted:
-            found[tensor.ref()] = tensor
-            continue
-        if tensor.op in seen:
-            continue
-        seen.add(tensor.op)
-        stack.extend(tensor.op.inputs)
+        if tensor.name in names or (prefixes and tensor.name.startswith(prefixes)):
+            found[tensor.name] = tensor
+        elif tensor.op.name not in seen:
+            seen.add(tensor.op.name)
+            stack.extend(tensor.op.inputs)
     return list(found.values())
 
 

@@ -157,7 +157,11 @@ def apply_tower_gradients(calls: list) -> list[tf.Operation]:
         summed = gradients.aggregate(
             [tower_calls[k].grads_and_vars for tower_calls in calls]
         )
-        update = first.optimizer.apply_aggregated(summed, first.global_step, first.name)
+        # The update waits for what the model_fn made apply_gradients wait for.
+        with tf.control_dependencies(first.placeholder.control_inputs):
+            update = first.optimizer.apply_aggregated(
+                summed, first.global_step, first.name
+            )
         update = getattr(update, "op", update)
         first.placeholder._add_control_input(update)
         updates.append(update)

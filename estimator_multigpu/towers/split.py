@@ -90,7 +90,8 @@ def split(features: Any, labels: Any, num: int, remainder: str):
       `counts[t]` is an int when the batch size is static, else an int32
       scalar tensor. `labels_shards` holds Nones when `labels` is None.
     """
-    tensors = [_dense(t) for t in tf.nest.flatten((features, labels))]
+    structure = features if labels is None else (features, labels)
+    tensors = [_dense(t) for t in tf.nest.flatten(structure)]
     static, dynamic = _batch_size(tensors)
     with tf.name_scope("split_batch"):
         if static is not None:
@@ -103,8 +104,9 @@ def split(features: Any, labels: Any, num: int, remainder: str):
         pieces = [
             tf.split(t, sizes, num=len(counts) + (remainder == "drop")) for t in tensors
         ]
-    shards = []
-    for i in range(num):
-        shard = tf.nest.pack_sequence_as((features, labels), [p[i] for p in pieces])
-        shards.append(shard)
+    shards = [
+        tf.nest.pack_sequence_as(structure, [p[i] for p in pieces]) for i in range(num)
+    ]
+    if labels is None:
+        return shards, [None] * num, counts
     return [s[0] for s in shards], [s[1] for s in shards], counts
