@@ -155,8 +155,9 @@ def _devices() -> tuple[str, ...]:
 
     from estimator_multigpu import devices
 
-    if not tf.config.list_physical_devices("GPU") and _SIMULATE.value > 1:
-        devices.simulate(_SIMULATE.value)
+    wanted = _SIMULATE.value
+    if not tf.config.list_physical_devices("GPU") and len(devices.available()) < wanted:
+        devices.simulate(wanted)
     return tuple(devices.resolve(num_gpus=_NUM_GPUS.value, devices=_DEVICES.value))
 
 
