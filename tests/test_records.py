@@ -179,3 +179,26 @@ def test_prefetch_to_device_is_the_last_step(pattern):
     features, ids = next(iter(dataset))
     assert emg.devices.same_device(ids.device, "/cpu:1")
     assert emg.devices.same_device(features["x"].device, "/cpu:1")
+
+
+def test_cache_parsed_batches_for_evaluation(pattern):
+    parsed_batches = []
+
+    def parse_fn(serialized):
+        count = tf.py_function(lambda: parsed_batches.append(1) or 0, [], tf.int32)
+        with tf.control_dependencies([count]):
+            return PARSE(tf.identity(serialized))
+
+    dataset = emg.inputs.record_pipeline(
+        pattern,
+        parse_fn,
+        16,
+        training=False,
+        num_epochs=2,
+        cache="memory",
+        cache_stage="batches",
+    )
+    batches = [ids.tolist() for _, ids in dataset.as_numpy_iterator()]
+    assert batches[:8] == batches[8:] and len(batches) == 16
+    assert sorted(sum(batches[:8], [])) == list(range(NUM_EXAMPLES))
+    assert len(parsed_batches) == 8  # The second epoch reads the cache.

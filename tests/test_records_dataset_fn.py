@@ -126,6 +126,12 @@ BAD = {
     ),
     "cache": (dict(cache=True), TypeError, "`cache` must be None, 'memory' or a path"),
     "shard_by": (dict(shard_by="row"), ValueError, "`shard_by` must be 'auto'"),
+    "cache_stage": (dict(cache_stage="parsed"), ValueError, "`cache_stage` must be"),
+    "cache_batches_shuffled": (
+        dict(cache="memory", cache_stage="batches"),
+        ValueError,
+        "cache_stage='batches' caches parsed batches, which would freeze",
+    ),
     "few_files": (
         dict(shard_by="file", num_shards=4),
         ValueError,

@@ -57,6 +57,12 @@ class _Plan:
     deterministic: bool
     cycle_length: int | None
     block_length: int
+    batch_size: int
+    drop_remainder: bool
+    num_epochs: int | None
+    shuffle_buffer_size: int
+    cache: str | None
+    cache_stage: str
 
 
 def _read(plan: _Plan) -> tf.data.Dataset:
@@ -84,28 +90,56 @@ def _read(plan: _Plan) -> tf.data.Dataset:
     return dataset.shard(plan.num_shards, plan.shard_index)
 
 
-def _cache(dataset: tf.data.Dataset, cache: str | None, shard_index: int):
-    if cache is None:
+def _cache(dataset: tf.data.Dataset, plan: _Plan, stage: str) -> tf.data.Dataset:
+    if plan.cache is None or plan.cache_stage != stage:
         return dataset
-    if cache == "memory":
+    if plan.cache == "memory":
         return dataset.cache()
-    return dataset.cache(f"{cache}.shard{shard_index}")
+    return dataset.cache(f"{plan.cache}.shard{plan.shard_index}")
 
 
-def _batches(dataset, plan: _Plan, parse_fn, batch_size, epochs_and_shuffle, drop):
-    """Repeat -> shuffle -> batch -> batched parse -> prefetch."""
-    num_epochs, shuffle_buffer_size = epochs_and_shuffle
-    if num_epochs != 1:
-        dataset = dataset.repeat(num_epochs)
-    if plan.training and shuffle_buffer_size:
-        dataset = dataset.shuffle(shuffle_buffer_size, seed=plan.seed)
-    dataset = dataset.batch(batch_size, drop_remainder=drop)
+def _repeat(dataset: tf.data.Dataset, plan: _Plan) -> tf.data.Dataset:
+    return dataset if plan.num_epochs == 1 else dataset.repeat(plan.num_epochs)
+
+
+def _batches(records: tf.data.Dataset, plan: _Plan, parse_fn) -> tf.data.Dataset:
+    """(Cache) -> repeat -> shuffle -> batch -> batched parse -> prefetch.
+
+    With `cache_stage='batches'` the parsed batches are cached and the
+    repeat moves after them (there is no shuffle then).
+    """
+    dataset = _cache(records, plan, "records")
+    if plan.cache_stage != "batches":
+        dataset = _repeat(dataset, plan)
+    if plan.shuffle_buffer_size:
+        dataset = dataset.shuffle(plan.shuffle_buffer_size, seed=plan.seed)
+    dataset = dataset.batch(plan.batch_size, drop_remainder=plan.drop_remainder)
     dataset = dataset.map(
         parse_fn, num_parallel_calls=AUTOTUNE, deterministic=plan.deterministic
     )
+    if plan.cache_stage == "batches":
+        dataset = _repeat(_cache(dataset, plan, "batches"), plan)
     options = tf.data.Options()
     options.deterministic = plan.deterministic
     return dataset.prefetch(AUTOTUNE).with_options(options)
+
+
+def _check_cache(cache, cache_stage: str, shuffles: bool) -> None:
+    if cache is not None and not isinstance(cache, str):
+        raise TypeError(
+            f"`cache` must be None, 'memory' or a path; received {cache!r}."
+        )
+    if cache_stage not in ("records", "batches"):
+        raise ValueError(
+            f"`cache_stage` must be 'records' or 'batches'; received {cache_stage!r}."
+        )
+    if cache is not None and cache_stage == "batches" and shuffles:
+        raise ValueError(
+            "cache_stage='batches' caches parsed batches, which would freeze one "
+            "shuffled order (and a shuffle after repeat never ends an epoch to "
+            "cache); use cache_stage='records' for training, or pass "
+            "shuffle_buffer_size=0 / training=False."
+        )
 
 
 def record_pipeline(
@@ -124,6 +158,7 @@ def record_pipeline(
     record_format: str | FixedLengthRecords = "tfrecord",
     compression_type: str | None = None,
     cache: str | None = None,
+    cache_stage: str = "records",
     shard_by: str = "auto",
     cycle_length: int | None = None,
     block_length: int = 1,
@@ -147,8 +182,11 @@ def record_pipeline(
     3. `cache` (optional) keeps this shard's serialized records after the
        first epoch: `'memory'` (RAM: about the shard's size on disk,
        uncompressed) or a file path prefix (local disk; one file per shard).
-       It sits before shuffling, so later epochs are still reshuffled;
-       caching after parsing would freeze the batches.
+       With `cache_stage='records'` (default) it sits before repeat and
+       shuffle, so later epochs are still reshuffled and parsed afresh.
+       `cache_stage='batches'` caches the parsed batches instead (no parse
+       after the first epoch; memory is the parsed size): only without a
+       shuffle, e.g. evaluation, since it freezes the batches.
     4. `repeat` before `shuffle`: the buffer never drains at an epoch end, so
        there is no stall, but epoch boundaries blur (an example of epoch e+1
        may come before the last of epoch e). Use `num_epochs` with
@@ -187,6 +225,8 @@ def record_pipeline(
       record_format: `'tfrecord'` or `FixedLengthRecords(record_bytes, ...)`.
       compression_type: None, `'GZIP'` or `'ZLIB'`.
       cache: None, `'memory'` or a cache file path prefix.
+      cache_stage: `'records'` (serialized records) or `'batches'` (parsed
+        batches; not with a shuffle).
       shard_by: `'auto'`, `'file'` or `'record'`.
       cycle_length: files read in parallel; default one per core.
       block_length: consecutive records taken from each file.
@@ -208,10 +248,8 @@ def record_pipeline(
     if num_epochs == "auto":
         num_epochs = None if training else 1
     _check(parse_fn, batch_size, num_shards, shard_index, num_epochs, buffers)
-    if cache is not None and not isinstance(cache, str):
-        raise TypeError(
-            f"`cache` must be None, 'memory' or a path; received {cache!r}."
-        )
+    shuffle_buffer_size = (shuffle_buffer_size or 0) if training else 0
+    _check_cache(cache, cache_stage, bool(shuffle_buffer_size))
     names = record_files.resolve_files(files)
     compression = record_files.check_compression(compression_type)
     plan = _Plan(
@@ -225,6 +263,12 @@ def record_pipeline(
         deterministic=(not training) if deterministic is None else deterministic,
         cycle_length=cycle_length,
         block_length=block_length,
+        batch_size=batch_size,
+        drop_remainder=training if drop_remainder is None else drop_remainder,
+        num_epochs=num_epochs,
+        shuffle_buffer_size=shuffle_buffer_size,
+        cache=cache,
+        cache_stage=cache_stage,
     )
     logging.info(
         "record_pipeline: shard %d/%d of %d file(s), by %s.",
@@ -233,11 +277,7 @@ def record_pipeline(
         len(names),
         "file" if plan.by_file else "record",
     )
-    drop = training if drop_remainder is None else drop_remainder
-    records = _cache(_read(plan), cache, shard_index)
-    dataset = _batches(
-        records, plan, parse_fn, batch_size, (num_epochs, shuffle_buffer_size), drop
-    )
+    dataset = _batches(_read(plan), plan, parse_fn)
     if device is None:
         return dataset
     return dataset.apply(tf.data.experimental.prefetch_to_device(device))
