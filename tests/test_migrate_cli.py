@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -173,3 +174,46 @@ def test_entry_points(tree, command):
     )
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["summary"]["remaining"] == 2
+
+
+@pytest.mark.parametrize(
+    "raw, encoding",
+    [
+        (b"# -*- coding: latin-1 -*-\n# caf\xe9\n", "latin-1"),
+        (b"\xef\xbb\xbf# bom\n", "utf-8-sig"),
+        (b"# \xc3\xa9t\xc3\xa9\n", "utf-8"),
+    ],
+    ids=["latin1_cookie", "utf8_bom", "utf8"],
+)
+def test_source_encoding_is_kept(tmp_path, capsys, raw, encoding):
+    path = tmp_path / "enc.py"
+    path.write_bytes(raw + b"import tensorflow as tf\nx = tf.estimator.RunConfig()\n")
+    assert main([str(path), "--fix"]) == 0
+    new = path.read_bytes()
+    assert new.startswith(raw)
+    assert b"x = emg.estimator.RunConfig()\n" in new
+    assert (
+        (tmp_path / "enc.py.bak")
+        .read_bytes()
+        .decode(encoding)
+        .startswith(raw.decode(encoding))
+    )
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (b"print 'python 2'\n", r"cannot parse \(line 1\): Missing parentheses"),
+        (b"x = 1\0\n", "cannot parse: source code string cannot contain null bytes"),
+        (b"# coding: nonsense\nx = 1\n", "cannot read: unknown encoding"),
+        (b"x = '\xff'\n", "cannot read: invalid or missing encoding declaration"),
+    ],
+    ids=["python2", "null_byte", "bad_cookie", "bad_utf8"],
+)
+def test_unreadable_sources_are_reported(tmp_path, capsys, raw, message):
+    path = tmp_path / "bad.py"
+    path.write_bytes(raw)
+    assert main([str(path), "--fix"]) == 2
+    assert re.search(message, capsys.readouterr().out)
+    assert path.read_bytes() == raw

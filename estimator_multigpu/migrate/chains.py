@@ -115,7 +115,10 @@ def _find_source(block: list[ast.stmt], index: int, table) -> int:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             if _is_source(stmt.value, table):
                 return s_idx
-    raise NotAChain("no `reader.read(queue)` or tensor producer before the batcher")
+    raise NotAChain(
+        "no `reader.read(queue)` or tensor producer before the batcher in this "
+        "function (a chain split over several functions is rewritten by hand)"
+    )
 
 
 def _params(target: ast.expr, star: bool) -> list[str]:

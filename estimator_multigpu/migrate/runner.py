@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import dataclasses
 import difflib
+import io
 import os
+import tokenize
 
 from estimator_multigpu.migrate import fixer, scanner
 
@@ -22,6 +24,7 @@ class FileResult:
       error: why the file could not be scanned (unreadable, unparsable), else None.
       notes: (line, reason) for queue chains `--fix` left for a manual rewrite.
       original: the text read.
+      encoding: its encoding (from the coding line; UTF-8 by default).
       rewritten: the text after the safe rewrites (None if there were none).
     """
 
@@ -30,6 +33,7 @@ class FileResult:
     error: str | None = None
     notes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
     original: str | None = None
+    encoding: str = "utf-8"
     rewritten: str | None = None
 
     @property
@@ -54,22 +58,29 @@ def collect(paths: list[str]) -> list[str]:
     return out
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
+def _read(path: str) -> tuple[str, str]:
+    """Returns (text, encoding), honouring a PEP 263 coding line or BOM."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    return raw.decode(encoding), encoding
 
 
 def process(path: str) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk)."""
     result = FileResult(path)
     try:
-        result.original = _read(path)
-        tree = ast.parse(result.original, filename=path)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
+        result.original, result.encoding = _read(path)
+    except (OSError, UnicodeDecodeError, SyntaxError) as e:
         result.error = f"cannot read: {e}"
         return result
-    except SyntaxError as e:
-        result.error = f"cannot parse (line {e.lineno}): {e.msg}; file left unchanged"
+    try:
+        tree = ast.parse(result.original, filename=path)
+    except (SyntaxError, ValueError) as e:  # ValueError: null bytes
+        line = getattr(e, "lineno", None)
+        where = f" (line {line})" if line else ""
+        message = e.msg if isinstance(e, SyntaxError) else str(e)
+        result.error = f"cannot parse{where}: {message}; file left unchanged"
         return result
     result.findings = scanner.scan_tree(tree, result.original, path)
     if result.findings:
@@ -111,8 +122,8 @@ def write(result: FileResult, backup: bool = True) -> bool:
     if result.rewritten is None or result.rewritten == result.original:
         return False
     if backup:
-        with open(result.path + ".bak", "w", encoding="utf-8", newline="") as f:
-            f.write(result.original)
-    with open(result.path, "w", encoding="utf-8", newline="") as f:
-        f.write(result.rewritten)
+        with open(result.path + ".bak", "wb") as f:
+            f.write(result.original.encode(result.encoding))
+    with open(result.path, "wb") as f:
+        f.write(result.rewritten.encode(result.encoding))
     return True
