@@ -103,6 +103,19 @@ def latest_checkpoint(model_dir: str) -> str | None:
     return tf.train.latest_checkpoint(model_dir)
 
 
+def checkpoint_or_latest(checkpoint_path: str | None, model_dir: str, purpose: str):
+    """`checkpoint_path`, else the latest in `model_dir`, else None (logged)."""
+    checkpoint_path = checkpoint_path or latest_checkpoint(model_dir)
+    if not checkpoint_path:
+        logging.info(
+            "Could not find trained model in model_dir: %s, running "
+            "initialization to %s.",
+            model_dir,
+            purpose,
+        )
+    return checkpoint_path
+
+
 def global_step_in(model_dir: str) -> int:
     """The global step of the latest checkpoint in `model_dir`; 0 without one."""
     path = latest_checkpoint(model_dir)

@@ -5,14 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-import numpy as np
 import tensorflow as tf
-from absl import logging
-from tensorflow.core.framework import summary_pb2
 from tensorflow.python.training import evaluation
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import checkpoints, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import check_hooks
@@ -39,20 +36,11 @@ def evaluate(
     Returns:
       The metric values by name, with `loss` and `global_step`.
     """
-    hooks = check_hooks(hooks)
+    hooks = check_hooks(hooks) + _steps_hooks(steps)
     input_fn_lib.verify_input_fn(input_fn)
-    if steps is not None:
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
-            raise ValueError(f"Must specify steps > 0, given: {steps}")
-        hooks.append(evaluation._StopAfterNEvalsHook(num_evals=steps))
-    if not checkpoint_path:
-        checkpoint_path = checkpoints.latest_checkpoint(estimator.model_dir)
-        if not checkpoint_path:
-            logging.info(
-                "Could not find trained model in model_dir: %s, running "
-                "initialization to evaluate.",
-                estimator.model_dir,
-            )
+    checkpoint_path = checkpoints.checkpoint_or_latest(
+        checkpoint_path, estimator.model_dir, "evaluate"
+    )
     with tf.Graph().as_default():
         scaffold, update_op, eval_dict, all_hooks = _build(
             estimator, input_fn, hooks, checkpoint_path
@@ -66,10 +54,21 @@ def evaluate(
             config=estimator.config.session_config,
         )
         output_dir = eval_dir(estimator.model_dir, name)
-        write_dict_to_summary(output_dir, results, results[_GLOBAL_STEP])
+        summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
         if checkpoint_path:
-            _write_checkpoint_path(output_dir, checkpoint_path, results[_GLOBAL_STEP])
+            summaries.write_checkpoint_path(
+                output_dir, checkpoint_path, results[_GLOBAL_STEP]
+            )
     return results
+
+
+def _steps_hooks(steps: int | None) -> list:
+    """A hook stopping after `steps` evaluation batches (none for None)."""
+    if steps is None:
+        return []
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
+        raise ValueError(f"Must specify steps > 0, given: {steps}")
+    return [evaluation._StopAfterNEvalsHook(num_evals=steps)]
 
 
 def _build(estimator, input_fn, hooks, checkpoint_path):
@@ -123,55 +122,3 @@ def _with_default_local_init(scaffold):
             local_init_op=local_init, copy_from_scaffold=scaffold
         )
     return per_device.merge_into_scaffold(scaffold)
-
-
-def _dict_to_str(dictionary: dict) -> str:
-    return ", ".join(
-        f"{k} = {v}" for k, v in sorted(dictionary.items()) if not isinstance(v, bytes)
-    )
-
-
-def _summary_value(key, value):
-    """A `Summary.Value` for a scalar or array metric; None to skip."""
-    if isinstance(value, (np.floating, float, np.integer, int)) and not isinstance(
-        value, bool
-    ):
-        return summary_pb2.Summary.Value(tag=key, simple_value=float(value))
-    if isinstance(value, np.ndarray):
-        return summary_pb2.Summary.Value(
-            tag=key, node_name=key, tensor=tf.make_tensor_proto(value)
-        )
-    logging.warning("Skipping summary for %s: not a number or an array.", key)
-    return None
-
-
-def write_dict_to_summary(output_dir: str, dictionary: dict, global_step: int) -> None:
-    """Writes the metric values as summaries at `global_step`."""
-    logging.info(
-        "Saving dict for global step %d: %s", global_step, _dict_to_str(dictionary)
-    )
-    summary = summary_pb2.Summary()
-    for key, value in dictionary.items():
-        if value is None or key == _GLOBAL_STEP:
-            continue
-        entry = _summary_value(key, value)
-        if entry is not None:
-            summary.value.append(entry)
-    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
-    writer.add_summary(summary, global_step)
-    writer.flush()
-
-
-def _write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) -> None:
-    logging.info(
-        "Saving 'checkpoint_path' summary for global step %d: %s",
-        global_step,
-        checkpoint_path,
-    )
-    value = summary_pb2.Summary.Value(
-        tag="checkpoint_path",
-        tensor=tf.make_tensor_proto(checkpoint_path, dtype=tf.string),
-    )
-    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
-    writer.add_summary(summary_pb2.Summary(value=[value]), global_step)
-    writer.flush()

@@ -42,6 +42,17 @@ def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:
             f"model_fn ({model_fn}) must include features argument; its "
             f"arguments are {sorted(args)}."
         )
+    _check_params_arg(model_fn, args, params)
+    unexpected = sorted(args - VALID_MODEL_FN_ARGS)
+    if unexpected:
+        raise ValueError(
+            f"model_fn ({model_fn}) has following not expected args: "
+            f"{unexpected}; a model_fn takes a subset of "
+            f"{sorted(VALID_MODEL_FN_ARGS)}."
+        )
+
+
+def _check_params_arg(model_fn: Callable, args: set, params: dict | None) -> None:
     if params is not None and "params" not in args:
         raise ValueError(
             f"model_fn ({model_fn}) does not include params argument, but "
@@ -53,13 +64,6 @@ def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:
             "Estimator's model_fn (%s) includes params argument, but params "
             "are not passed to Estimator.",
             model_fn,
-        )
-    unexpected = sorted(args - VALID_MODEL_FN_ARGS)
-    if unexpected:
-        raise ValueError(
-            f"model_fn ({model_fn}) has following not expected args: "
-            f"{unexpected}; a model_fn takes a subset of "
-            f"{sorted(VALID_MODEL_FN_ARGS)}."
         )
 
 

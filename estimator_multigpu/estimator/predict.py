@@ -42,14 +42,9 @@ def predict(
     hooks = check_hooks(hooks)
     predict_keys = check_predict_keys(predict_keys)
     input_fn_lib.verify_input_fn(input_fn)
-    if not checkpoint_path:
-        checkpoint_path = checkpoints.latest_checkpoint(estimator.model_dir)
-    if not checkpoint_path:
-        logging.info(
-            "Could not find trained model in model_dir: %s, running "
-            "initialization to predict.",
-            estimator.model_dir,
-        )
+    checkpoint_path = checkpoints.checkpoint_or_latest(
+        checkpoint_path, estimator.model_dir, "predict"
+    )
     with tf.Graph().as_default():
         predictions, scaffold, all_hooks = _build(
             estimator, input_fn, predict_keys, hooks, checkpoint_path

@@ -70,36 +70,23 @@ def _default_checkpoint(estimator) -> str:
 
 
 def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> None:
+    """Builds `mode`'s graph, restores the checkpoint and adds both to `builder`."""
     tf.compat.v1.train.create_global_step()
     tf.compat.v1.random.set_random_seed(estimator.config.tf_random_seed)
     receiver = receiver_fn()
     spec = estimator._call_model_fn(
         receiver.features, getattr(receiver, "labels", None), mode, replicate=False
     )
-    outputs = export_utils.export_outputs_for_mode(
-        mode=spec.mode,
-        serving_export_outputs=spec.export_outputs,
-        predictions=spec.predictions,
-        loss=spec.loss,
-        metrics=spec.eval_metric_ops,
-    )
-    signatures = export_utils.build_all_signature_defs(
-        receiver.receiver_tensors,
-        outputs,
-        getattr(receiver, "receiver_tensors_alternatives", None),
-        serving_only=(mode == ModeKeys.PREDICT),
-    )
-    scaffold = spec.scaffold
-    local_init = scaffold.local_init_op
+    local_init = spec.scaffold.local_init_op
     if local_init is None:
         local_init = tf.compat.v1.train.Scaffold.default_local_init_op()
-    saver = scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
+    saver = spec.scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
     with tf.compat.v1.Session(config=estimator.config.session_config) as session:
         _restore(saver, session, checkpoint_path, mode)
         builder.add_meta_graph_and_variables(
             session,
             tags=export_utils.EXPORT_TAG_MAP[mode],
-            signature_def_map=signatures,
+            signature_def_map=_signatures(receiver, spec, mode),
             assets_collection=tf.compat.v1.get_collection(
                 tf.compat.v1.GraphKeys.ASSET_FILEPATHS
             ),
@@ -108,6 +95,23 @@ def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> N
             strip_default_attrs=True,
             clear_devices=True,
         )
+
+
+def _signatures(receiver, spec, mode: str) -> dict:
+    """SignatureDefs: the receiver tensors in, the spec's export outputs out."""
+    outputs = export_utils.export_outputs_for_mode(
+        mode=spec.mode,
+        serving_export_outputs=spec.export_outputs,
+        predictions=spec.predictions,
+        loss=spec.loss,
+        metrics=spec.eval_metric_ops,
+    )
+    return export_utils.build_all_signature_defs(
+        receiver.receiver_tensors,
+        outputs,
+        getattr(receiver, "receiver_tensors_alternatives", None),
+        serving_only=(mode == ModeKeys.PREDICT),
+    )
 
 
 def _restore(saver, session, checkpoint_path: str, mode: str) -> None:

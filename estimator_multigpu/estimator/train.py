@@ -171,10 +171,14 @@ def _chief_hooks(spec, worker_hooks, scaffold, config, saving_listeners) -> list
             "Please set one of the RunConfig.save_checkpoints_steps or "
             "RunConfig.save_checkpoints_secs."
         )
-    for listener in saving_listeners:
-        if listener not in savers[0]._listeners:
-            savers[0]._listeners.append(listener)
+    _attach_listeners(savers[0] if savers else None, saving_listeners)
     return chief_hooks
+
+
+def _attach_listeners(saver_hook, saving_listeners) -> None:
+    for listener in saving_listeners:
+        if listener not in saver_hook._listeners:
+            saver_hook._listeners.append(listener)
 
 
 def _run_loop(estimator, spec, scaffold, worker_hooks, chief_hooks):
