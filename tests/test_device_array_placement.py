@@ -143,3 +143,32 @@ def test_distribute_per_replica_batch_is_global_over_replicas():
     fragments, _ = next(iter(dataset))
     shapes = [f.shape.as_list() for f in strategy.experimental_local_results(fragments)]
     assert shapes == [[3, FRAGMENT], [3, FRAGMENT]]
+
+
+def test_through_emg_distribute_per_replica_dataset_fn():
+    device_list = emg.devices.resolve(num_gpus=2)
+    strategy = tf.distribute.MirroredStrategy(device_list)
+    options = emg.distribute.input_options(
+        strategy, replication_mode="per_replica", place_dataset_on_device=True
+    )
+    dataset_fn = emg.distribute.per_replica_dataset_fn(
+        emg.inputs.device_array_dataset_fn(ARRAY, INDICES, FRAGMENT, element_fn=_pairs),
+        strategy,
+        global_batch_size=8,
+        options=options,
+        seed=3,
+        user_batches=True,
+    )
+    dataset = strategy.distribute_datasets_from_function(dataset_fn, options)
+    union = []
+    for fragments, starts in dataset:
+        for device, local in zip(
+            device_list, strategy.experimental_local_results(fragments)
+        ):
+            assert emg.devices.same_device(local.device, device)
+        union += [
+            s
+            for local in strategy.experimental_local_results(starts)
+            for s in local.numpy()
+        ]
+    assert sorted(union) == INDICES.tolist()

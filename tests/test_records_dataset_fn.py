@@ -158,3 +158,24 @@ def test_fixed_length_records_validates_sizes():
         ValueError, match="`header_bytes` must be an int >= 0; received -1"
     ):
         emg.inputs.FixedLengthRecords(4, header_bytes=-1)
+
+
+def test_through_emg_distribute_per_replica_dataset_fn(pattern):
+    strategy = tf.distribute.MirroredStrategy(emg.devices.resolve(num_gpus=2))
+    dataset_fn = emg.distribute.per_replica_dataset_fn(
+        emg.inputs.record_dataset_fn(pattern, PARSE, training=False),
+        strategy,
+        global_batch_size=8,
+        seed=3,
+        options=emg.distribute.input_options(strategy, replication_mode="per_replica"),
+        user_batches=True,
+    )
+    options = emg.distribute.input_options(strategy, replication_mode="per_replica")
+    dataset = strategy.distribute_datasets_from_function(dataset_fn, options)
+    ids = [
+        i
+        for _, batch in dataset
+        for local in strategy.experimental_local_results(batch)
+        for i in local.numpy()
+    ]
+    assert sorted(ids) == list(range(NUM_EXAMPLES))
