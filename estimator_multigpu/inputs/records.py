@@ -11,18 +11,11 @@ from absl import logging
 
 from estimator_multigpu.inputs import record_files
 from estimator_multigpu.inputs.context import derive_seed
+from estimator_multigpu.inputs.contract import check_int
 from estimator_multigpu.inputs.record_files import FixedLengthRecords
 
 ParseFn = Callable[[tf.Tensor], Any]
 AUTOTUNE = tf.data.AUTOTUNE
-
-
-def _check_int(name: str, value, low: int, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        none = " or None" if allow_none else ""
-        raise ValueError(f"`{name}` must be an int >= {low}{none}; received {value!r}.")
 
 
 def _check(parse_fn, batch_size, num_shards, shard_index, num_epochs, buffers) -> None:
@@ -31,16 +24,16 @@ def _check(parse_fn, batch_size, num_shards, shard_index, num_epochs, buffers) -
             "`parse_fn` must be a callable parse_fn(serialized) taking a [batch] "
             f"string tensor (e.g. emg.inputs.example_parser(...)); received {parse_fn!r}."
         )
-    _check_int("batch_size", batch_size, 1)
-    _check_int("num_shards", num_shards, 1)
-    _check_int("shard_index", shard_index, 0)
+    check_int("batch_size", batch_size, 1)
+    check_int("num_shards", num_shards, 1)
+    check_int("shard_index", shard_index, 0)
     if shard_index >= num_shards:
         raise ValueError(
             f"`shard_index` ({shard_index}) must be < `num_shards` ({num_shards})."
         )
-    _check_int("num_epochs", num_epochs, 1, allow_none=True)
+    check_int("num_epochs", num_epochs, 1, allow_none=True)
     for name, value in buffers.items():
-        _check_int(name, value, 0 if name == "shuffle_buffer_size" else 1, True)
+        check_int(name, value, 0 if name == "shuffle_buffer_size" else 1, True)
 
 
 @dataclasses.dataclass(frozen=True)
