@@ -302,3 +302,18 @@ def test_user_scaffold_local_init_op_still_runs_input_initializers(tmp_path):
     estimator = emg_estimator.Estimator(fn, model_dir=str(tmp_path))
     estimator.train(input_fn, steps=2)
     assert _step(estimator) == 2
+
+
+def test_serialized_summary_metrics_reach_the_eval_events(tmp_path):
+    def fn(features, labels, mode):
+        spec = model_fn(features, labels, mode, {})
+        if mode != ModeKeys.EVAL:
+            return spec
+        accuracy = spec.eval_metric_ops["accuracy"][0]  # Final ops read no input.
+        summary = tf.compat.v1.summary.scalar("acc", accuracy)
+        metrics = dict(spec.eval_metric_ops, summary=(summary, tf.no_op()))
+        return spec._replace(eval_metric_ops=metrics)
+
+    estimator = emg_estimator.Estimator(fn, model_dir=str(tmp_path))
+    estimator.evaluate(dataset_input_fn(X, Y, 8))
+    assert _event_values(estimator.eval_dir(), "summary/0")
