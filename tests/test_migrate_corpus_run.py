@@ -35,7 +35,9 @@ print(json.dumps(out))
 SCRIPTS = {
     "cifar10_queue_input.py": True,
     "csv_text_line_reader.py": True,
+    "fully_connected_reader.py": False,
     "numpy_slice_producer.py": True,
+    "reader_helpers.py": True,
     "tfrecord_shuffle_batch.py": False,
 }
 

@@ -318,3 +318,74 @@ def test_corpus_fix_parses_and_only_manual_findings_remain(name):
 def test_corpus_fix_is_idempotent(name):
     once = fix((CORPUS / name).read_text())[0].source
     assert fix(once)[0].source == once
+
+
+HELPER = """\
+import tensorflow.compat.v1 as tf
+
+
+def read_record(queue, header):
+    reader = tf.TextLineReader(skip_header_lines=header)
+    _, line = reader.read(queue)
+    number = tf.strings.to_number(line)
+    return number, line
+
+
+def inputs(files):
+    q = tf.train.string_input_producer(files)
+    number, line = read_record(q, 1)
+    return tf.train.batch([number * 2, line], 4)
+"""
+
+
+def test_reader_helper_returns_a_dataset_and_the_caller_maps_it():
+    result, findings = fix(HELPER)
+    new = result.source
+    assert (
+        "    def _decode_fn(_, line):\n        number = tf.strings.to_number(line)"
+        in new
+    )
+    assert "        return (number, line)\n" in new
+    assert "    return emg.inputs.queues.read(queue, reader).map(_decode_fn)\n" in new
+    assert "    examples = read_record(q, 1).map(_example_fn)\n" in new
+    assert (
+        "    def _example_fn(number, line):\n        return (number * 2, line)\n" in new
+    )
+    assert all(f.fixed for f in findings) and rescan(new) == []
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (
+            (
+                "    return tf.train.batch",
+                "    other = read_record\n    return tf.train.batch",
+            ),
+            "`read_record` is also used outside queue chains",
+        ),
+        (
+            ("    return number, line", "    return {'n': number}"),
+            "the dict that `read_record` returns is unpacked",
+        ),
+        (
+            (
+                "    number = tf.strings.to_number(line)\n",
+                "    number = tf.strings.to_number(line)\n    if header:\n        return line\n",
+            ),
+            "no `reader.read",
+        ),
+        (
+            ("read_record(q, 1)", "read_record(header=1)"),
+            "`read_record` is called without its queue",
+        ),
+    ],
+    ids=["helper_used_elsewhere", "dict_unpacked", "two_returns", "no_queue_argument"],
+)
+def test_reader_helpers_left_alone_with_a_reason(change, reason):
+    source = HELPER.replace(*change)
+    result, findings = fix(source)
+    assert result.source == source
+    assert not any(f.fixed for f in findings)
+    ((_, note),) = result.notes
+    assert re.search(reason, note), note

@@ -86,6 +86,8 @@ def _keep(off: Offsets, node: ast.expr) -> str:
 
 
 def _dataset_expr(off: Offsets, chain: chains.Chain, q: str, renames) -> str:
+    if chain.dataset_parts[0] == "helper":
+        return off.text(chain.dataset_parts[1], renames)
     if chain.dataset_parts[0] == "read":
         _, queue, reader = chain.dataset_parts
         return f"{q}.read({off.text(queue, renames)}, {off.text(reader, renames)})"
@@ -114,15 +116,95 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
     line = off.lines[src.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
     fn, ds = unique("_example_fn", taken), unique("examples", taken)
-    nl = off.newline
-    body = "".join(_indent(chunks[id(s)], "    ") for s in chain.moved)
-    text = "".join(chunks[id(s)] for s in chain.kept)
-    text += f"{nl}{indent}def {fn}({', '.join(chain.params)}):{nl}"
-    text += "".join(itertools.dropwhile(lambda x: not x.strip(), split_lines(body)))
-    text += f"{indent}    return {_returned(off, chain)}{nl}{nl}"
-    text += f"{indent}{ds} = {_dataset_expr(off, chain, q, renames)}.map({fn}){nl}"
+    returned = _returned(off, chain)
+    dataset = _dataset_expr(off, chain, q, renames)
+    if not chain.moved and returned in (
+        chain.params[0],
+        f"({', '.join(chain.params)})",
+    ):
+        # The function would return its arguments unchanged: no map needed.
+        text = "".join(chunks[id(s)] for s in chain.kept)
+        text += f"{indent}{ds} = {dataset}{off.newline}"
+    else:
+        text = _mapped(
+            off, chain.kept, chain.moved, chunks, indent, fn, chain.params, src.lineno
+        )
+        text += f"{indent}    return {returned}{off.newline}{off.newline}"
+        text += f"{indent}{ds} = {dataset}.map({fn}){off.newline}"
     batch = _batch_call(off, chain, q, ds)
     return outside + [Edit(start, end, text), off.replace(chain.batch_call, batch)]
+
+
+def _mapped(off, kept, moved, chunks, indent, fn, params, first_line) -> str:
+    """Kept statements, then `def fn(params):` with the moved ones as its body."""
+    nl = off.newline
+    body = "".join(_indent(chunks[id(s)], "    ") for s in moved)
+    text = "".join(chunks[id(s)] for s in kept)
+    if text or not _opens_block(off, first_line - 1):
+        text += nl
+    text += f"{indent}def {fn}({', '.join(params)}):{nl}"
+    return text + "".join(
+        itertools.dropwhile(lambda x: not x.strip(), split_lines(body))
+    )
+
+
+def _opens_block(off: Offsets, lineno: int) -> bool:
+    """True if line `lineno` ends with `:` (a def/with/if header)."""
+    code = off.lines[lineno - 1].split("#")[0].rstrip() if lineno >= 1 else ""
+    return code.endswith(":")
+
+
+def helper_edits(
+    helper, form: str, off: Offsets, q: str, taken: set[str]
+) -> list[Edit]:
+    """Edits that make a reader helper return a Dataset of decoded examples.
+
+    Args:
+      helper: a `helpers.ReaderHelper`.
+      form: `'tuple'` (callers unpack the result) or `'as_is'`.
+      off: positions in the module's source.
+      q: how the module spells emg.inputs.queues.
+      taken: names already used in the module.
+    """
+    region = [helper.read_stmt] + sorted(
+        helper.moved + helper.kept, key=lambda s: s.lineno
+    )
+    _check_layout(off, region + [helper.ret], helper.ret)
+    renames = [off.replace(node, f"{q}.{name}") for node, name in helper.renames]
+    start = off.line_start(helper.read_stmt.lineno)
+    end = off.line_end(helper.ret.end_lineno)
+    outside = [e for e in renames if e.end <= start or e.start >= end]
+    chunks = _chunks(off, region + [helper.ret], helper.read_stmt.lineno)
+    line = off.lines[helper.read_stmt.lineno - 1]
+    indent = line[: len(line) - len(line.lstrip())]
+    fn = unique("_decode_fn", taken)
+    text = _mapped(
+        off,
+        helper.kept,
+        helper.moved,
+        chunks,
+        indent,
+        fn,
+        helper.params,
+        helper.read_stmt.lineno,
+    )
+    text += f"{indent}    return {_helper_returned(off, helper, form)}{off.newline}{off.newline}"
+    reader = off.text(helper.reader, renames)
+    text += f"{indent}return {q}.read({helper.queue_param}, {reader}).map({fn}){off.newline}"
+    return outside + [Edit(start, end, text)]
+
+
+def _helper_returned(off: Offsets, helper, form: str) -> str:
+    value = helper.ret.value
+    literal = helper.literal
+    if isinstance(literal, ast.Dict) or (literal is None and form == "as_is"):
+        return off.text(value)
+    if literal is None:
+        return f"tuple({off.text(value)})"
+    if value is not literal:
+        return f"tuple({off.text(value)})"
+    elts = [off.text(e) for e in literal.elts]
+    return f"({elts[0]},)" if len(elts) == 1 else f"({', '.join(elts)})"
 
 
 def _batch_call(off: Offsets, chain: chains.Chain, q: str, dataset: str) -> str:

@@ -6,22 +6,17 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import aliases, astutil, rules
+from estimator_multigpu.migrate.dataflow import (
+    NotAChain,
+    check_escapes,
+    check_mappable,
+    literal_of,
+    split,
+)
 
 # Producers whose result is the per-example value itself (no reader).
 _TENSOR_SOURCES = ("slice_input_producer", "limit_epochs")
-# Calls that cannot move into a tf.data map function.
-_UNMAPPABLE = (
-    "tf.summary",
-    "tf.get_variable",
-    "tf.Variable",
-    "tf.train",
-    "tf.add_to_collection",
-)
 _BATCHERS = tuple(b for b in rules.BATCHERS if not b.endswith("_join"))
-
-
-class NotAChain(Exception):
-    """Raised with the reason a batcher's chain cannot be rewritten safely."""
 
 
 @dataclasses.dataclass
@@ -36,7 +31,8 @@ class Chain:
       literal: the list/tuple/dict display `tensors` is (or names).
       source_stmt: `key, value = reader.read(queue)` (or a producer of tensors).
       params: the per-example function's parameters (from the source targets).
-      dataset_parts: ('read', queue_expr, reader_expr) or ('dataset', expr).
+      dataset_parts: ('read', queue_expr, reader_expr), ('dataset', expr) or
+        ('helper', call, helpers.ReaderHelper, form); form is 'tuple' or 'as_is'.
       renames: (node, new name) pairs: producer and reader constructors.
       moved: statements between source and batcher that become the function.
       kept: the statements between them that do not depend on the records.
@@ -55,7 +51,7 @@ class Chain:
     kept: list[ast.stmt]
 
 
-def _tf_name(table: aliases.AliasTable, call: ast.AST, names) -> str | None:
+def tf_name(table: aliases.AliasTable, call: ast.AST, names) -> str | None:
     """Returns `x` if `call` calls `tf.train.x` / `tf.x` with x in `names`."""
     if not isinstance(call, ast.Call):
         return None
@@ -92,16 +88,16 @@ def batcher_call(stmt: ast.stmt, table: aliases.AliasTable) -> ast.Call | None:
     """Returns the one queue batcher call in a simple statement, if any."""
     if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.Expr | ast.Return):
         return None
-    calls = [
-        n for n in astutil.walk_scope([stmt]) if _tf_name(table, n, rules.BATCHERS)
-    ]
+    calls = [n for n in astutil.walk_scope([stmt]) if tf_name(table, n, rules.BATCHERS)]
     return calls[0] if len(calls) == 1 else None
 
 
-def _is_source(value: ast.expr, table: aliases.AliasTable) -> bool:
+def _is_source(value: ast.expr, table: aliases.AliasTable, helpers) -> bool:
     if not isinstance(value, ast.Call):
         return False
-    if _tf_name(table, value, _TENSOR_SOURCES):
+    if isinstance(value.func, ast.Name) and value.func.id in helpers:
+        return True
+    if tf_name(table, value, _TENSOR_SOURCES):
         return True
     func = value.func
     if isinstance(func, ast.Attribute) and func.attr == "read":
@@ -109,11 +105,11 @@ def _is_source(value: ast.expr, table: aliases.AliasTable) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == "dequeue"
 
 
-def _find_source(block: list[ast.stmt], index: int, table) -> int:
+def _find_source(block: list[ast.stmt], index: int, table, helpers) -> int:
     for s_idx in range(index - 1, -1, -1):
         stmt = block[s_idx]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            if _is_source(stmt.value, table):
+            if _is_source(stmt.value, table, helpers):
                 return s_idx
     raise NotAChain(
         "no `reader.read(queue)` or tensor producer before the batcher in this "
@@ -121,7 +117,7 @@ def _find_source(block: list[ast.stmt], index: int, table) -> int:
     )
 
 
-def _params(target: ast.expr, star: bool) -> list[str]:
+def params_of(target: ast.expr, star: bool) -> list[str]:
     if isinstance(target, ast.Name):
         return [("*" if star else "") + target.id]
     if not isinstance(target, ast.Tuple | ast.List) or not all(
@@ -134,17 +130,17 @@ def _params(target: ast.expr, star: bool) -> list[str]:
     return names
 
 
-def _only_use(scope: ast.AST, name: str) -> None:
+def only_use(scope: ast.AST, name: str) -> None:
     if astutil.reads(scope)[name] != 1:
         raise NotAChain(f"`{name}` is used elsewhere, not only by this chain")
 
 
-def _from_block(block, s_idx, expr, table, scope, names) -> ast.Call:
+def from_block(block, s_idx, expr, table, scope, names) -> ast.Call:
     """Returns the call that made `expr`: inline, or `name = call` earlier."""
     if isinstance(expr, ast.Name):
-        _only_use(scope, expr.id)
+        only_use(scope, expr.id)
         _, expr = _assigned_value(block, s_idx, expr.id)
-    if not _tf_name(table, expr, names):
+    if not tf_name(table, expr, names):
         raise NotAChain(
             f"`{ast.unparse(expr)}` is not one of {', '.join(names)} made in this block"
         )
@@ -153,110 +149,55 @@ def _from_block(block, s_idx, expr, table, scope, names) -> ast.Call:
 
 def _read_parts(block, s_idx, table, scope):
     call = block[s_idx].value
-    reader = _from_block(block, s_idx, call.func.value, table, scope, rules.READERS)
-    queue = _from_block(block, s_idx, call.args[0], table, scope, rules.PRODUCERS)
-    renames = [(reader.func, _tf_name(table, reader, rules.READERS))]
-    renames.append((queue.func, _tf_name(table, queue, rules.PRODUCERS)))
+    reader = from_block(block, s_idx, call.func.value, table, scope, rules.READERS)
+    queue = from_block(block, s_idx, call.args[0], table, scope, rules.PRODUCERS)
+    renames = [(reader.func, tf_name(table, reader, rules.READERS))]
+    renames.append((queue.func, tf_name(table, queue, rules.PRODUCERS)))
     return ("read", call.args[0], call.func.value), renames
 
 
-def _source_parts(block, s_idx, table, scope):
+def _helper_parts(block, s_idx, table, scope, helper):
+    """The source is `x, y = read_and_decode(queue, ...)`, a reader helper."""
+    stmt = block[s_idx]
+    queue = _arg(stmt.value, helper.queue_index, helper.queue_param)
+    if queue is None:
+        raise NotAChain(f"`{helper.func.name}` is called without its queue")
+    producer = from_block(block, s_idx, queue, table, scope, rules.PRODUCERS)
+    renames = [(producer.func, tf_name(table, producer, rules.PRODUCERS))]
+    target = stmt.targets[0]
+    unpacked = isinstance(target, ast.Tuple | ast.List)
+    if isinstance(helper.literal, ast.Dict) and unpacked:
+        raise NotAChain(f"the dict that `{helper.func.name}` returns is unpacked")
+    form = "tuple" if unpacked or helper.literal else "as_is"
+    params = params_of(target, star=form == "tuple")
+    return params, ("helper", stmt.value, helper, form), renames
+
+
+def _source_parts(block, s_idx, table, scope, helpers):
     """Returns (params, dataset_parts, renames) for the source statement."""
     stmt = block[s_idx]
     value = stmt.value
-    if _tf_name(table, value, _TENSOR_SOURCES):
-        name = _tf_name(table, value, _TENSOR_SOURCES)
-        params = _params(stmt.targets[0], star=name == "slice_input_producer")
+    if isinstance(value.func, ast.Name) and value.func.id in helpers:
+        return _helper_parts(block, s_idx, table, scope, helpers[value.func.id])
+    if tf_name(table, value, _TENSOR_SOURCES):
+        name = tf_name(table, value, _TENSOR_SOURCES)
+        params = params_of(stmt.targets[0], star=name == "slice_input_producer")
         return params, ("dataset", value), [(value.func, name)]
     if value.func.attr == "read":
         parts, renames = _read_parts(block, s_idx, table, scope)
-        return _params(stmt.targets[0], star=True), parts, renames
+        return params_of(stmt.targets[0], star=True), parts, renames
     if value.args or value.keywords:
         raise NotAChain("`dequeue` is called with arguments")
-    base = _from_block(block, s_idx, value.func.value, table, scope, rules.PRODUCERS)
-    renames = [(base.func, _tf_name(table, base, rules.PRODUCERS))]
-    return _params(stmt.targets[0], star=False), ("dataset", value.func.value), renames
+    base = from_block(block, s_idx, value.func.value, table, scope, rules.PRODUCERS)
+    renames = [(base.func, tf_name(table, base, rules.PRODUCERS))]
+    return (
+        params_of(stmt.targets[0], star=False),
+        ("dataset", value.func.value),
+        renames,
+    )
 
 
-def _split(stmts: list[ast.stmt], params: list[str]):
-    """Splits `stmts` into those that depend on the records and the rest."""
-    tainted = {p.lstrip("*") for p in params}
-    moved, kept, read = [], [], set()
-    for stmt in stmts:
-        if (set(astutil.reads(stmt)) | astutil.writes(stmt)) & tainted:
-            moved.append(stmt)
-            tainted |= astutil.writes(stmt)
-            read |= set(astutil.reads(stmt))
-        elif astutil.writes(stmt) & read:
-            name = sorted(astutil.writes(stmt) & read)[0]
-            raise NotAChain(
-                f"line {stmt.lineno}: `{name}` changes after the per-example code reads it"
-            )
-        else:
-            kept.append(stmt)
-    return moved, kept, tainted
-
-
-_FORBIDDEN = (
-    ast.Return,
-    ast.Yield,
-    ast.YieldFrom,
-    ast.Await,
-    ast.Global,
-    ast.Nonlocal,
-    ast.Import,
-    ast.ImportFrom,
-)
-
-
-def _check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
-    """Raises NotAChain if `nodes` cannot run as the body of a map function."""
-    local = {p.lstrip("*") for p in params}
-    assigned = set().union(*(astutil.writes(n) for n in nodes))
-    for stmt in nodes:
-        for node in ast.walk(stmt):
-            if isinstance(node, _FORBIDDEN):
-                raise NotAChain(
-                    f"line {node.lineno}: `{type(node).__name__}` in the per-example code"
-                )
-            path = table.resolve_tf(node.func) if isinstance(node, ast.Call) else None
-            if path and path.startswith(_UNMAPPABLE):
-                raise NotAChain(
-                    f"line {node.lineno}: `{path}` cannot run inside a tf.data map function"
-                )
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if node.lineno != node.end_lineno:
-                    raise NotAChain(
-                        f"line {node.lineno}: multi-line string in the per-example code"
-                    )
-        early = set(astutil.reads(stmt)) & (assigned - local)
-        if early:
-            raise NotAChain(
-                f"line {stmt.lineno}: `{sorted(early)[0]}` is read before the per-example code assigns it"
-            )
-        local |= astutil.writes(stmt)
-
-
-def _check_escapes(scope, moved, tensors, call, tainted) -> None:
-    """Raises NotAChain if a per-example name is used outside the chain."""
-    inside = astutil.reads(tensors)
-    for stmt in moved:
-        inside.update(astutil.reads(stmt))
-    total = astutil.reads(scope)
-    for name in sorted(tainted):
-        if total[name] > inside[name]:
-            raise NotAChain(f"`{name}` is also used outside the per-example code")
-    others = [a for a in call.args[1:]] + [
-        k.value for k in call.keywords if k.arg != "tensors"
-    ]
-    for arg in others:
-        if set(astutil.reads(arg)) & tainted:
-            raise NotAChain(
-                f"batcher argument `{ast.unparse(arg)}` depends on the example"
-            )
-
-
-def recognise(block, index, scope, table: aliases.AliasTable) -> Chain:
+def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> Chain:
     """Returns the chain ending in the batcher call of `block[index]`.
 
     Raises:
@@ -264,16 +205,17 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> Chain:
     """
     stmt = block[index]
     call = batcher_call(stmt, table)
-    batcher = _tf_name(table, call, _BATCHERS)
+    batcher = tf_name(table, call, _BATCHERS)
     if batcher is None:
         raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
     tensors = _arg(call, 0, "tensors")
-    s_idx = _find_source(block, index, table)
-    params, parts, renames = _source_parts(block, s_idx, table, scope)
-    moved, kept, tainted = _split(block[s_idx + 1 : index], params)
-    _check_mappable(moved + [tensors], params, table)
-    _check_escapes(scope, moved, tensors, call, tainted)
-    literal = _literal(tensors, moved)
+    helpers = helpers or {}
+    s_idx = _find_source(block, index, table, helpers)
+    params, parts, renames = _source_parts(block, s_idx, table, scope, helpers)
+    moved, kept, tainted = split(block[s_idx + 1 : index], params)
+    check_mappable(moved + [tensors], params, table)
+    check_escapes(scope, moved, tensors, call, tainted)
+    literal = literal_of(tensors, moved)
     return Chain(
         stmt,
         call,
@@ -289,23 +231,15 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> Chain:
     )
 
 
-def _literal(tensors: ast.expr | None, moved: list[ast.stmt]) -> ast.expr:
-    """Returns the list/tuple/dict display that `tensors` is (or is a name for)."""
-    if isinstance(tensors, ast.Name):
-        for stmt in reversed(moved):
-            if tensors.id in astutil.writes(stmt):
-                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                    tensors = (
-                        stmt.value if isinstance(stmt.targets[0], ast.Name) else None
-                    )
-                break
-    if not isinstance(tensors, ast.List | ast.Tuple | ast.Dict):
-        raise NotAChain("the batched tensors are not a list, tuple or dict display")
-    return tensors
+def find(tree: ast.Module, table: aliases.AliasTable, helpers=None):
+    """Returns (chains, refusals): refusals are (batcher call, reason) pairs.
 
-
-def find(tree: ast.Module, table: aliases.AliasTable):
-    """Returns (chains, refusals): refusals are (batcher call, reason) pairs."""
+    Args:
+      tree: the module.
+      table: its aliases.
+      helpers: reader helpers by name (`helpers.find`); a chain may start with
+        a call to one, if every use of that helper starts a chain of one form.
+    """
     chains, refusals = [], []
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
@@ -314,7 +248,27 @@ def find(tree: ast.Module, table: aliases.AliasTable):
                 if call is None:
                     continue
                 try:
-                    chains.append(recognise(block, index, scope, table))
+                    chains.append(recognise(block, index, scope, table, helpers))
                 except NotAChain as reason:
                     refusals.append((call, str(reason)))
+    return _check_helper_uses(tree, chains, refusals)
+
+
+def _check_helper_uses(tree, chains, refusals):
+    """Drops chains whose reader helper is also used in other ways."""
+    uses = astutil.reads(tree)
+    by_helper: dict[str, list[Chain]] = {}
+    for chain in chains:
+        if chain.dataset_parts[0] == "helper":
+            by_helper.setdefault(chain.dataset_parts[2].func.name, []).append(chain)
+    bad = set()
+    for name, users in by_helper.items():
+        forms = {c.dataset_parts[3] for c in users}
+        if uses[name] != len(users) or len(forms) > 1:
+            bad.add(name)
+    for chain in [c for c in chains if c.dataset_parts[0] == "helper"]:
+        if chain.dataset_parts[2].func.name in bad:
+            chains.remove(chain)
+            reason = f"`{chain.dataset_parts[2].func.name}` is also used outside queue chains"
+            refusals.append((chain.batch_call, reason))
     return chains, refusals

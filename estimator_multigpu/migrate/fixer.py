@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     astutil,
     chain_text,
     chains,
+    helpers,
     replicate_args,
 )
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
@@ -42,22 +43,48 @@ def _emg_name(tree: ast.Module, table: aliases.AliasTable) -> tuple[str, bool]:
     return chain_text.unique("emg", taken), True
 
 
+def _groups(found: list[chains.Chain]) -> list[list[chains.Chain]]:
+    """Chains that share a reader helper are rewritten together or not at all."""
+    groups: dict = {}
+    for chain in found:
+        key = (
+            chain.dataset_parts[2].func.name
+            if chain.dataset_parts[0] == "helper"
+            else id(chain)
+        )
+        groups.setdefault(key, []).append(chain)
+    return list(groups.values())
+
+
+def _group_edits(group, off, q, taken) -> list[Edit]:
+    new = []
+    for chain in group:
+        new += chain_text.edits_for(chain, off, q, taken)
+    if group[0].dataset_parts[0] == "helper":
+        _, _, helper, form = group[0].dataset_parts
+        new += chain_text.helper_edits(helper, form, off, q, taken)
+    return new
+
+
 def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
-    found, refused = chains.find(tree, table)
+    found, refused = chains.find(tree, table, helpers.find(tree, table))
     notes.extend((call.lineno, reason) for call, reason in refused)
     taken = astutil.writes(tree) | set(astutil.reads(tree))
     out = []
-    for chain in found:
+    for group in _groups(found):
         try:
-            new = chain_text.edits_for(chain, off, f"{emg}.inputs.queues", taken)
+            new = _group_edits(group, off, f"{emg}.inputs.queues", taken)
+            if any(overlaps(e, out) for e in new):
+                raise chains.NotAChain("overlaps another queue chain")
         except chains.NotAChain as reason:
-            notes.append((chain.batch_call.lineno, str(reason)))
-            continue
-        if any(overlaps(e, out) for e in new):
-            notes.append((chain.batch_call.lineno, "overlaps another queue chain"))
+            notes.extend((c.batch_call.lineno, str(reason)) for c in group)
             continue
         out.extend(new)
-        done = {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
+        done = set()
+        for chain in group:
+            done |= {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
+            if chain.dataset_parts[0] == "helper":
+                done |= {id(n) for n, _ in chain.dataset_parts[2].renames}
         for f in findings:
             f.fixed = f.fixed or id(f.node) in done
     return out
