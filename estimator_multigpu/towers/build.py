@@ -31,6 +31,7 @@ class Tower:
       owned: `owned[key]` = what the tower added to collection `key`.
       metric_variables: the metric variables the tower created, in order.
       ops: the operations created while the tower was built.
+      local_variables: the local variables the tower created.
     """
 
     spec: Any
@@ -38,6 +39,7 @@ class Tower:
     owned: dict
     metric_variables: list
     ops: list
+    local_variables: list
 
 
 def call_model_fn(model_fn: Callable, features, labels, mode, params, config):
@@ -127,6 +129,7 @@ def _build_one(model_fn, args, device, placer, context) -> Tower:
     first_op = len(graph.get_operations())
     first_global = len(graph.get_collection(_KEYS.GLOBAL_VARIABLES))
     first_metric = len(graph.get_collection(_KEYS.METRIC_VARIABLES))
+    first_local = len(graph.get_collection(_KEYS.LOCAL_VARIABLES))
     owned = {}
     device_fn = placement.tower_device_fn(device, placer)
     with context_lib.active(context), _own_collections(graph, context.index, owned):
@@ -139,7 +142,8 @@ def _build_one(model_fn, args, device, placer, context) -> Tower:
         )
     metric_variables = graph.get_collection(_KEYS.METRIC_VARIABLES)[first_metric:]
     ops = graph.get_operations()[first_op:]
-    return Tower(spec, context, owned, metric_variables, ops)
+    local_variables = graph.get_collection(_KEYS.LOCAL_VARIABLES)[first_local:]
+    return Tower(spec, context, owned, metric_variables, ops, local_variables)
 
 
 def build_towers(

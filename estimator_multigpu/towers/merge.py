@@ -74,6 +74,21 @@ def _train_op(towers: Sequence, updates: Sequence[tf.Operation]) -> tf.Operation
     return tf.group(*[p for p in parts if p is not None], name="train_op")
 
 
+def _scaffold(towers: Sequence) -> tf.compat.v1.train.Scaffold:
+    """Tower 0's scaffold; its own local_init_op also initialises the input
+    iterators and the local variables (metrics) of the other towers."""
+    scaffold = per_device.merge_into_scaffold(towers[0].spec.scaffold)
+    later = [v for t in towers[1:] for v in t.local_variables]
+    if scaffold is None or scaffold.local_init_op is None or not later:
+        return scaffold
+    local_init = tf.group(
+        scaffold.local_init_op, tf.compat.v1.variables_initializer(later)
+    )
+    return tf.compat.v1.train.Scaffold(
+        copy_from_scaffold=scaffold, local_init_op=local_init
+    )
+
+
 def merge_specs(
     towers: Sequence, mode: str, updates: Sequence, host: str
 ) -> EstimatorSpec:
@@ -112,7 +127,7 @@ def merge_specs(
         export_outputs=export_outputs,
         training_chief_hooks=first.training_chief_hooks,
         training_hooks=first.training_hooks,
-        scaffold=per_device.merge_into_scaffold(first.scaffold),
+        scaffold=_scaffold(towers),
         evaluation_hooks=first.evaluation_hooks,
         prediction_hooks=first.prediction_hooks,
     )
