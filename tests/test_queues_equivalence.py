@@ -49,7 +49,10 @@ def files(tmp_path_factory):
 def _drain(fetches, queue_runners):
     """Runs `fetches` until OutOfRangeError; returns the list of results."""
     results = []
-    with tf1.Session() as sess:
+    # Queue ops block inter-op threads; on a 2-core machine the default pool
+    # can be too small for several queues and deadlock.
+    config = tf1.ConfigProto(inter_op_parallelism_threads=16)
+    with tf1.Session(config=config) as sess:
         sess.run(
             [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
         )
@@ -241,3 +244,224 @@ def test_parallel_readers_match_shared_queue(files, num_readers):
     _, real_out = _run(real, files, True)
     _, our_out = _run(ours, files, False)
     assert _examples(our_out, batched=False) == _examples(real_out, batched=True)
+
+
+# --- batchers -----------------------------------------------------------------
+
+_X = np.arange(12, dtype=np.int32)
+
+
+def _real_src(offset=0, epochs=2):
+    return tf1.train.slice_input_producer([_X + offset, _X * 10], epochs, shuffle=False)
+
+
+def _our_src(offset=0, epochs=2):
+    return queues.slice_input_producer([_X + offset, _X * 10], epochs, shuffle=False)
+
+
+def _rows(api):
+    """Rows of 3 examples each, for enqueue_many: 8 rows over 2 epochs."""
+    rows = _X.reshape(4, 3)
+    return api.input_producer(rows, num_epochs=2, shuffle=False)
+
+
+def _keep(x, y=None):
+    return tf.not_equal(x % 3, 0)
+
+
+def _masked(x):
+    return tf.boolean_mask(tf.stack([x, x]), [True, True])  # shape [None]
+
+
+def _real_maybe_batch():
+    src = _real_src()
+    return tf1.train.maybe_batch(src, _keep(src[0]), 4)
+
+
+def _real_maybe_many():
+    row = _rows(tf1.train).dequeue()
+    return tf1.train.maybe_batch([row], _keep(row), 3, enqueue_many=True)
+
+
+def _real_maybe_join():
+    # The real join evaluates one keep_input for every source, so it cannot
+    # depend on one source's example: a scalar condition is what it supports.
+    srcs = [_real_src(), _real_src(100, 1)]
+    return tf1.train.maybe_batch_join(srcs, tf.constant(True), 4)
+
+
+def _real_maybe_shuffle():
+    src = _real_src()
+    return tf1.train.maybe_shuffle_batch(src, 4, 20, 8, _keep(src[0]), seed=2)
+
+
+def _real_maybe_shuffle_join():
+    srcs = [_real_src(), _real_src(100, 1)]
+    return tf1.train.maybe_shuffle_batch_join(srcs, 4, 20, 8, tf.constant(True))
+
+
+BATCHERS = [
+    # id, real chain, queues chain, same order?
+    (
+        "batch-drop-remainder",
+        lambda: tf1.train.batch(_real_src(), 5),
+        lambda: queues.batch(_our_src(), 5),
+        True,
+    ),
+    (
+        "batch-smaller-final",
+        lambda: tf1.train.batch(_real_src(), 5, allow_smaller_final_batch=True),
+        lambda: queues.batch(_our_src(), 5, allow_smaller_final_batch=True),
+        True,
+    ),
+    (
+        "batch-threads",
+        lambda: tf1.train.batch(_real_src(), 4, num_threads=3),
+        lambda: queues.batch(_our_src(), 4, num_threads=3),
+        False,
+    ),
+    (
+        "batch-dict",
+        lambda: tf1.train.batch(dict(zip("xy", _real_src())), 5, capacity=8),
+        lambda: queues.batch(
+            _our_src().map(lambda x, y: {"x": x, "y": y}), 5, capacity=8
+        ),
+        True,
+    ),
+    (
+        "batch-enqueue-many",
+        lambda: tf1.train.batch([_rows(tf1.train).dequeue()], 5, enqueue_many=True),
+        lambda: queues.batch(_rows(queues).map(lambda r: (r,)), 5, enqueue_many=True),
+        True,
+    ),
+    (
+        "batch-shapes",
+        lambda: tf1.train.batch([_masked(_real_src()[0])], 3, shapes=[[2]]),
+        lambda: queues.batch(
+            _our_src().map(lambda x, y: (_masked(x),)), 3, shapes=[[2]]
+        ),
+        True,
+    ),
+    (
+        "batch-dynamic-pad",
+        lambda: tf1.train.batch([tf.range(_real_src()[0] % 4)], 3, dynamic_pad=True),
+        lambda: queues.batch(
+            _our_src().map(lambda x, y: (tf.range(x % 4),)), 3, dynamic_pad=True
+        ),
+        True,
+    ),
+    (
+        "batch-join",
+        lambda: tf1.train.batch_join([_real_src(), _real_src(100, 1)], 4),
+        lambda: queues.batch_join([_our_src(), _our_src(100, 1)], 4),
+        False,
+    ),
+    (
+        "shuffle-batch",
+        lambda: tf1.train.shuffle_batch(_real_src(), 4, 20, 8, seed=1),
+        lambda: queues.shuffle_batch(_our_src(), 4, 20, 8, seed=1),
+        False,
+    ),
+    (
+        "shuffle-batch-smaller-final",
+        lambda: tf1.train.shuffle_batch(
+            _real_src(), 5, 20, 8, allow_smaller_final_batch=True
+        ),
+        lambda: queues.shuffle_batch(
+            _our_src(), 5, 20, 8, allow_smaller_final_batch=True
+        ),
+        False,
+    ),
+    (
+        "shuffle-batch-enqueue-many",
+        lambda: tf1.train.shuffle_batch(
+            [_rows(tf1.train).dequeue()], 4, 10, 2, enqueue_many=True
+        ),
+        lambda: queues.shuffle_batch(
+            _rows(queues).map(lambda r: (r,)), 4, 10, 2, enqueue_many=True
+        ),
+        False,
+    ),
+    (
+        "shuffle-batch-join",
+        lambda: tf1.train.shuffle_batch_join(
+            [_real_src(), _real_src(100, 1)], 6, 30, 10
+        ),
+        lambda: queues.shuffle_batch_join([_our_src(), _our_src(100, 1)], 6, 30, 10),
+        False,
+    ),
+    (
+        "maybe-batch",
+        lambda: _real_maybe_batch(),
+        lambda: queues.maybe_batch(_our_src(), _keep, 4),
+        True,
+    ),
+    (
+        "maybe-batch-enqueue-many",
+        lambda: _real_maybe_many(),
+        lambda: queues.maybe_batch(
+            _rows(queues).map(lambda r: (r,)), _keep, 3, enqueue_many=True
+        ),
+        True,
+    ),
+    (
+        "maybe-batch-join",
+        lambda: _real_maybe_join(),
+        lambda: queues.maybe_batch_join(
+            [_our_src(), _our_src(100, 1)], tf.constant(True), 4
+        ),
+        False,
+    ),
+    (
+        "maybe-shuffle-batch",
+        lambda: _real_maybe_shuffle(),
+        lambda: queues.maybe_shuffle_batch(_our_src(), 4, 20, 8, _keep, seed=2),
+        False,
+    ),
+    (
+        "maybe-shuffle-batch-join",
+        lambda: _real_maybe_shuffle_join(),
+        lambda: queues.maybe_shuffle_batch_join(
+            [_our_src(), _our_src(100, 1)], 4, 20, 8, lambda x, y: tf.constant(True)
+        ),
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "real,ours,ordered", [b[1:] for b in BATCHERS], ids=[b[0] for b in BATCHERS]
+)
+def test_batcher_matches_queue(files, real, ours, ordered):
+    real_static, real_out = _run(lambda f: real(), files, queue_runners=True)
+    our_static, our_out = _run(lambda f: queues.get_next(ours()), files, False)
+    assert our_static == real_static
+    assert _batch_sizes(our_out) == _batch_sizes(real_out)
+    assert _examples(our_out, batched=True) == _examples(real_out, batched=True)
+    if ordered:
+        for ours_batch, real_batch in zip(our_out, real_out):
+            for mine, theirs in zip(
+                tf.nest.flatten(ours_batch), tf.nest.flatten(real_batch)
+            ):
+                np.testing.assert_array_equal(mine, theirs)
+
+
+@pytest.mark.parametrize("batch_size", [5, 7], ids=["bs5", "bs7"])
+def test_shuffle_batch_drops_remainder_like_queue(files, batch_size):
+    """With a remainder, which examples drop is random: compare the counts."""
+    real_static, real_out = _run(
+        lambda f: tf1.train.shuffle_batch(_real_src(), batch_size, 20, 8), files, True
+    )
+    our_static, our_out = _run(
+        lambda f: queues.get_next(queues.shuffle_batch(_our_src(), batch_size, 20, 8)),
+        files,
+        False,
+    )
+    assert our_static == real_static == [[batch_size], [batch_size]]
+    assert _batch_sizes(our_out) == _batch_sizes(real_out)
+    everything = _examples([_drain_all_examples()], batched=True)
+    assert not _examples(our_out, batched=True) - everything
+
+
+def _drain_all_examples():
+    return (np.tile(_X, 2), np.tile(_X * 10, 2))
