@@ -79,20 +79,13 @@ def test_train_matches_single_device_numpy(estimator, device_list, kind):
 
 
 TWO = ALL_DEVICES[:2]
-_PLAIN_PREDICT = pytest.param(
-    "dataset",
-    marks=pytest.mark.xfail(
-        raises=ValueError,
-        strict=False,
-        reason="towers.split does not yet accept labels=None (PREDICT with plain features)",
-    ),
-)
 
 
-@pytest.fixture
-def trained(tmp_path, request):
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, request):
     """A 2-device Estimator trained 3 steps on input of `kind`, and numpy weights."""
     kind = request.param
+    tmp_path = tmp_path_factory.mktemp(kind)
     warm = write_checkpoint(str(tmp_path / "init" / "init"), *initial_weights())
     config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"), devices=TWO)
     estimator = emg_estimator.Estimator(
@@ -114,7 +107,7 @@ def test_evaluate_on_two_devices(trained):
     assert result["global_step"] == 3
 
 
-@pytest.mark.parametrize("trained", ["per_device", _PLAIN_PREDICT], indirect=True)
+@pytest.mark.parametrize("trained", KINDS, indirect=True)
 def test_predict_on_two_devices_in_order(trained):
     kind, estimator, kernel, bias = trained
     predicted = list(estimator.predict(_input_fn(kind, TWO, X_EVAL)))
