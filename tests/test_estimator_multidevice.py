@@ -168,3 +168,32 @@ def test_checkpoint_moves_from_two_devices_to_one(tmp_path):
 def test_num_gpus_picks_the_first_devices(tmp_path):
     config = emg_estimator.RunConfig(model_dir=str(tmp_path), num_gpus=2)
     assert config.compute_devices == ALL_DEVICES[:2]
+
+
+@pytest.mark.parametrize("trained", ["dataset"], indirect=True)
+def test_sharded_input_fn_evaluate_and_predict(trained):
+    """Per-device pipelines (sharded_input_fn) feed evaluate and predict."""
+    _, estimator, kernel, bias = trained
+
+    def sharded(x, y=None):
+        return inputs.sharded_input_fn(
+            _examples(x, y), TWO, global_batch_size=BATCH, remainder="uneven"
+        )
+
+    result = estimator.evaluate(sharded(X_EVAL, Y_EVAL))
+    eval_batches = batches(X_EVAL, Y_EVAL, BATCH, 2)
+    expected = np.mean([numpy_loss(kernel, bias, x, y) for x, y in eval_batches])
+    np.testing.assert_allclose(result["loss"], expected, rtol=1e-5)
+    predicted = list(estimator.predict(sharded(X_EVAL)))
+    # Shard d holds examples d, d + 2, ...; a step concatenates the devices'
+    # batches of BATCH // 2, device 0 first.
+    shards = [list(range(d, len(X_EVAL), 2)) for d in range(2)]
+    half = BATCH // 2
+    order = [
+        i
+        for s in range(0, len(shards[0]), half)
+        for shard in shards
+        for i in shard[s : s + half]
+    ]
+    logits = X_EVAL[order].astype(np.float64) @ kernel + bias
+    assert [p["class"] for p in predicted] == list(np.argmax(logits, axis=1))
