@@ -217,3 +217,21 @@ def test_dataset_fn_needs_global_batch_for_distribute_context():
     context = tf.distribute.InputContext(1, 0, 1)
     with pytest.raises(ValueError, match="`global_batch_size` is None"):
         dataset_fn(context)
+
+
+@pytest.mark.parametrize(
+    "indices, table_gathers",
+    [(range(0, 900, 3), 0), (np.arange(0, 900, 3), 1)],
+    ids=["range", "array"],
+)
+def test_one_gather_of_the_array_per_batch(indices, table_gathers):
+    with tf.Graph().as_default() as graph:
+        dataset = emg.inputs.device_array_dataset(
+            ARRAY, indices, FRAGMENT, 8, device="/cpu:1"
+        )
+        tf.compat.v1.data.make_initializable_iterator(dataset).get_next()
+    nodes = [n for f in graph.as_graph_def().library.function for n in f.node_def]
+    gathers = [n.name for n in nodes if n.op == "ResourceGather"]
+    assert sorted(gathers)[0].startswith("gather_fragments_cpu_1")
+    assert len(gathers) == 1 + table_gathers
+    assert not [n for n in nodes if n.op == "ReadVariableOp"]  # No whole-array read.
