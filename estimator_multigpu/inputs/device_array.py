@@ -45,6 +45,12 @@ def current_device() -> str:
     return devices_lib.canonical(name)
 
 
+def device_tag(device: str) -> str:
+    """A short op-name-safe tag of a device, e.g. `'gpu_1'` for `'/gpu:1'`."""
+    spec = tf.DeviceSpec.from_string(device)
+    return f"{(spec.device_type or 'cpu').lower()}_{spec.device_index or 0}"
+
+
 def _host_of(device: str) -> str:
     """The CPU of the job/task that holds `device` (where host memory lives)."""
     spec = tf.DeviceSpec.from_string(device)
@@ -129,7 +135,7 @@ class DeviceArray:
         return copies[device]
 
     def _make_copy(self, device: str) -> tf.Variable:
-        name = f"{self._name}_{device.replace('/', '').replace(':', '_')}"
+        name = f"{self._name}_{device_tag(device)}"
         if tf.executing_eagerly():
             with tf.device(device):
                 return resource_variable_ops.ResourceVariable(

@@ -9,7 +9,11 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_multigpu.inputs import fragment_index
-from estimator_multigpu.inputs.device_array import DeviceArray, current_device
+from estimator_multigpu.inputs.device_array import (
+    DeviceArray,
+    current_device,
+    device_tag,
+)
 from estimator_multigpu.inputs.fragment_index import check_starts
 
 ElementFn = Callable[[tf.Tensor, tf.Tensor], Any]
@@ -91,10 +95,9 @@ def device_array_dataset(
     device = device or current_device()
     shard = indices[shard_index::num_shards]
     variable, lookup = array.on(device), _start_lookup(shard, device)
-    tag = device.replace("/", "").replace(":", "_")
-    order = fragment_index.positions(
-        len(shard), num_epochs, shuffle, fragment_index.shard_seeds(seed, shard_index)
-    )
+    tag = device_tag(device)
+    seeds = fragment_index.shard_seeds(seed, shard_index) if shuffle else None
+    order = fragment_index.positions(len(shard), num_epochs, shuffle, seeds)
 
     def gather_batch(counter: tf.Tensor):
         with tf.device(variable.device):
