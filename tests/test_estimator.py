@@ -317,3 +317,25 @@ def test_serialized_summary_metrics_reach_the_eval_events(tmp_path):
     estimator = emg_estimator.Estimator(fn, model_dir=str(tmp_path))
     estimator.evaluate(dataset_input_fn(X, Y, 8))
     assert _event_values(estimator.eval_dir(), "summary/0")
+
+
+@pytest.mark.parametrize("use_settings", [False, True], ids=["path", "settings"])
+def test_warm_start_from_a_saved_model(tmp_path, use_settings):
+    source = _estimator(tmp_path / "source")
+    source.train(TRAIN_FN, steps=2)
+    export = source.export_saved_model(str(tmp_path / "export"), _serving_fn())
+    warm = os.fsdecode(export)
+    if use_settings:
+        warm = emg_estimator.WarmStartSettings(
+            os.path.join(warm, "variables", "variables"), vars_to_warm_start="dense.*"
+        )
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "target"))
+    target = emg_estimator.Estimator(
+        model_fn, config=config, params={}, warm_start_from=warm
+    )
+    source_eval = source.evaluate(dataset_input_fn(X, Y, 8))
+    target_eval = target.evaluate(
+        dataset_input_fn(X, Y, 8)
+    )  # No checkpoint: warm-started.
+    assert target_eval["loss"] == pytest.approx(source_eval["loss"], rel=1e-6)
+    assert target_eval["global_step"] == 0
