@@ -97,7 +97,7 @@ def device_array_dataset(
     variable, lookup = array.on(device), _start_lookup(shard, device)
     tag = device_tag(device)
     seeds = fragment_index.shard_seeds(seed, shard_index) if shuffle else None
-    order = fragment_index.positions(len(shard), num_epochs, shuffle, seeds)
+    order = fragment_index.positions(len(shard), seeds)
 
     def gather_batch(counter: tf.Tensor):
         with tf.device(variable.device):

@@ -112,12 +112,21 @@ def counter(size: int, num_epochs: int | None) -> tf.data.Dataset:
     return tf.data.Dataset.range(size * (num_epochs or 0))
 
 
-def positions(size: int, num_epochs, shuffle: bool, seeds) -> Callable:
-    """Maps int64 `[batch]` counters to positions in the shard's index list."""
+def positions(size: int, seeds: tuple[int, int] | None) -> Callable:
+    """Returns `order(counter)`: int64 `[batch]` counters -> index-list positions.
+
+    Counter k is example `k % size` of epoch `k // size`. With `seeds`, each
+    epoch is an exact permutation of `[0, size)` keyed by `(seeds, epoch)`
+    (`RandomIndexShuffle`: stateless, no buffer); without, the identity.
+
+    Args:
+      size: the shard's number of examples (>= 1 when `order` runs).
+      seeds: the shard's two seeds (`shard_seeds`), or None for no shuffle.
+    """
 
     def order(counter: tf.Tensor) -> tf.Tensor:
         epoch, position = counter // size, counter % size
-        if not shuffle:
+        if seeds is None:
             return position
         fill = tf.ones_like(epoch)
         seed = tf.stack([fill * seeds[0], fill * seeds[1], epoch], axis=1)
