@@ -202,3 +202,22 @@ def test_evaluate_and_predict_equal_reference_on_one_checkpoint(tmp_path):
     for mine, reference in zip(mine_all, list(theirs.predict(predict_fn)), strict=True):
         assert mine["class"] == reference["class"]
         np.testing.assert_array_equal(mine["probabilities"], reference["probabilities"])
+
+
+@pytest.mark.skipif(
+    not emg_estimator.HAS_TF_ESTIMATOR, reason="needs tf.estimator (TF <= 2.15)"
+)
+def test_accepts_tf_estimator_warm_start_and_receiver(tmp_path):
+    """Code that still builds tf.estimator's helper objects runs on ours unchanged."""
+    warm = write_checkpoint(str(tmp_path / "init" / "init"), *initial_weights())
+    settings = tf.estimator.WarmStartSettings(warm, vars_to_warm_start="dense.*")
+    estimator = emg_estimator.Estimator(
+        model_fn, model_dir=str(tmp_path / "m"), params={}, warm_start_from=settings
+    )
+    losses = _train(estimator, 2)
+    np.testing.assert_allclose(losses, _reference(2)[2], rtol=1e-5)
+    example = {"x": tf.zeros([1, X.shape[1]])}  # Theirs needs a tensor, not a spec.
+    receiver_fn = tf.estimator.export.build_raw_serving_input_receiver_fn(example)
+    path = estimator.export_saved_model(str(tmp_path / "export"), receiver_fn)
+    served = tf.saved_model.load(path.decode()).signatures["serving_default"]
+    assert served(x=tf.constant(X[:2]))["probabilities"].shape == (2, 3)
