@@ -172,3 +172,9 @@ def test_keras_fit_trains_on_dali_batches(strategy, image_dir):
     history = model.fit(dataset, epochs=3, steps_per_epoch=steps, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert history.history["accuracy"][-1] >= 0.9
+
+
+def test_emg_inputs_dali_loads_on_first_use():
+    import estimator_multigpu as emg
+
+    assert emg.inputs.dali.distribute_dali is emg_dali.distribute_dali

@@ -29,3 +29,12 @@ __all__ = [
     "queues",
     "sharded_input_fn",
 ]
+
+
+def __getattr__(name):
+    """`emg.inputs.dali` loads on first use: only it imports NVIDIA DALI."""
+    if name == "dali":
+        import importlib
+
+        return importlib.import_module("estimator_multigpu.inputs.dali")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
