@@ -23,7 +23,12 @@ def _count(graph):
 
 
 @pytest.mark.parametrize(
-    "depth", sorted(PAPER), ids=[f"resnet{d}" for d in sorted(PAPER)]
+    "depth",
+    [
+        pytest.param(d, marks=[pytest.mark.slow] if d > 56 else [])
+        for d in sorted(PAPER)
+    ],
+    ids=[f"resnet{d}" for d in sorted(PAPER)],
 )
 def test_parameter_count_matches_paper(depth):
     count = _count(_build(depth)[0])
