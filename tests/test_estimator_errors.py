@@ -14,6 +14,8 @@ from test_estimator_models import (
 
 from estimator_multigpu import estimator as emg_estimator
 
+pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
+
 X, Y = make_data(16)
 TRAIN_FN = dataset_input_fn(X, Y, 8, repeat=True)
 

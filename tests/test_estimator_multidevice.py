@@ -25,6 +25,8 @@ from test_estimator_models import (
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu import inputs
 
+pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
+
 BATCH = 8
 X, Y = make_data(20)
 X_EVAL, Y_EVAL = make_data(13, seed=5)

@@ -5,6 +5,8 @@ import tensorflow as tf
 
 from estimator_multigpu import estimator as emg_estimator
 
+pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
+
 RunConfig = emg_estimator.RunConfig
 
 DEFAULTS = {
@@ -27,7 +29,6 @@ def test_defaults(name):
     assert getattr(RunConfig(), name) == DEFAULTS[name]
 
 
-@pytest.mark.tf_compat
 @pytest.mark.skipif(
     not emg_estimator.HAS_TF_ESTIMATOR, reason="needs tf.estimator (TF <= 2.15)"
 )

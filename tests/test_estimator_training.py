@@ -16,6 +16,8 @@ from test_estimator_models import (
 
 from estimator_multigpu import estimator as emg_estimator
 
+pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
+
 X, Y = make_data(20)
 X_EVAL, Y_EVAL = make_data(13, seed=5)
 TRAIN_FN = dataset_input_fn(X, Y, 8, repeat=True)
@@ -67,7 +69,6 @@ def test_train_and_evaluate_skips_when_max_steps_reached(tmp_path):
     assert emg_estimator.train_and_evaluate(estimator, *spec) == (None, None)
 
 
-@pytest.mark.tf_compat
 @pytest.mark.skipif(
     not emg_estimator.HAS_TF_ESTIMATOR, reason="needs tf.estimator (TF <= 2.15)"
 )
