@@ -33,6 +33,7 @@ print(json.dumps(out))
 
 # script -> whether its pipeline has a fixed order (one thread, no shuffling).
 SCRIPTS = {
+    "cifar10_helpers_input.py": True,
     "cifar10_queue_input.py": True,
     "csv_text_line_reader.py": True,
     "fully_connected_reader.py": False,

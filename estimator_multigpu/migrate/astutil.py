@@ -69,3 +69,13 @@ def call_target(call: ast.AST) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None
+
+
+def unique(base: str, taken: set[str]) -> str:
+    """Returns `base`, or `base_2`, `base_3`, ... if taken; marks it taken."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name

@@ -5,21 +5,9 @@ from __future__ import annotations
 import ast
 import itertools
 
-from estimator_multigpu.migrate import chains
+from estimator_multigpu.migrate import batch_text, chains
+from estimator_multigpu.migrate.astutil import unique
 from estimator_multigpu.migrate.edits import Edit, Offsets, split_lines
-
-# Position of `keep_input` in the maybe_* batchers.
-_KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}
-
-
-def unique(base: str, taken: set[str]) -> str:
-    """Returns `base`, or `base_2`, `base_3`, ... if taken; marks it taken."""
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}_{n}"
-    taken.add(name)
-    return name
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -63,26 +51,6 @@ def _returned(off: Offsets, chain: chains.Chain) -> str:
         return f"{name}[0]" if len(literal.elts) == 1 else f"tuple({name})"
     elts = [off.text(e) for e in literal.elts]
     return elts[0] if len(elts) == 1 else "(" + ", ".join(elts) + ")"
-
-
-def _batcher_args(off: Offsets, chain: chains.Chain, dataset: str) -> list[str]:
-    call = chain.batch_call
-    keep = _KEEP_INPUT.get(chain.batcher)
-    args = [dataset]
-    for i, arg in enumerate(call.args[1:], start=1):
-        args.append(_keep(off, arg) if i == keep else off.text(arg))
-    for kw in call.keywords:
-        if kw.arg == "tensors":
-            continue
-        value = _keep(off, kw.value) if kw.arg == "keep_input" else off.text(kw.value)
-        args.append(f"{kw.arg}={value}" if kw.arg else f"**{value}")
-    return args
-
-
-def _keep(off: Offsets, node: ast.expr) -> str:
-    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        return off.text(node)
-    return f"lambda *_: ({off.text(node)})"
 
 
 def _dataset_expr(off: Offsets, chain: chains.Chain, q: str, renames) -> str:
@@ -131,8 +99,13 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
         )
         text += f"{indent}    return {returned}{off.newline}{off.newline}"
         text += f"{indent}{ds} = {dataset}.map({fn}){off.newline}"
-    batch = _batch_call(off, chain, q, ds)
-    return outside + [Edit(start, end, text), off.replace(chain.batch_call, batch)]
+    if chain.batch_helper:
+        first, last = chain.tensors.elts[0], chain.tensors.elts[-1]
+        batch = Edit(off.span(first)[0], off.span(last)[1], ds)
+    else:
+        call = batch_text.batch_call(off, chain.batch_call, chain.batcher, q, ds)
+        batch = off.replace(chain.batch_call, call)
+    return outside + [Edit(start, end, text), batch]
 
 
 def _mapped(off, kept, moved, chunks, indent, fn, params, first_line) -> str:
@@ -205,22 +178,3 @@ def _helper_returned(off: Offsets, helper, form: str) -> str:
         return f"tuple({off.text(value)})"
     elts = [off.text(e) for e in literal.elts]
     return f"({elts[0]},)" if len(elts) == 1 else f"({', '.join(elts)})"
-
-
-def _batch_call(off: Offsets, chain: chains.Chain, q: str, dataset: str) -> str:
-    """`q.get_next(q.<batcher>(dataset, ...))`, wrapped like black if long."""
-    args = _batcher_args(off, chain, dataset)
-    flat = f"{q}.get_next({q}.{chain.batcher}({', '.join(args)}))"
-    line = off.lines[chain.batch_stmt.lineno - 1]
-    indent = line[: len(line) - len(line.lstrip())]
-    column = len(
-        off.lines[chain.batch_call.lineno - 1].encode()[: chain.batch_call.col_offset]
-    )
-    if column + len(flat) <= 88 and "\n" not in flat:
-        return flat
-    nl = off.newline
-    inner = "".join(f"{indent}        {a},{nl}" for a in args)
-    return (
-        f"{q}.get_next({nl}{indent}    {q}.{chain.batcher}({nl}{inner}"
-        f"{indent}    ){nl}{indent})"
-    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, rules
+from estimator_multigpu.migrate import aliases, astutil, batch_helpers, rules
+from estimator_multigpu.migrate.calls import SINGLE_BATCHERS, call_arg, tf_name
 from estimator_multigpu.migrate.dataflow import (
     NotAChain,
     check_escapes,
@@ -16,7 +17,6 @@ from estimator_multigpu.migrate.dataflow import (
 
 # Producers whose result is the per-example value itself (no reader).
 _TENSOR_SOURCES = ("slice_input_producer", "limit_epochs")
-_BATCHERS = tuple(b for b in rules.BATCHERS if not b.endswith("_join"))
 
 
 @dataclasses.dataclass
@@ -36,6 +36,8 @@ class Chain:
       renames: (node, new name) pairs: producer and reader constructors.
       moved: statements between source and batcher that become the function.
       kept: the statements between them that do not depend on the records.
+      batch_helper: the `batch_helpers.BatchHelper` that `batch_call` calls,
+        when the batcher sits in a helper function (then `batcher` is None).
     """
 
     batch_stmt: ast.stmt
@@ -49,24 +51,14 @@ class Chain:
     renames: list[tuple[ast.AST, str]]
     moved: list[ast.stmt]
     kept: list[ast.stmt]
+    batch_helper: batch_helpers.BatchHelper | None = None
 
-
-def tf_name(table: aliases.AliasTable, call: ast.AST, names) -> str | None:
-    """Returns `x` if `call` calls `tf.train.x` / `tf.x` with x in `names`."""
-    if not isinstance(call, ast.Call):
-        return None
-    path = table.resolve_tf(call.func) or ""
-    last = path.rsplit(".", 1)[-1]
-    if last in names and path in (f"tf.train.{last}", f"tf.{last}", f"tf.io.{last}"):
-        return last
-    return None
-
-
-def _arg(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    return call.args[index] if len(call.args) > index else None
+    def helper_names(self) -> set[str]:
+        """The module-level helpers this chain rewrites (with the chain)."""
+        names = {self.batch_helper.func.name} if self.batch_helper else set()
+        if self.dataset_parts[0] == "helper":
+            names.add(self.dataset_parts[2].func.name)
+        return names
 
 
 def _assigned_value(block, upto: int, name: str) -> tuple[int, ast.expr]:
@@ -159,7 +151,7 @@ def _read_parts(block, s_idx, table, scope):
 def _helper_parts(block, s_idx, table, scope, helper):
     """The source is `x, y = read_and_decode(queue, ...)`, a reader helper."""
     stmt = block[s_idx]
-    queue = _arg(stmt.value, helper.queue_index, helper.queue_param)
+    queue = call_arg(stmt.value, helper.queue_index, helper.queue_param)
     if queue is None:
         raise NotAChain(f"`{helper.func.name}` is called without its queue")
     producer = from_block(block, s_idx, queue, table, scope, rules.PRODUCERS)
@@ -197,24 +189,49 @@ def _source_parts(block, s_idx, table, scope, helpers):
     )
 
 
+def _batch_end(stmt, table, helpers):
+    """Returns (call, batcher, tensors, other args, batch helper) for `stmt`."""
+    call = batcher_call(stmt, table)
+    if call is None:
+        call, helper = batch_helpers.call_in(stmt, helpers.batchers)
+        args = batch_helpers.example_args(call, helper)
+        tensors = ast.Tuple(elts=args, ctx=ast.Load())
+        ast.copy_location(tensors, args[0])
+        tensors.end_lineno, tensors.end_col_offset = (
+            args[-1].end_lineno,
+            args[-1].end_col_offset,
+        )
+        others = [a for a in call.args if a not in args]
+        others += [k.value for k in call.keywords if k.value not in args]
+        return call, None, tensors, others, helper
+    batcher = tf_name(table, call, SINGLE_BATCHERS)
+    if batcher is None:
+        raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
+    tensors = call_arg(call, 0, "tensors")
+    others = call.args[1:] + [k.value for k in call.keywords if k.arg != "tensors"]
+    return call, batcher, tensors, others, None
+
+
 def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> Chain:
-    """Returns the chain ending in the batcher call of `block[index]`.
+    """Returns the chain ending in the batcher (or batch helper) of `block[index]`.
+
+    Args:
+      block, index: the statement list and the position of the batching statement.
+      scope: the function (or module) around it.
+      table: the module's aliases.
+      helpers: a `Helpers` (reader and batch helpers of the module), or None.
 
     Raises:
       NotAChain: with the reason, if it cannot be rewritten safely.
     """
+    helpers = helpers or Helpers()
     stmt = block[index]
-    call = batcher_call(stmt, table)
-    batcher = tf_name(table, call, _BATCHERS)
-    if batcher is None:
-        raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
-    tensors = _arg(call, 0, "tensors")
-    helpers = helpers or {}
-    s_idx = _find_source(block, index, table, helpers)
-    params, parts, renames = _source_parts(block, s_idx, table, scope, helpers)
+    call, batcher, tensors, others, batch_helper = _batch_end(stmt, table, helpers)
+    s_idx = _find_source(block, index, table, helpers.readers)
+    params, parts, renames = _source_parts(block, s_idx, table, scope, helpers.readers)
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
     check_mappable(moved + [tensors], params, table)
-    check_escapes(scope, moved, tensors, call, tainted)
+    check_escapes(scope, moved, tensors, others, tainted)
     literal = literal_of(tensors, moved)
     return Chain(
         stmt,
@@ -228,23 +245,34 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
         renames,
         moved,
         kept,
+        batch_helper,
     )
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, helpers=None):
-    """Returns (chains, refusals): refusals are (batcher call, reason) pairs.
+@dataclasses.dataclass
+class Helpers:
+    """A module's reader helpers and batch helpers, by name."""
+
+    readers: dict = dataclasses.field(default_factory=dict)
+    batchers: dict = dataclasses.field(default_factory=dict)
+
+
+def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = None):
+    """Returns (chains, refusals): refusals are (batching call, reason) pairs.
 
     Args:
       tree: the module.
       table: its aliases.
-      helpers: reader helpers by name (`helpers.find`); a chain may start with
-        a call to one, if every use of that helper starts a chain of one form.
+      helpers: the module's reader and batch helpers; a chain may start or end
+        in a call to one, if every use of that helper is such a chain.
     """
+    helpers = helpers or Helpers()
     chains, refusals = [], []
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
             for index, stmt in enumerate(block):
-                call = batcher_call(stmt, table)
+                found = batch_helpers.call_in(stmt, helpers.batchers)
+                call = batcher_call(stmt, table) or (found and found[0])
                 if call is None:
                     continue
                 try:
@@ -255,20 +283,21 @@ def find(tree: ast.Module, table: aliases.AliasTable, helpers=None):
 
 
 def _check_helper_uses(tree, chains, refusals):
-    """Drops chains whose reader helper is also used in other ways."""
+    """Drops chains whose helpers are also used in other ways."""
     uses = astutil.reads(tree)
-    by_helper: dict[str, list[Chain]] = {}
+    users: dict[str, list[Chain]] = {}
     for chain in chains:
-        if chain.dataset_parts[0] == "helper":
-            by_helper.setdefault(chain.dataset_parts[2].func.name, []).append(chain)
-    bad = set()
-    for name, users in by_helper.items():
-        forms = {c.dataset_parts[3] for c in users}
-        if uses[name] != len(users) or len(forms) > 1:
+        for name in chain.helper_names():
+            users.setdefault(name, []).append(chain)
+    bad = {name for name, group in users.items() if uses[name] != len(group)}
+    for name, group in users.items():
+        forms = {c.dataset_parts[3] for c in group if c.dataset_parts[0] == "helper"}
+        if len(forms) > 1:
             bad.add(name)
-    for chain in [c for c in chains if c.dataset_parts[0] == "helper"]:
-        if chain.dataset_parts[2].func.name in bad:
+    for chain in list(chains):
+        names = sorted(chain.helper_names() & bad)
+        if names:
             chains.remove(chain)
-            reason = f"`{chain.dataset_parts[2].func.name}` is also used outside queue chains"
+            reason = f"`{names[0]}` is also used outside queue chains"
             refusals.append((chain.batch_call, reason))
     return chains, refusals

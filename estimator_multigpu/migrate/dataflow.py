@@ -79,8 +79,16 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
         local |= astutil.writes(stmt)
 
 
-def check_escapes(scope, moved, tensors, call, tainted) -> None:
-    """Raises NotAChain if a per-example name is used outside the chain."""
+def check_escapes(scope, moved, tensors, others, tainted) -> None:
+    """Raises NotAChain if a per-example name is used outside the chain.
+
+    Args:
+      scope: the function (or module) around the chain.
+      moved: the statements that become the per-example function.
+      tensors: the per-example structure the batcher receives.
+      others: the batcher's other arguments (they stay outside).
+      tainted: the names that hold per-example values.
+    """
     inside = astutil.reads(tensors)
     for stmt in moved:
         inside.update(astutil.reads(stmt))
@@ -88,9 +96,6 @@ def check_escapes(scope, moved, tensors, call, tainted) -> None:
     for name in sorted(tainted):
         if total[name] > inside[name]:
             raise NotAChain(f"`{name}` is also used outside the per-example code")
-    others = [a for a in call.args[1:]] + [
-        k.value for k in call.keywords if k.arg != "tensors"
-    ]
     for arg in others:
         if set(astutil.reads(arg)) & tainted:
             raise NotAChain(

@@ -8,9 +8,11 @@ import dataclasses
 from estimator_multigpu.migrate import (
     aliases,
     astutil,
+    batch_helpers,
+    batch_text,
     chain_text,
     chains,
-    helpers,
+    reader_helpers,
     replicate_args,
 )
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
@@ -44,33 +46,53 @@ def _emg_name(tree: ast.Module, table: aliases.AliasTable) -> tuple[str, bool]:
 
 
 def _groups(found: list[chains.Chain]) -> list[list[chains.Chain]]:
-    """Chains that share a reader helper are rewritten together or not at all."""
-    groups: dict = {}
+    """Chains that share a helper are rewritten together or not at all."""
+    groups: list[tuple[set[str], list[chains.Chain]]] = []
     for chain in found:
-        key = (
-            chain.dataset_parts[2].func.name
-            if chain.dataset_parts[0] == "helper"
-            else id(chain)
-        )
-        groups.setdefault(key, []).append(chain)
-    return list(groups.values())
+        names, members = chain.helper_names(), [chain]
+        for group in [g for g in groups if g[0] & names]:
+            groups.remove(group)
+            names, members = names | group[0], group[1] + members
+        groups.append((names, members))
+    return [members for _, members in groups]
 
 
 def _group_edits(group, off, q, taken) -> list[Edit]:
-    new = []
+    new, done = [], set()
     for chain in group:
         new += chain_text.edits_for(chain, off, q, taken)
-    if group[0].dataset_parts[0] == "helper":
-        _, _, helper, form = group[0].dataset_parts
-        new += chain_text.helper_edits(helper, form, off, q, taken)
+        if (
+            chain.dataset_parts[0] == "helper"
+            and chain.dataset_parts[2].func.name not in done
+        ):
+            _, _, helper, form = chain.dataset_parts
+            done.add(helper.func.name)
+            new += chain_text.helper_edits(helper, form, off, q, taken)
+        if chain.batch_helper and chain.batch_helper.func.name not in done:
+            done.add(chain.batch_helper.func.name)
+            new += batch_text.helper_edits(chain.batch_helper, off, q)
     return new
 
 
+def _rewritten_names(group: list[chains.Chain]) -> set[int]:
+    """The ids of the legacy API name nodes that rewriting `group` replaces."""
+    done = set()
+    for chain in group:
+        done |= {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
+        if chain.dataset_parts[0] == "helper":
+            done |= {id(n) for n, _ in chain.dataset_parts[2].renames}
+        if chain.batch_helper:
+            done |= {id(call.func) for call, _ in chain.batch_helper.calls}
+    return done
+
+
 def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
-    found, refused = chains.find(tree, table, helpers.find(tree, table))
-    notes.extend((call.lineno, reason) for call, reason in refused)
+    found_helpers = chains.Helpers(
+        reader_helpers.find(tree, table), batch_helpers.find(tree, table)
+    )
+    found, refused = chains.find(tree, table, found_helpers)
     taken = astutil.writes(tree) | set(astutil.reads(tree))
-    out = []
+    out, done = [], set()
     for group in _groups(found):
         try:
             new = _group_edits(group, off, f"{emg}.inputs.queues", taken)
@@ -80,13 +102,11 @@ def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
             notes.extend((c.batch_call.lineno, str(reason)) for c in group)
             continue
         out.extend(new)
-        done = set()
-        for chain in group:
-            done |= {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
-            if chain.dataset_parts[0] == "helper":
-                done |= {id(n) for n, _ in chain.dataset_parts[2].renames}
-        for f in findings:
-            f.fixed = f.fixed or id(f.node) in done
+        done |= _rewritten_names(group)
+    for f in findings:
+        f.fixed = f.fixed or id(f.node) in done
+    # Batchers inside a rewritten batch helper were handled with their callers.
+    notes.extend((c.lineno, why) for c, why in refused if id(c.func) not in done)
     return out
 
 

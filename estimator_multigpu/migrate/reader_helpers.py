@@ -6,6 +6,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import aliases, astutil, chains, rules
+from estimator_multigpu.migrate.calls import tf_name
 
 
 @dataclasses.dataclass
@@ -92,7 +93,7 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
     params = chains.params_of(stmt.targets[0], star=True)
     moved, kept, _ = chains.split(func.body[index + 1 : -1], params)
     chains.check_mappable(moved + [ret.value], params, table)
-    renames = [(reader.func, chains.tf_name(table, reader, rules.READERS))]
+    renames = [(reader.func, tf_name(table, reader, rules.READERS))]
     literal = _returned_literal(ret.value, moved)
     return ReaderHelper(
         func,
