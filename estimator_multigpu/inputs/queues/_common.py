@@ -6,6 +6,8 @@ import warnings
 from typing import Any
 
 GUIDE = "migration_guide.md"
+# The guide sections this package links to (tests check they exist).
+SECTIONS = ("batchers", "queue-runners", "readers", "shared-name")
 
 
 class QueueSemanticsWarning(UserWarning):
@@ -14,6 +16,7 @@ class QueueSemanticsWarning(UserWarning):
 
 def guide(anchor: str) -> str:
     """Returns the link to a section of the migration guide."""
+    assert anchor in SECTIONS, anchor
     return f"{GUIDE}#{anchor}"
 
 
