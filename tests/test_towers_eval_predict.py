@@ -94,22 +94,36 @@ def predict_model_fn(features, mode):
     )
 
 
-def test_predictions_in_global_batch_order(device_list):
+def _predict_features(devices, per_device, num, batch):
+    dataset = tf.data.Dataset.range(num).map(lambda i: tf.cast(i, tf.float32))
+    if per_device:  # Shards with zero examples in the last step.
+        input_fn = emg.inputs.multi_device_input_fn(
+            lambda ctx: dataset, devices, global_batch_size=batch, remainder="uneven"
+        )
+        features, _ = input_fn()
+        return features
+    return tf.compat.v1.data.make_one_shot_iterator(dataset.batch(batch)).get_next()
+
+
+@pytest.mark.parametrize("per_device", [False, True], ids=["split", "per_device"])
+def test_predictions_in_global_batch_order(device_list, per_device):
     num, batch = 10, 4  # The last batch (2 examples) leaves towers empty.
     with tf.Graph().as_default():
-        dataset = tf.data.Dataset.range(num).map(lambda i: tf.cast(i, tf.float32))
-        features = tf.compat.v1.data.make_one_shot_iterator(dataset.batch(batch))
+        features = _predict_features(device_list, per_device, num, batch)
         model_fn = emg.replicate_model_fn(predict_model_fn, devices=device_list)
-        spec = model_fn(features.get_next(), None, ModeKeys.PREDICT)
+        spec = model_fn(features, None, ModeKeys.PREDICT)
         classify = spec.export_outputs["classify"]
         fetches = (spec.predictions, classify.scores, classify.classes)
         got = {"x": [], "scores": [], "classes": []}
         with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.tables_initializer())
             for _ in range(3):
                 predictions, scores, classes = session.run(fetches)
                 got["x"].append(predictions["x"])
                 got["scores"].append(scores)
                 got["classes"].append(classes)
+            with pytest.raises(tf.errors.OutOfRangeError):
+                session.run(fetches)
     x = np.concatenate(got["x"])
     np.testing.assert_array_equal(x, np.arange(num))
     np.testing.assert_array_equal(np.concatenate(got["scores"])[:, 2], 3 * x)

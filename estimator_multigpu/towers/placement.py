@@ -49,7 +49,7 @@ def _is_gpu(device: str) -> bool:
     return "gpu:" in device.lower()
 
 
-def _host(device: str) -> str:
+def host(device: str) -> str:
     """The CPU of the machine (job/task) that holds `device`."""
     prefix = device[: device.rfind("/")] if device.startswith("/job:") else ""
     return f"{prefix}/cpu:0"
@@ -90,10 +90,10 @@ def variable_placer(variable_device: str, devices: Sequence[str]) -> Callable:
     if variable_device == "gpu":
         return _Greedy(devices)
     if variable_device == "cpu":
-        device = _host(devices[0])
+        device = host(devices[0])
     elif variable_device == "auto":
         several_gpus = len(devices) > 1 and _is_gpu(devices[0])
-        device = _host(devices[0]) if several_gpus else devices[0]
+        device = host(devices[0]) if several_gpus else devices[0]
     else:
         device = variable_device
     return lambda op: device

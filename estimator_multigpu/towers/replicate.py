@@ -47,13 +47,6 @@ def _check_reduction(loss_reduction: str) -> str:
     return loss_reduction
 
 
-def _host(devices: Sequence[str]) -> str:
-    first = devices[0]
-    return (
-        f"{first[: first.rfind('/')]}/cpu:0" if first.startswith("/job:") else "/cpu:0"
-    )
-
-
 def _shards(features, labels, devices: Sequence[str], remainder: str):
     """`([(features, labels)] per tower, counts)`: PerDevice as is, else split."""
     if per_device.is_per_device(features):
@@ -74,7 +67,7 @@ def _shards(features, labels, devices: Sequence[str], remainder: str):
             "`labels` is a PerDevice but `features` is not; an input_fn must "
             "return both per device."
         )
-    with tf.device(_host(devices)):
+    with tf.device(placement.host(devices[0])):
         features, labels, counts = split.split(
             features, labels, len(devices), remainder
         )
@@ -182,7 +175,7 @@ def replicate_model_fn(
 
     def replicated_model_fn(features, labels, mode, params=None, config=None):
         shards, counts = _shards(features, labels, devices, remainder)
-        with tf.device(_host(devices)):
+        with tf.device(placement.host(devices[0])):
             weights = losses.tower_weights(counts, loss_reduction)
         placer = placement.variable_placer(variable_device, devices)
         towers = build.build_towers(
@@ -199,6 +192,6 @@ def replicate_model_fn(
         updates = []
         if mode == ModeKeys.TRAIN:
             updates = optimizer_lib.apply_tower_gradients(towers[0].context.calls)
-        return merge.merge_specs(towers, mode, updates, _host(devices))
+        return merge.merge_specs(towers, mode, updates, placement.host(devices[0]))
 
     return replicated_model_fn
