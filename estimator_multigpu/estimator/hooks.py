@@ -19,7 +19,10 @@ def batch_size_of(features: Any) -> int | tf.Tensor | None:
         `PerDevice` shards (whose counts are summed).
     """
     if per_device.is_per_device(features):
-        return tf.add_n([tf.cast(c, tf.int64) for c in features.counts])
+        counts = features.counts
+        if all(isinstance(c, int) for c in counts):
+            return sum(counts)
+        return tf.add_n([tf.cast(c, tf.int64) for c in counts])
     tensors = [t for t in tf.nest.flatten(features) if isinstance(t, tf.Tensor)]
     if not tensors or tensors[0].shape.rank in (None, 0):
         return None
