@@ -199,3 +199,28 @@ def test_sharded_input_fn_evaluate_and_predict(trained):
     ]
     logits = X_EVAL[order].astype(np.float64) @ kernel + bias
     assert [p["class"] for p in predicted] == list(np.argmax(logits, axis=1))
+
+
+def _event_values(directory, tag):
+    values = []
+    for path in tf.io.gfile.glob(f"{directory}/events.out.tfevents.*"):
+        for event in tf.compat.v1.train.summary_iterator(path):
+            values += [v.simple_value for v in event.summary.value if v.tag == tag]
+    return values
+
+
+def test_examples_per_sec_counts_all_shards(tmp_path):
+    config = emg_estimator.RunConfig(
+        model_dir=str(tmp_path), devices=TWO, log_step_count_steps=2
+    )
+    estimator = emg_estimator.Estimator(
+        model_fn, config=config, params={"tower_optimizer": True}
+    )
+    input_fn = _input_fn("per_device", TWO, X[:16], Y[:16], None)
+    estimator.train(input_fn, steps=7)
+    steps_per_sec = _event_values(estimator.model_dir, "global_step/sec")
+    examples_per_sec = _event_values(estimator.model_dir, "examples/sec")
+    assert len(examples_per_sec) == len(steps_per_sec) >= 2
+    np.testing.assert_allclose(
+        examples_per_sec, np.multiply(steps_per_sec, BATCH), rtol=1e-3
+    )
