@@ -7,6 +7,7 @@ import tensorflow as tf
 from estimator_multigpu.inputs import queues
 
 tf1 = tf.compat.v1
+pytestmark = pytest.mark.tf_compat
 
 
 def _source(n=6, epochs=1):
@@ -337,6 +338,22 @@ def test_get_next_with_captured_variable_runs_under_monitored_session():
         images, _ = queues.get_next(dataset_fn())
         with tf1.train.MonitoredTrainingSession() as sess:
             assert sess.run(images).tolist() == [100, 101]
+
+
+def test_get_next_with_table_runs_in_plain_session_after_tables_initializer():
+    with tf.Graph().as_default():
+        keys = tf.lookup.KeyValueTensorInitializer(
+            tf.constant([0, 1, 2], tf.int64), [10, 20, 30]
+        )
+        table = tf.lookup.StaticHashTable(keys, -1)
+        labels = queues.get_next(
+            queues.batch(tf.data.Dataset.range(3).map(table.lookup), 3)
+        )
+        with tf1.Session() as sess:
+            sess.run(tf1.tables_initializer())
+            assert sess.run(labels).tolist() == [10, 20, 30]
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run(labels)
 
 
 def test_get_next_keeps_static_batch_dimension():
