@@ -1,6 +1,7 @@
 """Tests for the migrate scanner: aliases, rules, tower loops, the corpus."""
 
 import ast
+import re
 import textwrap
 
 import pytest
@@ -195,3 +196,11 @@ def test_corpus_every_expected_finding_and_nothing_else(name):
 def test_every_topic_has_a_guide_anchor():
     topics = {r.topic for r in rules.TABLE.values()} | {rules.TOWER_RULE.topic}
     assert topics <= set(rules.ANCHORS)
+
+
+def test_every_guide_link_names_a_section_of_the_guide():
+    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
+    anchors = set(re.findall(r'id="([^"]+)"', guide))
+    links = {r.guide for r in rules.TABLE.values()} | {rules.TOWER_RULE.guide}
+    missing = sorted(link for link in links if link.split("#")[1] not in anchors)
+    assert missing == []
