@@ -34,15 +34,32 @@ def _check_array(array, argument: str) -> np.ndarray:
     return array
 
 
+def _replica_device() -> str | None:
+    """The device of the current tf.distribute replica, if in a replica context."""
+    context = tf.distribute.get_replica_context()
+    if context is None or not tf.distribute.has_strategy():
+        return None
+    replica = tf.get_static_value(context.replica_id_in_sync_group)
+    worker_devices = context.strategy.extended.worker_devices
+    if replica is None or len(worker_devices) <= int(replica):
+        return None
+    return worker_devices[int(replica)]
+
+
 def current_device() -> str:
-    """The canonical name of the device the current `tf.device` scope selects."""
-    if tf.executing_eagerly():
+    """The canonical name of the device the code being built runs on.
+
+    The replica's device inside `strategy.run`; else the current `tf.device`
+    scope; else the first of `emg.devices.available()`.
+    """
+    name = _replica_device()
+    if name is None and tf.executing_eagerly():
         from tensorflow.python.eager import context
 
-        name = context.context().device_name or "/cpu:0"
-    else:
-        name = tf.no_op(name="current_device_probe").device or "/cpu:0"
-    return devices_lib.canonical(name)
+        name = context.context().device_name
+    elif name is None:
+        name = tf.no_op(name="current_device_probe").device
+    return devices_lib.canonical(name or devices_lib.available()[0])
 
 
 def device_tag(device: str) -> str:
@@ -51,7 +68,7 @@ def device_tag(device: str) -> str:
     return f"{(spec.device_type or 'cpu').lower()}_{spec.device_index or 0}"
 
 
-def _host_of(device: str) -> str:
+def host_of(device: str) -> str:
     """The CPU of the job/task that holds `device` (where host memory lives)."""
     spec = tf.DeviceSpec.from_string(device)
     return spec.replace(device_type="CPU", device_index=0).to_string()
@@ -117,40 +134,42 @@ class DeviceArray:
         return tf.as_dtype(self._array.dtype)
 
     def on(self, device: str | None = None) -> tf.Variable:
-        """Returns the copy on `device` (default: the current device scope)."""
+        """Returns the copy on `device` (default: the current device scope).
+
+        Inside a `tf.function` or a tf.data function the copy is made (or
+        found) in the outermost context, eager or the tf.compat.v1 graph, and
+        captured from there.
+        """
         device = devices_lib.canonical(device) if device else current_device()
-        if tf.executing_eagerly():
-            copies = self._eager_copies
-        else:
-            copies = self._graph_copies.setdefault(tf.compat.v1.get_default_graph(), {})
-        if device not in copies:
-            copies[device] = self._make_copy(device)
-            logging.info(
-                "Resident copy of a %s %s array (%.1f MB) on %s.",
-                self._array.shape,
-                self._array.dtype,
-                self._array.nbytes / 2**20,
-                device,
-            )
-        return copies[device]
+        with tf.init_scope():
+            if tf.executing_eagerly():
+                copies = self._eager_copies
+            else:
+                graph = tf.compat.v1.get_default_graph()
+                copies = self._graph_copies.setdefault(graph, {})
+            if device not in copies:
+                copies[device] = self._make_copy(device)
+                logging.info(
+                    "Resident copy of a %s %s array (%.1f MB) on %s.",
+                    self._array.shape,
+                    self._array.dtype,
+                    self._array.nbytes / 2**20,
+                    device,
+                )
+            return copies[device]
 
     def _make_copy(self, device: str) -> tf.Variable:
         name = f"{self._name}_{device_tag(device)}"
-        if tf.executing_eagerly():
-            with tf.device(device):
-                return resource_variable_ops.ResourceVariable(
-                    self._array, trainable=False, name=name
-                )
-        if tf.compat.v1.get_default_graph().building_function:
-            raise TypeError(
-                "DeviceArray.on() was called inside a tf.function; call it (or "
-                "build the dataset) eagerly, or in a tf.compat.v1 graph."
+        if not tf.executing_eagerly():
+            return self._make_graph_copy(device, name)
+        with tf.device(device):
+            return resource_variable_ops.ResourceVariable(
+                self._array, trainable=False, name=name
             )
-        return self._make_graph_copy(device, name)
 
     def _make_graph_copy(self, device: str, name: str) -> tf.Variable:
         array = self._array
-        with tf.device(_host_of(device)):
+        with tf.device(host_of(device)):
             value = tf.numpy_function(
                 lambda: array, [], self.dtype, stateful=True, name=f"{name}_host"
             )
@@ -167,19 +186,33 @@ class DeviceArray:
     ) -> tf.Tensor:
         """Gathers `array[s : s + fragment_length]` for every `s` in `starts`.
 
-        One gather op on `device`, reading that device's copy; the caller
-        checks the starts (`check_starts`).
+        One gather op on `device`, reading that device's copy. Use it in a
+        model_fn or a replica step on batches of starts from
+        `device_array_dataset(..., gather_in_dataset=False)`: only the
+        `[batch_size]` starts then reach the device. The starts are not
+        checked here; `device_array_dataset` checked them up front. Inside
+        `strategy.run(replica_fn)` the default device is the replica's; wrap
+        the `strategy.run` call in a `tf.function`, not `replica_fn` itself
+        (a `tf.function` passed to `strategy.run` is traced once and shared
+        by all replicas, so every replica would read one copy).
 
         Args:
-          starts: int64 `[batch_size]` start indices.
+          starts: integer `[batch_size]` start indices.
           fragment_length: length of each slice.
           device: the device whose copy to read; default the current scope.
 
         Returns:
           `[batch_size, fragment_length, *array.shape[1:]]` tensor on `device`.
         """
-        variable = self.on(device)
-        with tf.device(variable.device):
-            offsets = tf.range(fragment_length, dtype=tf.int64)
-            positions = tf.cast(starts, tf.int64)[:, None] + offsets[None, :]
-            return tf.gather(variable, positions, name="gather_fragments")
+        return gather_fragments(self.on(device), starts, fragment_length)
+
+
+def gather_fragments(
+    variable: tf.Variable, starts: tf.Tensor, fragment_length: int
+) -> tf.Tensor:
+    """One gather of `variable[s : s + fragment_length]` for all `s`, on its device."""
+    with tf.device(variable.device):
+        offsets = tf.range(fragment_length, dtype=tf.int64)
+        positions = tf.cast(starts, tf.int64)[:, None] + offsets[None, :]
+        name = f"gather_fragments_{device_tag(variable.device)}"
+        return tf.gather(variable, positions, name=name)

@@ -12,7 +12,8 @@ from estimator_multigpu.inputs import fragment_index
 from estimator_multigpu.inputs.device_array import (
     DeviceArray,
     current_device,
-    device_tag,
+    gather_fragments,
+    host_of,
 )
 from estimator_multigpu.inputs.fragment_index import check_starts
 
@@ -42,6 +43,7 @@ def device_array_dataset(
     num_epochs: int | None = 1,
     drop_remainder: bool = False,
     element_fn: ElementFn | None = None,
+    gather_in_dataset: bool = True,
 ) -> tf.data.Dataset:
     """Batches of fragments `array[i : i + fragment_length]`, gathered on `device`.
 
@@ -56,11 +58,15 @@ def device_array_dataset(
     derived from `seed` and `shard_index`. Batches may straddle epoch
     boundaries, as after `repeat()`.
 
-    Where the batch ends up depends on the iterator: with tf.distribute and
-    `InputOptions(experimental_place_dataset_on_device=True)` the whole
-    pipeline runs on the replica's device and batches never leave it. An
-    iterator on the host (e.g. graph-mode `sharded_input_fn`) still gathers
-    on the device but receives the batch in host memory.
+    Where the batch ends up depends on the iterator. tf.data returns a map
+    function's outputs to the dataset's device, and tf.data's own kernels
+    (range, batch, map) run on CPUs; so an iterator on the host (graph-mode
+    `sharded_input_fn`, or tf.distribute with the dataset falling back to
+    the host) gathers on the device but receives the batch in host memory,
+    to be copied back by `prefetch_to_device`. For the copy-free path pass
+    `gather_in_dataset=False`: the dataset then yields only the `[batch]`
+    int64 starts, and the model gathers on its device with
+    `DeviceArray.gather_fragments` (pass the same `DeviceArray` to both).
 
     Args:
       array: `[length, ...]` host array, or a `DeviceArray` to share copies
@@ -80,10 +86,13 @@ def device_array_dataset(
       element_fn: optional `element_fn(fragments, starts)` run on `device`
         after the gather, e.g. to split inputs and targets; by default the
         dataset yields the fragments.
+      gather_in_dataset: False yields only the int64 `[batch_size]` starts
+        (looked up on the host); gather in the model with
+        `DeviceArray.gather_fragments` on each device.
 
     Returns:
       A dataset of `[batch_size, fragment_length, *array.shape[1:]]` batches
-      (or of `element_fn`'s outputs).
+      (or of `element_fn`'s outputs, or of starts).
 
     Raises:
       TypeError, ValueError: for bad arguments, out-of-range `indices` (the
@@ -92,25 +101,41 @@ def device_array_dataset(
     array = array if isinstance(array, DeviceArray) else DeviceArray(array)
     indices = check_starts(indices, fragment_length, array.length)
     fragment_index.check_args(batch_size, num_shards, shard_index, num_epochs)
+    _check_gather_options(gather_in_dataset, element_fn)
     device = device or current_device()
     shard = indices[shard_index::num_shards]
-    variable, lookup = array.on(device), _start_lookup(shard, device)
-    tag = device_tag(device)
     seeds = fragment_index.shard_seeds(seed, shard_index) if shuffle else None
     order = fragment_index.positions(len(shard), seeds)
+    if gather_in_dataset:
+        variable = array.on(device)
+        lookup = _start_lookup(shard, device)
+    else:
+        variable, device = None, host_of(device)
+        lookup = _start_lookup(shard, device)
 
-    def gather_batch(counter: tf.Tensor):
-        with tf.device(variable.device):
+    def batch_of(counter: tf.Tensor):
+        with tf.device(device):
             starts = tf.cast(lookup(order(counter)), tf.int64)
-            offsets = tf.range(fragment_length, dtype=tf.int64)
-            positions = starts[:, None] + offsets[None, :]
-            fragments = tf.gather(variable, positions, name=f"gather_fragments_{tag}")
+            if variable is None:
+                return starts
+            fragments = gather_fragments(variable, starts, fragment_length)
             return element_fn(fragments, starts) if element_fn else fragments
 
-    dataset = fragment_index.counter(len(shard), num_epochs).batch(
-        batch_size, drop_remainder
-    )
-    return dataset.map(gather_batch).prefetch(1)
+    dataset = fragment_index.counter(len(shard), num_epochs)
+    return dataset.batch(batch_size, drop_remainder).map(batch_of).prefetch(1)
+
+
+def _check_gather_options(gather_in_dataset: bool, element_fn) -> None:
+    if not isinstance(gather_in_dataset, bool):
+        raise TypeError(
+            f"`gather_in_dataset` must be True or False; received {gather_in_dataset!r}."
+        )
+    if element_fn is not None and not gather_in_dataset:
+        raise ValueError(
+            "`element_fn` runs after the gather in the dataset, but "
+            "gather_in_dataset=False yields only the starts; apply your function "
+            "after DeviceArray.gather_fragments in the model instead."
+        )
 
 
 def device_array_dataset_fn(
