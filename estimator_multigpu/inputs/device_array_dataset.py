@@ -156,9 +156,13 @@ def device_array_dataset_fn(
     `sharded_input_fn`), or shard `input_pipeline_id` of
     `num_input_pipelines` on the current device scope, batched by
     `ctx.get_per_replica_batch_size(global_batch_size)` and seeded from
-    `seed` (a `tf.distribute.InputContext`; use PER_REPLICA replication
-    with `experimental_place_dataset_on_device=True`). Replicas share one
-    resident copy per device.
+    `seed` (a `tf.distribute.InputContext`). For a gather in the dataset
+    use PER_REPLICA replication with `experimental_place_dataset_on_device=
+    True` and `experimental_fetch_to_device=False`, so that each replica's
+    pipeline is built under its device and reads that device's copy; with
+    `gather_in_dataset=False` any replication mode works, the replica
+    function gathering with `DeviceArray.gather_fragments`. Pipelines on one
+    device share one resident copy.
 
     Args:
       array, indices, fragment_length: as for `device_array_dataset`.
@@ -166,8 +170,8 @@ def device_array_dataset_fn(
         tf.distribute contexts.
       seed: one seed for all shards (tf.distribute contexts; an
         `emg.inputs.InputContext` brings its own per-shard seed).
-      **options: `shuffle`, `num_epochs`, `drop_remainder`, `element_fn` of
-        `device_array_dataset`.
+      **options: `shuffle`, `num_epochs`, `drop_remainder`, `element_fn`,
+        `gather_in_dataset` of `device_array_dataset`.
 
     Returns:
       `dataset_fn(ctx) -> tf.data.Dataset`.
