@@ -15,6 +15,19 @@ import estimator_multigpu.distribute as ed
 
 pytestmark = pytest.mark.tf_compat
 
+
+def mirrored():
+    """MirroredStrategy on 2 logical CPUs, without collective ops.
+
+    Every MirroredStrategy numbers its collective ops from the same keys, so
+    two of them in one process that all-reduce different shapes collide
+    ("Shape mismatch in the collective instance 100"); tests make many.
+    """
+    return tf.distribute.MirroredStrategy(
+        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
+    )
+
+
 MODES = ["per_worker", "per_replica"]
 
 
@@ -79,7 +92,7 @@ def test_keras_fit_sees_each_example_once_per_epoch(mode, fit):
     num_examples, settings, fit_kwargs = FITS[fit]
     if fit == "finite" and not KERAS_3:
         pytest.skip("Keras 2 fit needs steps_per_epoch with a distributed dataset")
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    strategy = mirrored()
     recorder = Recorder()
     dataset = ed.distribute_dataset_fn(
         lambda ctx: examples(ctx, num_examples),
@@ -125,6 +138,7 @@ def keras2_runs():
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # a fresh TensorFlow process
 @pytest.mark.parametrize("mode", MODES, ids=MODES)
 def test_keras2_dataset_creator_sees_each_example_once(keras2_runs, mode):
     out = keras2_runs[mode]
@@ -138,7 +152,7 @@ def test_keras2_dataset_creator_sees_each_example_once(keras2_runs, mode):
 def _keras2_fit(mode):
     """Keras 2 `fit(DatasetCreator)` of 2 epochs x 2 steps x 8 of 32 examples."""
     keras = tf.keras
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    strategy = mirrored()
     options = ed.input_options(strategy, replication_mode=mode)
     recorder = Recorder()
     dataset_fn = ed.per_replica_dataset_fn(

@@ -66,20 +66,24 @@ def child():
     return json.loads(result.stdout.strip().splitlines()[-1]), result.stderr
 
 
+@pytest.mark.slow  # a fresh TensorFlow process
 def test_env_vars_and_thread_pool_set_before_tf_starts(child):
     assert child[0]["explicit"] == ["gpu_private", "3", 5, [0, 1, 2]]
 
 
+@pytest.mark.slow  # a fresh TensorFlow process
 def test_default_thread_pool_is_sized_from_cpus_and_gpus(child):
     expected = gpu_runtime.default_private_threadpool_size(1, 2, os.cpu_count())
     assert child[0]["default_pool"] == ["gpu_shared", expected]
 
 
+@pytest.mark.slow  # a fresh TensorFlow process
 def test_without_gpus_it_changes_nothing_and_says_so(child):
     assert child[0]["no_gpu"] == [None, None]
     assert "no GPU here, so the runtime is left as it is" in child[1]
 
 
+@pytest.mark.slow  # a fresh TensorFlow process
 def test_too_late_in_a_fresh_process_changes_nothing(child):
     message, count = child[0]["too_late"]
     assert "came too late" in message and count == "3"
