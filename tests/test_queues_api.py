@@ -76,6 +76,12 @@ BAD_CALLS = [
         r"`tensor_list` must be a non-empty list of tensors",
     ),
     (
+        "slice-lengths",
+        lambda: queues.slice_input_producer([np.zeros(3), np.zeros(4)]),
+        ValueError,
+        r"`tensor_list` tensors must have the same first dimension; received lengths \[3, 4\]",
+    ),
+    (
         "fixed-record-bytes",
         lambda: queues.FixedLengthRecordReader(0),
         ValueError,

@@ -39,6 +39,17 @@ def _static_size(tensor: tf.Tensor, argument: str) -> tf.Tensor:
     return tf.shape(tensor, out_type=tf.int64)[0]
 
 
+def _check_same_length(tensors: tuple[tf.Tensor, ...]) -> None:
+    """ValueError if the tensors' first dimensions are known and differ."""
+    lengths = [t.shape[0] if t.shape.rank else None for t in tensors]
+    known = {n for n in lengths if n is not None}
+    if len(known) > 1:
+        raise ValueError(
+            f"`tensor_list` tensors must have the same first dimension; received "
+            f"lengths {lengths}. Slice i takes row i of every tensor."
+        )
+
+
 def input_producer(
     input_tensor: Any,
     element_shape: Any = None,
@@ -218,6 +229,7 @@ def slice_input_producer(
         )
     tensors = tuple(tf.convert_to_tensor(t) for t in tensor_list)
     size = _static_size(tensors[0], "tensor_list[0]")
+    _check_same_length(tensors)
     dataset = tf.data.Dataset.from_tensor_slices(tensors)
     return _epochs(dataset, size, num_epochs, shuffle, seed)
 
