@@ -443,3 +443,30 @@ def test_input_pipeline_matches_manual_chain(tmp_path):
     )
     assert _values(chained) == _values(manual)
     assert len(_values(chained)) == 4  # 24 lines, remainder of 4 dropped
+
+
+def test_get_next_tensors_feed_an_estimator_input_fn(tmp_path):
+    """A migrated input_fn returns `get_next` tensors, as it returned a batcher's."""
+    import estimator_multigpu as emg
+
+    features = np.random.RandomState(0).randn(12, 3).astype(np.float32)
+
+    def input_fn():
+        example = queues.slice_input_producer(
+            [features, np.arange(12) % 2], num_epochs=2
+        )
+        x, y = queues.get_next(queues.shuffle_batch(example, 4, 12, 4, seed=1))
+        return {"x": x}, y
+
+    def model_fn(features, labels, mode):
+        w = tf1.get_variable("w", [3, 2], initializer=tf1.zeros_initializer())
+        loss = tf1.losses.sparse_softmax_cross_entropy(
+            labels, tf.matmul(features["x"], w)
+        )
+        step = tf1.train.get_or_create_global_step()
+        train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, step)
+        return emg.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+    estimator = emg.estimator.Estimator(model_fn, model_dir=str(tmp_path))
+    estimator.train(input_fn)  # runs until the input ends: 24 examples / 4
+    assert estimator.get_variable_value("global_step") == 6
