@@ -6,13 +6,14 @@ from collections.abc import Callable, Sequence
 
 import nvidia.dali.plugin.tf as dali_tf
 import tensorflow as tf
+from nvidia.dali import Pipeline
 
 from estimator_multigpu.inputs.context import derive_seed
 from estimator_multigpu.inputs.dali import checks
 from estimator_multigpu.inputs.dali.context import DaliReplicaContext
 from estimator_multigpu.inputs.dali.placement import dali_device_id
 
-PipelineFn = Callable[[DaliReplicaContext], "object"]
+PipelineFn = Callable[[DaliReplicaContext], Pipeline]
 
 
 def dali_input_options() -> tf.distribute.InputOptions:
