@@ -168,6 +168,14 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
             ("# per-example", "# per-example\n    scale = number"),
             "`scale` is read before",
         ),
+        (
+            ("# per-example", "# per-example\n    seen.append(number)"),
+            "calls `seen.append` on an outside object",
+        ),
+        (
+            ("# per-example", "# per-example\n    holder.value = number"),
+            "stores into `holder.value`",
+        ),
     ],
     ids=[
         "queue_reused",
@@ -181,6 +189,8 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
         "unknown_reader",
         "changed_later",
         "read_before_assigned",
+        "outside_mutation",
+        "attribute_store",
     ],
 )
 def test_chains_left_alone_with_a_reason(change, reason):
@@ -234,16 +244,38 @@ def test_package_is_imported_once_under_a_free_name(header, prefix):
     assert new.count("import estimator_multigpu") == 1
 
 
-def test_import_goes_to_the_top_without_imports():
-    new = fix("#!/usr/bin/env python\ntf = __import__('x')\n")[0].source
-    assert new == "#!/usr/bin/env python\ntf = __import__('x')\n"  # nothing resolved
-    source = "#!/usr/bin/env python\nfrom tensorflow import estimator\nx = estimator.RunConfig()"
-    new = fix(source)[0].source
-    assert new.startswith(
-        "#!/usr/bin/env python\nfrom tensorflow import estimator\n"
-        "import estimator_multigpu as emg\n"
+LOCAL_IMPORT = (
+    "def f():\n    import tensorflow as tf\n    return tf.estimator.RunConfig()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "header, expected",
+    [
+        ('"""Doc."""\n', '"""Doc."""\nimport estimator_multigpu as emg\n'),
+        (
+            "#!/usr/bin/env python\n# note\n",
+            "#!/usr/bin/env python\n# note\nimport estimator_multigpu as emg\n",
+        ),
+        (
+            "from tensorflow import estimator\nx = estimator.RunConfig\n",
+            "import estimator_multigpu as emg\nx = emg.estimator.RunConfig\n",
+        ),
+    ],
+    ids=["after_docstring", "after_leading_comments", "replaces_dead_tf_import"],
+)
+def test_where_the_package_import_goes(header, expected):
+    new = fix(header + LOCAL_IMPORT)[0].source
+    assert new == expected + LOCAL_IMPORT.replace("tf.estimator", "emg.estimator")
+
+
+def test_contrib_module_import_removed_once_its_uses_are_rewritten():
+    source = (
+        "from tensorflow.contrib import estimator as contrib_estimator\n"
+        "x = contrib_estimator.replicate_model_fn(f)\n"
     )
-    assert parse_ok(new)
+    new = fix(source)[0].source
+    assert new == "import estimator_multigpu as emg\nx = emg.replicate_model_fn(f)\n"
 
 
 def test_contrib_import_kept_while_a_name_is_still_used():

@@ -51,11 +51,49 @@ _FORBIDDEN = (
 )
 
 
+def _side_effect(node: ast.AST, local: set[str], table) -> str | None:
+    """Describes a store or mutation that would not survive the move, if any."""
+    targets = []
+    if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+        targets = (
+            node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+        )
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(
+                sub.ctx, ast.Store | ast.Del
+            ):
+                return f"stores into `{ast.unparse(sub)}`"
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        base = func.value if isinstance(func, ast.Attribute) else None
+        if (
+            isinstance(base, ast.Name)
+            and base.id not in local
+            and base.id not in table.bindings
+        ):
+            return f"calls `{ast.unparse(func)}` on an outside object"
+    return None
+
+
 def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
-    """Raises NotAChain if `nodes` cannot run as the body of a map function."""
+    """Raises NotAChain if `nodes` cannot run as the body of a map function.
+
+    Refused: returns, yields, imports, `global`; summaries, variables and
+    collections; multi-line strings (re-indenting would change them); stores
+    into attributes or items and method calls on outside objects (their effect
+    would happen once, at tracing); names read before the code assigns them.
+    """
     local = {p.lstrip("*") for p in params}
     assigned = set().union(*(astutil.writes(n) for n in nodes))
     for stmt in nodes:
+        effect = (
+            _side_effect(stmt, local | assigned, table)
+            if isinstance(stmt, ast.stmt)
+            else None
+        )
+        if effect:
+            raise NotAChain(f"line {stmt.lineno}: the per-example code {effect}")
         for node in ast.walk(stmt):
             if isinstance(node, _FORBIDDEN):
                 raise NotAChain(

@@ -132,13 +132,20 @@ def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Ed
     return out
 
 
+def _is_gone(path: str) -> bool:
+    return any(path == g or path.startswith(g + ".") for g in _GONE)
+
+
 def _dead_imports(tree, table, off, findings) -> list[Edit]:
     """Deletes `from tensorflow.contrib... import x` once every `x` was rewritten."""
     uses = astutil.reads(tree)
     fixed = {}
     for f in findings:
-        if f.fixed and isinstance(f.node, ast.Name):
-            fixed[f.node.id] = fixed.get(f.node.id, 0) + 1
+        root = f.node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if f.fixed and isinstance(root, ast.Name):
+            fixed[root.id] = fixed.get(root.id, 0) + 1
     out = []
     for stmt in tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
@@ -146,7 +153,7 @@ def _dead_imports(tree, table, off, findings) -> list[Edit]:
         names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
         paths = [table.bindings.get(n) for n in names]
         gone = [aliases.canonical(p) or "" for p in paths]
-        if all(g.startswith(_GONE) for g in gone) and all(
+        if all(_is_gone(g) for g in gone) and all(
             uses[n] and uses[n] == fixed.get(n) for n in names
         ):
             out.append(
