@@ -62,7 +62,9 @@ def check_global_batch_size(
       TypeError: if `strategy` is not a `tf.distribute.Strategy`.
       ValueError: if the global batch does not divide by the replica count.
     """
-    if not isinstance(strategy, tf.distribute.Strategy):
+    if not isinstance(
+        strategy, (tf.distribute.Strategy, tf.compat.v1.distribute.Strategy)
+    ):
         raise TypeError(
             "`strategy` must be a tf.distribute.Strategy, e.g. "
             f"tf.distribute.MirroredStrategy(); received {strategy!r}."

@@ -16,30 +16,24 @@ from estimator_multigpu.distribute.replica_context import (
 DatasetFn = Callable[[ReplicaInputContext], tf.data.Dataset]
 
 
+def _check_optional_count(value, argument: str, none_means: str) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(
+            f"`{argument}` must be an int >= 1 or None ({none_means}); "
+            f"received {value!r}."
+        )
+
+
 def _check_arguments(dataset_fn, shuffle_buffer_size, num_epochs, user_batches):
     if not callable(dataset_fn):
         raise TypeError(
             "`dataset_fn` must be a callable dataset_fn(ctx) -> tf.data.Dataset; "
             f"received {dataset_fn!r}."
         )
-    if shuffle_buffer_size is not None and (
-        isinstance(shuffle_buffer_size, bool)
-        or not isinstance(shuffle_buffer_size, int)
-        or shuffle_buffer_size < 1
-    ):
-        raise ValueError(
-            "`shuffle_buffer_size` must be an int >= 1 or None (no shuffle); "
-            f"received {shuffle_buffer_size!r}."
-        )
-    if num_epochs is not None and (
-        isinstance(num_epochs, bool)
-        or not isinstance(num_epochs, int)
-        or num_epochs < 1
-    ):
-        raise ValueError(
-            f"`num_epochs` must be an int >= 1 or None (repeat forever); received "
-            f"{num_epochs!r}."
-        )
+    _check_optional_count(shuffle_buffer_size, "shuffle_buffer_size", "no shuffle")
+    _check_optional_count(num_epochs, "num_epochs", "repeat forever")
     if user_batches and (shuffle_buffer_size or num_epochs != 1):
         raise ValueError(
             "With `user_batches=True` the dataset_fn shuffles, repeats and batches "
