@@ -43,6 +43,10 @@ def files(tmp_path_factory):
         gz = root / f"f{i}.bin.gz"
         gz.write_bytes(gzip.compress(body))
         out["fixed_gz"].append(str(gz))
+    empty = root / "empty.bin"
+    empty.write_bytes(b"")
+    out["fixed_with_empty"] = [str(empty), out["fixed"][0]]
+    out["text_with_empty"] = [str(empty), out["text"][1]]
     return out
 
 
@@ -197,7 +201,35 @@ READERS = [
         queues.FixedLengthRecordReader,
         {"record_bytes": 4, "header_bytes": 2, "encoding": "GZIP"},
     ),
+    (
+        "fixed-length-hop-gap",
+        "fixed",
+        tf1.FixedLengthRecordReader,
+        queues.FixedLengthRecordReader,
+        {"record_bytes": 2, "header_bytes": 1, "footer_bytes": 2, "hop_bytes": 5},
+    ),
+    (
+        "fixed-length-empty-file",
+        "fixed_with_empty",
+        tf1.FixedLengthRecordReader,
+        queues.FixedLengthRecordReader,
+        {"record_bytes": 3},
+    ),
+    (
+        "textline-empty-file",
+        "text_with_empty",
+        tf1.TextLineReader,
+        queues.TextLineReader,
+        {},
+    ),
     ("whole-file", "fixed", tf1.WholeFileReader, queues.WholeFileReader, {}),
+    (
+        "whole-file-empty",
+        "fixed_with_empty",
+        tf1.WholeFileReader,
+        queues.WholeFileReader,
+        {},
+    ),
 ]
 
 

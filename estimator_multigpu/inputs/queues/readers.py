@@ -72,7 +72,9 @@ class TextLineReader(_ReaderSpec):
     """Text lines; same arguments as `tf.compat.v1.TextLineReader`.
 
     Keys are `b'<file>:<line number>'`, counted from 1 including the skipped
-    header lines.
+    header lines. Lines are read with `tf.data.TextLineDataset`, which, unlike
+    the queue reader, also drops a carriage return in the middle of a line
+    (both drop the one of a CRLF line end).
     """
 
     skip_header_lines: int | None = None
