@@ -278,14 +278,16 @@ def test_contrib_module_import_removed_once_its_uses_are_rewritten():
     assert new == "import estimator_multigpu as emg\nx = emg.replicate_model_fn(f)\n"
 
 
-def test_contrib_import_kept_while_a_name_is_still_used():
+def test_only_the_rewritten_names_leave_a_legacy_import():
     source = (
         "from tensorflow.contrib.estimator import replicate_model_fn, stop_if_no_decrease_hook\n"
         "a = replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
     )
     new = fix(source)[0].source
-    assert new.startswith(
-        "from tensorflow.contrib.estimator import replicate_model_fn,"
+    assert new == (
+        "from tensorflow.contrib.estimator import stop_if_no_decrease_hook\n"
+        "import estimator_multigpu as emg\n"
+        "a = emg.replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
     )
 
 

@@ -204,3 +204,24 @@ def test_every_guide_link_names_a_section_of_the_guide():
     links = {r.guide for r in rules.TABLE.values()} | {rules.TOWER_RULE.guide}
     missing = sorted(link for link in links if link.split("#")[1] not in anchors)
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    "source, api",
+    [
+        ("from tensorflow.contrib import slim\n", "tf.contrib.slim"),
+        ("from tensorflow.contrib.slim import *\n", "tf.contrib.slim"),
+        ("import tensorflow.contrib.slim as slim\n", "tf.contrib.slim"),
+        ("from tensorflow.train import shuffle_batch\n", "tf.train.shuffle_batch"),
+    ],
+    ids=["from_import", "star", "import_as", "queue_api"],
+)
+def test_unused_legacy_imports_are_reported(source, api):
+    (finding,) = scan(source)
+    assert (finding.line, finding.col, finding.api) == (1, 1, api)
+    assert finding.rule.rename is None
+
+
+def test_used_legacy_imports_are_reported_where_used():
+    findings = scan("from tensorflow.contrib import slim\nnet = slim.conv2d(x)\n")
+    assert [(f.line, f.api) for f in findings] == [(2, "tf.contrib.slim.conv2d")]

@@ -14,6 +14,7 @@ from estimator_multigpu.migrate import (
     chains,
     reader_helpers,
     replicate_args,
+    rules,
 )
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
 from estimator_multigpu.migrate.scanner import Finding
@@ -136,29 +137,50 @@ def _is_gone(path: str) -> bool:
     return any(path == g or path.startswith(g + ".") for g in _GONE)
 
 
-def _dead_imports(tree, table, off, findings) -> list[Edit]:
-    """Deletes `from tensorflow.contrib... import x` once every `x` was rewritten."""
-    uses = astutil.reads(tree)
-    fixed = {}
+def _with_names(stmt: ast.Import | ast.ImportFrom, names: list[ast.alias]):
+    """A copy of the import statement `stmt` that imports only `names`."""
+    if isinstance(stmt, ast.ImportFrom):
+        return ast.ImportFrom(module=stmt.module, names=names, level=stmt.level)
+    return ast.Import(names=names)
+
+
+def _fixed_uses(findings: list[Finding]) -> dict[str, int]:
+    """Counts, per name, the uses that the rewrite replaced."""
+    fixed: dict[str, int] = {}
     for f in findings:
         root = f.node
         while isinstance(root, ast.Attribute):
             root = root.value
         if f.fixed and isinstance(root, ast.Name):
             fixed[root.id] = fixed.get(root.id, 0) + 1
+    return fixed
+
+
+def _droppable(alias: ast.alias, table, uses, fixed) -> bool:
+    """True if every use of a legacy name that `alias` binds was rewritten."""
+    name = (alias.asname or alias.name).split(".")[0]
+    path = aliases.canonical(table.bindings.get(name)) or ""
+    legacy = _is_gone(path) or rules.lookup(path) is not None
+    return legacy and uses[name] > 0 and uses[name] == fixed.get(name)
+
+
+def _dead_imports(tree, table, off, findings) -> list[Edit]:
+    """Drops imported legacy names (`from tensorflow.contrib... import x`,
+    `from tensorflow.train import batch`) once every use was rewritten."""
+    uses, fixed = astutil.reads(tree), _fixed_uses(findings)
     out = []
     for stmt in tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
-        paths = [table.bindings.get(n) for n in names]
-        gone = [aliases.canonical(p) or "" for p in paths]
-        if all(_is_gone(g) for g in gone) and all(
-            uses[n] and uses[n] == fixed.get(n) for n in names
-        ):
-            out.append(
-                Edit(off.line_start(stmt.lineno), off.line_end(stmt.end_lineno), "")
-            )
+        keep = [a for a in stmt.names if not _droppable(a, table, uses, fixed)]
+        if len(keep) == len(stmt.names):
+            continue
+        start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)
+        text = ""
+        if keep:
+            indent = off.lines[stmt.lineno - 1][: stmt.col_offset]
+            text = indent + ast.unparse(_with_names(stmt, keep)) + off.newline
+        out.append(Edit(start, end, text))
     return out
 
 

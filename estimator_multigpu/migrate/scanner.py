@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, rules, towers
+from estimator_multigpu.migrate import aliases, astutil, rules, towers
 from estimator_multigpu.migrate.edits import split_lines
 
 
@@ -91,6 +91,32 @@ class _Visitor(ast.NodeVisitor):
         return True
 
 
+def _unused_imports(tree: ast.AST):
+    """Yields (import, api, rule) for legacy imports whose names are never used.
+
+    Such an import still fails on TF 2 (`from tensorflow.contrib import slim`),
+    and no use of the name reports it.
+    """
+    uses = astutil.reads(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            pairs = [
+                (f"{node.module}.{a.name}", a.asname or a.name) for a in node.names
+            ]
+            pairs = [
+                (node.module, "*") if name == "*" else (p, name) for p, name in pairs
+            ]
+        elif isinstance(node, ast.Import):
+            pairs = [(a.name, a.asname or a.name.split(".")[0]) for a in node.names]
+        else:
+            continue
+        for path, name in pairs:
+            api = aliases.canonical(path)
+            hit = rules.lookup(api) if api else None
+            if hit and (name == "*" or not uses[name]):
+                yield node, api, hit[1]
+
+
 def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     """Returns every legacy API use in a parsed module, sorted by position.
 
@@ -104,7 +130,9 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     findings = []
 
     def make(node, api, rule, matched):
-        if isinstance(node, ast.For):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            text = f"import of {api}"
+        elif isinstance(node, ast.For):
             text = f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"
         elif isinstance(node, ast.FunctionDef):
             text = f"def {node.name}(...)"
@@ -114,6 +142,8 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
         findings.append(Finding(path, node.lineno, col, api, text, rule, matched))
 
     _Visitor(table, make).visit(tree)
+    for node, path, rule in _unused_imports(tree):
+        make(node, path, dataclasses.replace(rule, rename=None), node)
     for node, is_loop in towers.find(tree, table):
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
