@@ -29,6 +29,11 @@ def mirrored():
 
 
 MODES = ["per_worker", "per_replica"]
+FIT_MODES = {
+    "per_worker": {},
+    "per_replica": {"replication_mode": "per_replica"},
+    "on_device": {"replication_mode": "per_replica", "place_dataset_on_device": True},
+}
 
 
 def examples(ctx, num_examples):
@@ -86,7 +91,7 @@ FITS = {
 }
 
 
-@pytest.mark.parametrize("mode", MODES, ids=MODES)
+@pytest.mark.parametrize("mode", sorted(FIT_MODES), ids=sorted(FIT_MODES))
 @pytest.mark.parametrize("fit", sorted(FITS), ids=sorted(FITS))
 def test_keras_fit_sees_each_example_once_per_epoch(mode, fit):
     num_examples, settings, fit_kwargs = FITS[fit]
@@ -98,7 +103,7 @@ def test_keras_fit_sees_each_example_once_per_epoch(mode, fit):
         lambda ctx: examples(ctx, num_examples),
         strategy,
         global_batch_size=8,
-        options=ed.input_options(strategy, replication_mode=mode),
+        options=ed.input_options(strategy, **FIT_MODES[mode]),
         shuffle_buffer_size=32,
         seed=1,
         **settings,
