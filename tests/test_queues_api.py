@@ -273,6 +273,16 @@ WARNING_CALLS = [
         r"`shared_name` \('b'\) is ignored",
     ),
     (
+        "capacity-below-batch",
+        lambda: queues.batch(_source(), 8, capacity=4),
+        r"`capacity` \(4\) is smaller than `batch_size` \(8\).*#capacity",
+    ),
+    (
+        "coordinator",
+        lambda: queues.Coordinator().request_stop(),
+        r"A Coordinator has nothing to coordinate.*#queue-runners",
+    ),
+    (
         "start-queue-runners",
         lambda: queues.start_queue_runners(),
         r"start_queue_runners\(\) has nothing to start.*#queue-runners",

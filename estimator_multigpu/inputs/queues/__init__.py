@@ -14,6 +14,7 @@ from estimator_multigpu.inputs.queues.batchers import (
 )
 from estimator_multigpu.inputs.queues.iterators import get_next
 from estimator_multigpu.inputs.queues.legacy import (
+    Coordinator,
     QueueRunner,
     add_queue_runner,
     start_queue_runners,
@@ -41,6 +42,7 @@ from estimator_multigpu.inputs.queues.readers import (
 )
 
 __all__ = [
+    "Coordinator",
     "FixedLengthRecordReader",
     "QueueRunner",
     "QueueSemanticsWarning",

@@ -159,6 +159,13 @@ def pipeline(dataset, batch_size, capacity, options, shuffle=None, keep_input=Tr
     enqueue_many, shapes, dynamic_pad, smaller, shared_name, deterministic = options
     _common.warn_shared(shared_name)
     capacity = _common.check_int(capacity, "capacity")
+    if isinstance(batch_size, int) and capacity < batch_size:
+        _common.warn(
+            f"`capacity` ({capacity}) is smaller than `batch_size` ({batch_size}): "
+            "a queue this size could never hold a batch. Here `capacity` only "
+            "sets the prefetch headroom and is not a memory bound.",
+            "capacity",
+        )
     dataset = examples(dataset, enqueue_many, shapes, keep_input)
     headroom = capacity
     if shuffle is not None:

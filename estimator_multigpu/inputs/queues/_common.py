@@ -7,7 +7,7 @@ from typing import Any
 
 GUIDE = "migration_guide.md"
 # The guide sections this package links to (tests check they exist).
-SECTIONS = ("batchers", "queue-runners", "readers", "shared-name")
+SECTIONS = ("batchers", "capacity", "queue-runners", "readers", "shared-name")
 
 
 class QueueSemanticsWarning(UserWarning):

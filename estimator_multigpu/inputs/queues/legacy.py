@@ -53,3 +53,17 @@ class QueueRunner:
 def add_queue_runner(qr: Any, collection: str = _QUEUE_RUNNERS) -> None:
     """Not supported; raises NotImplementedError naming the replacement."""
     QueueRunner()
+
+
+def Coordinator(clean_stop_exception_types: Any = None):  # noqa: N802
+    """A `tf.compat.v1.train.Coordinator`, with a warning that none is needed.
+
+    Kept so that `coord.request_stop()` / `coord.join(threads)` in migrated
+    code keep working until they are deleted.
+    """
+    _common.warn(
+        "A Coordinator has nothing to coordinate: tf.data pipelines run without "
+        "threads; delete it with its request_stop()/join() calls.",
+        "queue-runners",
+    )
+    return tf.compat.v1.train.Coordinator(clean_stop_exception_types)
