@@ -18,6 +18,7 @@ from estimator_multigpu.migrate import runner
 
 # script -> whether its pipeline has a fixed order (one thread, no shuffling).
 SCRIPTS = {
+    "branching_batchers.py": True,
     "cifar10_helpers_input.py": True,
     "cifar10_queue_input.py": True,
     "csv_text_line_reader.py": True,

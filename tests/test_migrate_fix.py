@@ -498,3 +498,41 @@ def test_batch_helpers_left_alone_with_a_reason(change, reason):
     assert result.source == source
     assert not any(f.fixed for f in findings)
     assert any(re.search(reason, note) for _, note in result.notes), result.notes
+
+
+BRANCHES = """\
+import tensorflow.compat.v1 as tf
+
+
+def inputs(files, shuffle):
+    q = tf.train.string_input_producer(files)
+    reader = tf.TFRecordReader()
+    _, value = reader.read(q)
+    image = tf.io.decode_raw(value, tf.uint8)
+    if shuffle:
+        images = tf.train.shuffle_batch([image], 4, 100, 10)
+    else:
+        images = tf.train.batch([image], 4)
+    return images
+"""
+
+
+def test_branches_that_batch_the_same_examples_share_one_dataset():
+    result, findings = fix(BRANCHES)
+    new = result.source
+    assert "examples = emg.inputs.queues.read(q, reader).map(_example_fn)" in new
+    assert squash(
+        "images = emg.inputs.queues.get_next("
+        "emg.inputs.queues.shuffle_batch(examples, 4, 100, 10))"
+    ) in squash(new)
+    assert squash(
+        "images = emg.inputs.queues.get_next(emg.inputs.queues.batch(examples, 4))"
+    ) in squash(new)
+    assert all(f.fixed for f in findings) and not result.notes
+
+
+def test_branches_that_batch_different_tensors_are_left_alone():
+    source = BRANCHES.replace("batch([image], 4)\n", "batch([image, value], 4)\n")
+    result, findings = fix(source)
+    assert result.source == source and not any(f.fixed for f in findings)
+    assert any("batch different tensors" in note for _, note in result.notes)

@@ -99,13 +99,20 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
         )
         text += f"{indent}    return {returned}{off.newline}{off.newline}"
         text += f"{indent}{ds} = {dataset}.map({fn}){off.newline}"
-    if chain.batch_helper:
-        first, last = chain.tensors.elts[0], chain.tensors.elts[-1]
-        batch = Edit(off.span(first)[0], off.span(last)[1], ds)
-    else:
-        call = batch_text.batch_call(off, chain.batch_call, chain.batcher, q, ds)
-        batch = off.replace(chain.batch_call, call)
-    return outside + [Edit(start, end, text), batch]
+    return outside + [Edit(start, end, text)] + _batch_edits(off, chain, q, ds)
+
+
+def _batch_edits(off: Offsets, chain: chains.Chain, q: str, ds: str) -> list[Edit]:
+    """Each batching call now takes the Dataset `ds` of examples."""
+    end, edits = chain.end, []
+    for call, batcher, tensors in zip(end.calls, end.batchers, end.tensors):
+        if end.helper:  # the per-example arguments become the one Dataset argument
+            first, last = tensors.elts[0], tensors.elts[-1]
+            edits.append(Edit(off.span(first)[0], off.span(last)[1], ds))
+        else:
+            text = batch_text.batch_call(off, call, batcher, q, ds)
+            edits.append(off.replace(call, text))
+    return edits
 
 
 def _mapped(off, kept, moved, chunks, indent, fn, params, first_line) -> str:

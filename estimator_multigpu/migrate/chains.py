@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, batch_helpers, rules
-from estimator_multigpu.migrate.calls import SINGLE_BATCHERS, call_arg, tf_name
+from estimator_multigpu.migrate import aliases, astutil, batch_end, rules
+from estimator_multigpu.migrate.calls import call_arg, tf_name
 from estimator_multigpu.migrate.dataflow import (
     NotAChain,
     check_escapes,
@@ -24,11 +24,9 @@ class Chain:
     """A queue chain that `--fix` can rewrite into emg.inputs.queues.
 
     Attributes:
-      batch_stmt: the statement that calls the batcher.
-      batch_call: the batcher call, e.g. `tf.train.shuffle_batch([image, label], ...)`.
-      batcher: its name, e.g. `'shuffle_batch'`.
-      tensors: the per-example structure passed to the batcher.
-      literal: the list/tuple/dict display `tensors` is (or names).
+      batch_stmt: the statement that batches (simple, or an `if`/`with`).
+      end: its `batch_end.BatchEnd` (the batcher or batch-helper calls).
+      literal: the list/tuple/dict display the examples are (or are named by).
       source_stmt: `key, value = reader.read(queue)` (or a producer of tensors).
       params: the per-example function's parameters (from the source targets).
       dataset_parts: ('read', queue_expr, reader_expr), ('dataset', expr) or
@@ -36,14 +34,10 @@ class Chain:
       renames: (node, new name) pairs: producer and reader constructors.
       moved: statements between source and batcher that become the function.
       kept: the statements between them that do not depend on the records.
-      batch_helper: the `batch_helpers.BatchHelper` that `batch_call` calls,
-        when the batcher sits in a helper function (then `batcher` is None).
     """
 
     batch_stmt: ast.stmt
-    batch_call: ast.Call
-    batcher: str
-    tensors: ast.expr
+    end: batch_end.BatchEnd
     literal: ast.expr
     source_stmt: ast.Assign
     params: list[str]
@@ -51,7 +45,20 @@ class Chain:
     renames: list[tuple[ast.AST, str]]
     moved: list[ast.stmt]
     kept: list[ast.stmt]
-    batch_helper: batch_helpers.BatchHelper | None = None
+
+    @property
+    def batch_call(self) -> ast.Call:
+        """The first batching call (where notes point)."""
+        return self.end.calls[0]
+
+    @property
+    def tensors(self) -> ast.expr:
+        """The per-example structure the (first) batching call receives."""
+        return self.end.tensors[0]
+
+    @property
+    def batch_helper(self):
+        return self.end.helper
 
     def helper_names(self) -> set[str]:
         """The module-level helpers this chain rewrites (with the chain)."""
@@ -189,31 +196,8 @@ def _source_parts(block, s_idx, table, scope, helpers):
     )
 
 
-def _batch_end(stmt, table, helpers):
-    """Returns (call, batcher, tensors, other args, batch helper) for `stmt`."""
-    call = batcher_call(stmt, table)
-    if call is None:
-        call, helper = batch_helpers.call_in(stmt, helpers.batchers)
-        args = batch_helpers.example_args(call, helper)
-        tensors = ast.Tuple(elts=args, ctx=ast.Load())
-        ast.copy_location(tensors, args[0])
-        tensors.end_lineno, tensors.end_col_offset = (
-            args[-1].end_lineno,
-            args[-1].end_col_offset,
-        )
-        others = [a for a in call.args if a not in args]
-        others += [k.value for k in call.keywords if k.value not in args]
-        return call, None, tensors, others, helper
-    batcher = tf_name(table, call, SINGLE_BATCHERS)
-    if batcher is None:
-        raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
-    tensors = call_arg(call, 0, "tensors")
-    others = call.args[1:] + [k.value for k in call.keywords if k.arg != "tensors"]
-    return call, batcher, tensors, others, None
-
-
 def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> Chain:
-    """Returns the chain ending in the batcher (or batch helper) of `block[index]`.
+    """Returns the chain ending in the batching statement `block[index]`.
 
     Args:
       block, index: the statement list and the position of the batching statement.
@@ -226,27 +210,14 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
     """
     helpers = helpers or Helpers()
     stmt = block[index]
-    call, batcher, tensors, others, batch_helper = _batch_end(stmt, table, helpers)
+    end = batch_end.batch_end(stmt, table, helpers.batchers)
     s_idx = _find_source(block, index, table, helpers.readers)
     params, parts, renames = _source_parts(block, s_idx, table, scope, helpers.readers)
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
-    check_mappable(moved + [tensors], params, table)
-    check_escapes(scope, moved, tensors, others, tainted)
-    literal = literal_of(tensors, moved)
-    return Chain(
-        stmt,
-        call,
-        batcher,
-        tensors,
-        literal,
-        block[s_idx],
-        params,
-        parts,
-        renames,
-        moved,
-        kept,
-        batch_helper,
-    )
+    check_mappable(moved + [end.tensors[0]], params, table)
+    check_escapes(scope, moved, end.tensors, end.others, tainted)
+    literal = literal_of(end.tensors[0], moved)
+    return Chain(stmt, end, literal, block[s_idx], params, parts, renames, moved, kept)
 
 
 @dataclasses.dataclass
@@ -267,18 +238,25 @@ def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = 
         in a call to one, if every use of that helper is such a chain.
     """
     helpers = helpers or Helpers()
-    chains, refusals = [], []
+    candidates = []
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
             for index, stmt in enumerate(block):
-                found = batch_helpers.call_in(stmt, helpers.batchers)
-                call = batcher_call(stmt, table) or (found and found[0])
-                if call is None:
-                    continue
-                try:
-                    chains.append(recognise(block, index, scope, table, helpers))
-                except NotAChain as reason:
-                    refusals.append((call, str(reason)))
+                calls = batch_end.batching_calls(stmt, table, helpers.batchers)
+                if calls:
+                    candidates.append((stmt, block, index, scope, calls))
+    # Innermost statements first: an `if` around two batchers is tried after each.
+    candidates.sort(key=lambda c: (c[0].end_lineno - c[0].lineno, c[0].lineno))
+    chains, claimed, reasons = [], set(), {}
+    for _stmt, block, index, scope, calls in candidates:
+        if claimed & {id(c) for c in calls}:
+            continue
+        try:
+            chains.append(recognise(block, index, scope, table, helpers))
+            claimed |= {id(c) for c in calls}
+        except NotAChain as reason:
+            reasons.update({id(c): (c, str(reason)) for c in calls})
+    refusals = [r for key, r in reasons.items() if key not in claimed]
     return _check_helper_uses(tree, chains, refusals)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
 from estimator_multigpu.migrate import astutil
 
@@ -117,18 +118,18 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
         local |= astutil.writes(stmt)
 
 
-def check_escapes(scope, moved, tensors, others, tainted) -> None:
+def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
     """Raises NotAChain if a per-example name is used outside the chain.
 
     Args:
       scope: the function (or module) around the chain.
       moved: the statements that become the per-example function.
-      tensors: the per-example structure the batcher receives.
+      tensors: the per-example structure each batching call receives.
       others: the batcher's other arguments (they stay outside).
       tainted: the names that hold per-example values.
     """
-    inside = astutil.reads(tensors)
-    for stmt in moved:
+    inside = Counter()
+    for stmt in moved + tensors:
         inside.update(astutil.reads(stmt))
     total = astutil.reads(scope)
     for name in sorted(tainted):

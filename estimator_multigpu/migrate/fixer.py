@@ -79,7 +79,8 @@ def _rewritten_names(group: list[chains.Chain]) -> set[int]:
     """The ids of the legacy API name nodes that rewriting `group` replaces."""
     done = set()
     for chain in group:
-        done |= {id(n) for n, _ in chain.renames} | {id(chain.batch_call.func)}
+        done |= {id(n) for n, _ in chain.renames}
+        done |= {id(call.func) for call in chain.end.calls}
         if chain.dataset_parts[0] == "helper":
             done |= {id(n) for n, _ in chain.dataset_parts[2].renames}
         if chain.batch_helper:
