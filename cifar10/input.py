@@ -2,9 +2,10 @@
 
 Each device's shard of the records is read once into memory (as uint8
 images, never as a graph constant); every step gathers a batch of shuffled
-indices from it and augments and normalises the whole batch in a few
-vectorised ops. The augmentation is stateless, seeded per batch, so the same
-seed gives the same batches however many threads run the map.
+indices from it and crops and flips the whole batch in a few vectorised ops
+(normalisation is left to the model on its device unless asked for). The
+augmentation is stateless, seeded per batch, so the same seed gives the same
+batches however many threads run the map.
 """
 
 from __future__ import annotations
