@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from estimator_multigpu.migrate import edits, fixer
 from estimator_multigpu.migrate.__main__ import main
 
 LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.layers.dense\n"
@@ -216,3 +217,22 @@ def test_unreadable_sources_are_reported(tmp_path, capsys, raw, message):
     assert main([str(path), "--fix"]) == 2
     assert re.search(message, capsys.readouterr().out)
     assert path.read_bytes() == raw
+
+
+def test_a_failing_rewrite_leaves_the_file_alone_and_is_reported(
+    tree, capsys, monkeypatch
+):
+    def broken_fix(source, tree, findings):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(fixer, "fix", broken_fix)
+    path = tree / "legacy.py"
+    assert main([str(path), "--fix"]) == 1
+    out = capsys.readouterr().out
+    assert "legacy.py:0: note: not rewritten: no rewrite (RuntimeError: boom)" in out
+    assert "[fixed]" not in out and path.read_text() == LEGACY
+
+
+def test_overlapping_edits_are_an_error():
+    with pytest.raises(ValueError, match=r"edits overlap at offset 2"):
+        edits.apply("abcdef", [edits.Edit(0, 3, "x"), edits.Edit(2, 4, "y")])

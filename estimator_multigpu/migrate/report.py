@@ -37,7 +37,7 @@ def as_text(results: list[FileResult], applied: bool = True) -> str:
             out.append(f"{r.path}: error: {r.error}")
         out.extend(_line(f, applied) for f in r.findings)
         out.extend(
-            f"{r.path}:{line}: note: queue chain not rewritten: {reason}"
+            f"{r.path}:{line}: note: not rewritten: {reason}"
             for line, reason in r.notes
         )
     s = summary(results, applied)

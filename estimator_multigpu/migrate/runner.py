@@ -76,7 +76,7 @@ def process(path: str) -> FileResult:
         return result
     try:
         tree = ast.parse(result.original, filename=path)
-    except (SyntaxError, ValueError) as e:  # ValueError: null bytes
+    except (SyntaxError, ValueError, RecursionError) as e:  # ValueError: null bytes
         line = getattr(e, "lineno", None)
         where = f" (line {line})" if line else ""
         message = e.msg if isinstance(e, SyntaxError) else str(e)
@@ -89,17 +89,18 @@ def process(path: str) -> FileResult:
 
 
 def _fix(result: FileResult, tree: ast.Module) -> None:
-    fixed = fixer.fix(result.original, tree, result.findings)
-    result.notes = fixed.notes
+    """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
+        fixed = fixer.fix(result.original, tree, result.findings)
         ast.parse(fixed.source)
-    except SyntaxError as e:
+    except Exception as e:  # one odd file must not stop a whole scan
         for f in result.findings:
             f.fixed = False
-        result.notes.append(
-            (e.lineno or 0, "rewrite did not parse; file left unchanged")
-        )
+        line = getattr(e, "lineno", None) or 0
+        reason = f"no rewrite ({type(e).__name__}: {e}); file left unchanged"
+        result.notes.append((line, reason))
         return
+    result.notes = fixed.notes
     result.rewritten = fixed.source
 
 
