@@ -229,7 +229,7 @@ def test_a_failing_rewrite_leaves_the_file_alone_and_is_reported(
     path = tree / "legacy.py"
     assert main([str(path), "--fix"]) == 1
     out = capsys.readouterr().out
-    assert "legacy.py:0: note: not rewritten: no rewrite (RuntimeError: boom)" in out
+    assert "legacy.py: note: not rewritten: no rewrite (RuntimeError: boom)" in out
     assert "[fixed]" not in out and path.read_text() == LEGACY
 
 

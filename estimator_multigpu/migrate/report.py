@@ -38,6 +38,8 @@ def as_text(results: list[FileResult], applied: bool = True) -> str:
         out.extend(_line(f, applied) for f in r.findings)
         out.extend(
             f"{r.path}:{line}: note: not rewritten: {reason}"
+            if line
+            else f"{r.path}: note: not rewritten: {reason}"
             for line, reason in r.notes
         )
     s = summary(results, applied)
