@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, chains, rules
+from estimator_multigpu.migrate import aliases, astutil, dataflow, rules, sources
 from estimator_multigpu.migrate.calls import tf_name
 
 
@@ -59,13 +59,13 @@ def _read_index(func: ast.FunctionDef, names: list[str]) -> int:
             and value.args[0].id in names
         ):
             return index
-    raise chains.NotAChain(f"`{func.name}` reads no parameter with `reader.read`")
+    raise dataflow.NotAChain(f"`{func.name}` reads no parameter with `reader.read`")
 
 
 def _returned_literal(ret: ast.expr, moved: list[ast.stmt]) -> ast.expr | None:
     try:
-        return chains.literal_of(ret, moved)
-    except chains.NotAChain:
+        return dataflow.literal_of(ret, moved)
+    except dataflow.NotAChain:
         return None
 
 
@@ -73,26 +73,26 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
     """Returns the helper `func` is.
 
     Raises:
-      chains.NotAChain: if `func` is not a straight-line reader helper.
+      dataflow.NotAChain: if `func` is not a straight-line reader helper.
     """
     names = [a.arg for a in func.args.posonlyargs + func.args.args]
     ret = func.body[-1]
     returns = [n for n in astutil.walk_scope(func.body) if isinstance(n, ast.Return)]
     if func.decorator_list or not isinstance(ret, ast.Return) or ret.value is None:
-        raise chains.NotAChain(f"`{func.name}` does not end in `return <value>`")
+        raise dataflow.NotAChain(f"`{func.name}` does not end in `return <value>`")
     if returns != [ret]:
-        raise chains.NotAChain(f"`{func.name}` returns from more than one place")
+        raise dataflow.NotAChain(f"`{func.name}` returns from more than one place")
     index = _read_index(func, names)
     stmt = func.body[index]
     queue = stmt.value.args[0].id
-    chains.only_use(func, queue)
+    sources.only_use(func, queue)
     reader_expr = stmt.value.func.value
-    reader = chains.from_block(
+    reader = sources.from_block(
         func.body, index, reader_expr, table, func, rules.READERS
     )
-    params = chains.params_of(stmt.targets[0], star=True)
-    moved, kept, _ = chains.split(func.body[index + 1 : -1], params)
-    chains.check_mappable(moved + [ret.value], params, table)
+    params = sources.params_of(stmt.targets[0], star=True)
+    moved, kept, _ = dataflow.split(func.body[index + 1 : -1], params)
+    dataflow.check_mappable(moved + [ret.value], params, table)
     renames = [(reader.func, tf_name(table, reader, rules.READERS))]
     literal = _returned_literal(ret.value, moved)
     return ReaderHelper(
@@ -117,6 +117,6 @@ def find(tree: ast.Module, table: aliases.AliasTable) -> dict[str, ReaderHelper]
         if isinstance(node, ast.FunctionDef):
             try:
                 out[node.name] = recognise(node, table)
-            except chains.NotAChain:
+            except dataflow.NotAChain:
                 pass
     return out
