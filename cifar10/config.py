@@ -128,6 +128,13 @@ def validate(config: TrainConfig) -> None:
     if not config.devices:
         raise ValueError("`devices` is empty; pass at least one device.")
     _check_batch(config)
+    cpus = [d for d in config.devices if "cpu" in d.lower()]
+    if config.data_format == "channels_first" and cpus:
+        raise ValueError(
+            f"`data_format` 'channels_first' needs GPUs, but the devices include "
+            f"{cpus}: TensorFlow's CPU convolutions support only channels_last. "
+            "Pass data_format='channels_last' (--data_format=channels_last)."
+        )
     if config.download and (config.data_dir is None or config.dataset != "cifar10"):
         raise ValueError(
             f"`download` fetches CIFAR-10 into `data_dir`; received data_dir="

@@ -187,6 +187,16 @@ def config_from_flags() -> config_lib.TrainConfig:
     )
 
 
+def _print_download_progress(done: int, total: int) -> None:
+    end = "\n" if done == total else ""
+    print(
+        f"\rDownloading CIFAR-10: {done / 2**20:.1f} of {total / 2**20:.1f} MiB "
+        f"({100 * done / total:.0f}%)",
+        end=end,
+        flush=True,
+    )
+
+
 def _quiet_logs() -> None:
     """Shows warnings and the progress line only, unless --verbosity was passed."""
     import tensorflow as tf
@@ -213,7 +223,7 @@ def main(argv):
         f"{config.model_dir}",
         flush=True,
     )
-    results = trainer.run(config)
+    results = trainer.run(config, _print_download_progress)
     print(
         f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
         f"global step {results['global_step']})",

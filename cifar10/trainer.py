@@ -19,12 +19,18 @@ def synthetic_dir(config: config_lib.TrainConfig) -> str:
     return os.path.join(config.cache_dir, name)
 
 
-def prepare_data(config: config_lib.TrainConfig) -> str:
+def prepare_data(
+    config: config_lib.TrainConfig, progress: download.Progress = download.log_progress
+) -> str:
     """Makes sure the data exists and is valid; returns the data directory.
 
     Generates the synthetic set (once, cached) when `config.data_dir` is None;
     downloads when `config.download`. Every file is validated here, before
     any graph is built.
+
+    Args:
+      config: the run's configuration.
+      progress: download progress callback, `progress(bytes_done, bytes_total)`.
 
     Raises:
       ValueError: for a missing or malformed file, naming it.
@@ -40,7 +46,7 @@ def prepare_data(config: config_lib.TrainConfig) -> str:
                 data_dir, config.dataset, *config.synthetic_examples, config.seed
             )
     elif config.download:
-        download.download(data_dir)
+        download.download(data_dir, progress=progress)
     for split in data.SPLITS:
         data.filenames(data_dir, config.dataset, split)
     return data_dir
@@ -98,13 +104,19 @@ def estimator(config: config_lib.TrainConfig) -> emg.estimator.Estimator:
     return emg.estimator.Estimator(replicated, config.model_dir, run_config)
 
 
-def run(config: config_lib.TrainConfig) -> dict:
+def run(
+    config: config_lib.TrainConfig, progress: download.Progress = download.log_progress
+) -> dict:
     """Trains to `config.train_steps` (resuming), then evaluates on the test set.
+
+    Args:
+      config: the run's configuration.
+      progress: download progress callback (used with `config.download`).
 
     Returns:
       The evaluation metrics: `accuracy`, `loss`, `global_step`.
     """
-    data_dir = prepare_data(config)
+    data_dir = prepare_data(config, progress)
     train_input_fn, eval_input_fn = input_fns(config, data_dir)
     runner = estimator(config)
     if not config.eval_only:

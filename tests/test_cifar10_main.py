@@ -98,6 +98,7 @@ def test_config_from_flags(parse, tmp_path):
         ({"momentum": -1.0}, r"`momentum` must be >= 0; received -1.0"),
         ({"label": "coarse"}, r"`label` 'coarse' does not exist in cifar10"),
         ({"devices": ()}, r"`devices` is empty"),
+        ({"data_format": "channels_first"}, r"'channels_first' needs GPUs.*'/cpu:0'"),
     ],
     ids=[
         "batch",
@@ -108,6 +109,7 @@ def test_config_from_flags(parse, tmp_path):
         "momentum",
         "label",
         "no-devices",
+        "nchw-on-cpu",
     ],
 )
 def test_bad_config(kwargs, match):
