@@ -43,6 +43,7 @@ _BATCH = flags.DEFINE_integer(
 _DEVICES = flags.DEFINE_integer(
     "num_devices", 2, "Devices to train on.", lower_bound=2, upper_bound=_MAX_TOWERS
 )
+_THROUGHPUT = flags.DEFINE_boolean("throughput", True, "Time training steps/sec.")
 _BUILD = flags.DEFINE_boolean(
     "graph_construction", True, "Also time graph construction."
 )
@@ -295,9 +296,9 @@ def _construction_seconds(build, num_towers):
     with tf.Graph().as_default():
         images = tf.zeros([_BATCH.value, 32, 32, 3])
         labels = tf.zeros([_BATCH.value], tf.int32)
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         build(DEVICES[:num_towers], images, labels)
-        return time.perf_counter() - start
+        return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _report_throughput(rates):
@@ -320,13 +321,18 @@ def main(argv):
     tf.get_logger().setLevel("WARNING")
     devices = DEVICES[: _DEVICES.value]
     print(f"TF {tf.__version__}, devices {devices}, global batch {_BATCH.value}")
-    _report_throughput(_throughput(devices))
+    if _THROUGHPUT.value:
+        _report_throughput(_throughput(devices))
     if not _BUILD.value:
         return
-    print("graph construction seconds, replicate_model_fn:")
+    print("graph construction seconds, wall / process CPU (ours; hand-written):")
     for num_towers in (1, 2, 4, _MAX_TOWERS):
-        seconds = _construction_seconds(build_replicated, num_towers)
-        print(f"  {num_towers} tower(s): {seconds:6.2f}")
+        ours = _construction_seconds(build_replicated, num_towers)
+        hand = _construction_seconds(build_hand_written, num_towers)
+        print(
+            f"  {num_towers} tower(s): {ours[0]:6.2f} / {ours[1]:6.2f};"
+            f"  {hand[0]:6.2f} / {hand[1]:6.2f}"
+        )
 
 
 if __name__ == "__main__":
