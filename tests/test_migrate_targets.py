@@ -1,0 +1,26 @@
+"""Every name `--fix` writes exists in estimator_multigpu (the rewrites import)."""
+
+import pytest
+
+import estimator_multigpu as emg
+from estimator_multigpu.migrate import rules
+
+
+def _resolve(dotted):
+    obj = emg
+    for part in dotted.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+RENAMES = sorted({r.rename for r in rules.TABLE.values() if r.rename})
+QUEUE_NAMES = sorted(
+    {f"emg.inputs.queues.{n}" for n in rules.PRODUCERS + rules.BATCHERS + rules.READERS}
+    | {"emg.inputs.queues.read", "emg.inputs.queues.get_next"}
+)
+
+
+@pytest.mark.tf_compat
+@pytest.mark.parametrize("dotted", RENAMES + QUEUE_NAMES)
+def test_rewrite_target_exists(dotted):
+    assert callable(_resolve(dotted)) or isinstance(_resolve(dotted), type)
