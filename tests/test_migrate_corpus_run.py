@@ -28,6 +28,9 @@ SCRIPTS = {
     "tfrecord_shuffle_batch.py": False,
 }
 
+# Scripts that only run after the rewrite (tf.contrib is gone from TF 2).
+CONTRIB_SCRIPTS = ("estimator_replicate_train.py",)
+
 _DRIVER = """
 import contextlib, io, json, os, runpy, sys, traceback
 work, pairs = sys.argv[1], json.loads(sys.argv[2])
@@ -53,7 +56,7 @@ def outputs(tmp_path_factory):
     """{script: {'original': lines, 'rewritten': lines}} from one subprocess."""
     work = tmp_path_factory.mktemp("corpus_run")
     pairs = {}
-    for name in SCRIPTS:
+    for name in [*SCRIPTS, *CONTRIB_SCRIPTS]:
         result = runner.process(str(CORPUS / name))
         (work / name).write_text(result.rewritten or "")
         pairs[name] = [str(CORPUS / name), str(work / name)]
@@ -91,3 +94,13 @@ def test_rewritten_pipeline_produces_the_same_examples(outputs, name):
         assert sorted(new) == sorted(original)
         batches = [line for line in original if line.startswith("batch")]
         assert [line for line in new if line.startswith("batch")] == batches
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CONTRIB_SCRIPTS)
+def test_rewritten_contrib_estimator_script_trains(outputs, name):
+    original, new = outputs[name]["original"], outputs[name]["rewritten"]
+    assert original[0].startswith("FAILED") and "tensorflow.contrib" in "\n".join(
+        original
+    )
+    assert new[-1] == "improved True", new
