@@ -536,3 +536,11 @@ def test_branches_that_batch_different_tensors_are_left_alone():
     result, findings = fix(source)
     assert result.source == source and not any(f.fixed for f in findings)
     assert any("batch different tensors" in note for _, note in result.notes)
+
+
+def test_tab_indented_files_get_tab_indented_functions():
+    source = CHAIN.replace("    ", "\t")
+    result, findings = fix(source)
+    assert "\tdef _example_fn(key, line):\n\t\tnumber = " in result.source
+    assert "\t\treturn (number, key)\n" in result.source
+    assert parse_ok(result.source) and all(f.fixed for f in findings)
