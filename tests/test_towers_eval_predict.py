@@ -9,6 +9,8 @@ from tensorflow.python.saved_model.model_utils import export_output
 import estimator_multigpu as emg
 from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
 
+pytestmark = pytest.mark.tf_compat
+
 _NUM_EXAMPLES, _BATCH = 1003, 64
 
 

@@ -10,6 +10,9 @@ from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
 
 
+pytestmark = pytest.mark.tf_compat
+
+
 def model_fn(features, labels, mode):
     init = tf.compat.v1.random_normal_initializer(seed=4)
     with tf.compat.v1.variable_scope("layer"):
