@@ -544,3 +544,17 @@ def test_tab_indented_files_get_tab_indented_functions():
     assert "\tdef _example_fn(key, line):\n\t\tnumber = " in result.source
     assert "\t\treturn (number, key)\n" in result.source
     assert parse_ok(result.source) and all(f.fixed for f in findings)
+
+
+@pytest.mark.parametrize(
+    "tensors, mapped",
+    [("[key]", True), ("[key, line]", False), ("[line, key]", True)],
+    ids=["first_only", "both_in_order", "swapped"],
+)
+def test_a_map_is_added_unless_it_would_return_the_record(tensors, mapped):
+    source = CHAIN.replace(
+        "    number = tf.strings.to_number(line) * scale  # per-example\n", ""
+    ).replace("[number, key]", tensors)
+    new = fix(source)[0].source
+    assert (".map(_example_fn)" in new) == mapped
+    assert ("examples = emg.inputs.queues.read(q, reader)\n" in new) == (not mapped)

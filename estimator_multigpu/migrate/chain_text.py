@@ -91,10 +91,10 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
     fn, ds = unique("_example_fn", taken), unique("examples", taken)
     returned = _returned(off, chain)
     dataset = _dataset_expr(off, chain, q, renames)
-    if not chain.moved and returned in (
-        chain.params[0],
-        f"({', '.join(chain.params)})",
-    ):
+    identity = (
+        chain.params[0] if len(chain.params) == 1 else f"({', '.join(chain.params)})"
+    )
+    if not chain.moved and returned == identity:
         # The function would return its arguments unchanged: no map needed.
         text = "".join(chunks[id(s)] for s in chain.kept)
         text += f"{indent}{ds} = {dataset}{off.newline}"
