@@ -9,7 +9,6 @@ import estimator_multigpu as emg
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
 
-
 pytestmark = pytest.mark.tf_compat
 
 
@@ -112,3 +111,40 @@ def test_single_device_runs_model_fn_unchanged():
             return len(graph.get_operations()), spec.loss.name
 
     assert count_ops(wrap=True) == count_ops(wrap=False)
+
+
+def _has_legacy_layers():
+    try:
+        return callable(tf.compat.v1.layers.dense)
+    except (AttributeError, ImportError):  # Keras 3 without tf-keras.
+        return False
+
+
+def layers_model_fn(features, labels, mode):
+    x = tf.compat.v1.layers.dense(features, 8)
+    x = tf.compat.v1.layers.batch_normalization(x, training=True)
+    loss = tf.reduce_mean(tf.square(tf.compat.v1.layers.dense(x, 1) - labels))
+    optimizer = emg.TowerOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))
+    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+        train_op = optimizer.minimize(
+            loss, tf.compat.v1.train.get_or_create_global_step()
+        )
+    return EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def _layer_variable_names(devices):
+    with tf.Graph().as_default():
+        features, labels = tf.random.normal([6, 3], seed=1), tf.ones([6, 1])
+        replicated = emg.replicate_model_fn(layers_model_fn, devices=devices)
+        spec = replicated(features, labels, ModeKeys.TRAIN)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            assert np.isfinite(session.run([spec.loss, spec.train_op])[0])
+        return sorted(v.op.name for v in tf.compat.v1.global_variables())
+
+
+@pytest.mark.skipif(not _has_legacy_layers(), reason="needs tf.compat.v1.layers")
+def test_legacy_layers_keep_single_device_names():
+    names = _layer_variable_names(ALL_DEVICES[:1])
+    assert "dense_1/kernel" in names and "batch_normalization/moving_mean" in names
+    assert _layer_variable_names(ALL_DEVICES[:4]) == names
