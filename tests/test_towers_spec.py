@@ -68,3 +68,16 @@ def test_single_device_unwraps_per_device_input():
         )
         assert seen["features"] is shard
         assert spec.predictions is shard
+
+
+def test_every_tower_gets_the_same_params():
+    seen = []
+
+    def popping_model_fn(features, mode, params):
+        seen.append(params.pop("scale"))
+        return EstimatorSpec(mode, predictions=features * seen[-1])
+
+    with tf.Graph().as_default():
+        replicated = emg.replicate_model_fn(popping_model_fn, devices=ALL_DEVICES[:3])
+        replicated(tf.ones([6, 2]), None, ModeKeys.PREDICT, params={"scale": 2.0})
+    assert seen == [2.0, 2.0, 2.0]

@@ -146,6 +146,11 @@ def _build_one(model_fn, args, device, placer, context) -> Tower:
     return Tower(spec, context, owned, metric_variables, ops, local_variables)
 
 
+def _fresh(run_args: tuple) -> tuple:
+    mode, params, config = run_args
+    return mode, dict(params) if isinstance(params, dict) else params, config
+
+
 def build_towers(
     model_fn: Callable,
     shards: Sequence[tuple[Any, Any]],
@@ -162,7 +167,9 @@ def build_towers(
       model_fn: the user's model_fn.
       shards: `shards[t]` = `(features, labels)` of tower t.
       devices: `devices[t]` = tower t's device.
-      run_args: `(mode, params, config)`, passed to every tower unchanged.
+      run_args: `(mode, params, config)`, passed to every tower unchanged
+        (a dict `params` as a fresh shallow copy per tower, so a tower that
+        pops or sets keys does not change what the next tower receives).
       weights: `weights[t]` = tower t's loss weight.
       counts: `counts[t]` = examples in tower t's shard.
       loss_reduction: `'mean'` or `'sum'`.
@@ -179,7 +186,7 @@ def build_towers(
         )
         towers.append(
             _build_one(
-                model_fn, shards[index] + tuple(run_args), device, placer, context
+                model_fn, shards[index] + _fresh(run_args), device, placer, context
             )
         )
     return towers
