@@ -16,7 +16,7 @@ setuptools.setup(
     install_requires=["tensorflow>=2.15", "numpy", "absl-py"],
     extras_require={
         # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1).
-        "test": ["pytest>=7", "ruff", "tf-keras"],
+        "test": ["pytest>=7", "ruff==0.17.6", "tf-keras"],
         "dali": ["nvidia-dali-cuda120"],
         "legacy-layers": ["tf-keras"],
     },
