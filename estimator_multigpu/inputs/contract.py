@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu.inputs import batching
 from estimator_multigpu.inputs.context import InputContext
 
 
@@ -15,6 +17,23 @@ def check_dataset_fn(dataset_fn) -> None:
             "`dataset_fn` must be a callable dataset_fn(ctx) -> tf.data.Dataset; "
             f"received {dataset_fn!r}."
         )
+
+
+def check_common(
+    dataset_fn, devices, global_batch_size, remainder, shuffle_buffer_size, num_epochs
+):
+    """Validates the arguments both builders take.
+
+    Returns:
+      `(devices, sizes)`: the resolved devices and `sizes[d]`, device d's
+      examples per full step.
+    """
+    check_dataset_fn(dataset_fn)
+    devices = devices_lib.resolve(devices=devices)
+    sizes = batching.per_device_batch_sizes(global_batch_size, len(devices), remainder)
+    check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
+    check_int("num_epochs", num_epochs, 1, allow_none=True)
+    return devices, sizes
 
 
 def check_int(name: str, value, low: int, allow_none: bool = False) -> None:

@@ -7,9 +7,8 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
-from estimator_multigpu.inputs import batching, contract, step
+from estimator_multigpu.inputs import contract, step
 from estimator_multigpu.inputs.context import InputContext
 
 try:  # No public tf.* name in any TF 2.x.
@@ -99,11 +98,14 @@ def multi_device_input_fn(
     Raises:
       TypeError, ValueError: for bad arguments, before any graph is built.
     """
-    contract.check_dataset_fn(dataset_fn)
-    devices = devices_lib.resolve(devices=devices)
-    sizes = batching.per_device_batch_sizes(global_batch_size, len(devices), remainder)
-    contract.check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
-    contract.check_int("num_epochs", num_epochs, 1, allow_none=True)
+    devices, sizes = contract.check_common(
+        dataset_fn,
+        devices,
+        global_batch_size,
+        remainder,
+        shuffle_buffer_size,
+        num_epochs,
+    )
     contract.check_int("prefetch_buffer_size", prefetch_buffer_size, 0)
     contract.check_int("max_buffer_size", max_buffer_size, 1)
     options = (shuffle_buffer_size, seed, num_epochs, drop_remainder)

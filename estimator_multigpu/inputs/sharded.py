@@ -6,9 +6,8 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
-from estimator_multigpu.inputs import batching, contract, step
+from estimator_multigpu.inputs import contract, step
 from estimator_multigpu.inputs.context import InputContext, derive_seed
 
 
@@ -118,11 +117,14 @@ def sharded_input_fn(
     Raises:
       TypeError, ValueError: for bad arguments, before any graph is built.
     """
-    contract.check_dataset_fn(dataset_fn)
-    devices = devices_lib.resolve(devices=devices)
-    sizes = batching.per_device_batch_sizes(global_batch_size, len(devices), remainder)
-    contract.check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
-    contract.check_int("num_epochs", num_epochs, 1, allow_none=True)
+    devices, sizes = contract.check_common(
+        dataset_fn,
+        devices,
+        global_batch_size,
+        remainder,
+        shuffle_buffer_size,
+        num_epochs,
+    )
     if user_batches and (shuffle_buffer_size or num_epochs != 1 or drop_remainder):
         raise ValueError(
             "With user_batches=True, `dataset_fn` shuffles, repeats and batches "
