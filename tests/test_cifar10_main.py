@@ -141,13 +141,14 @@ def _config(tmp_path, **kwargs):
 
 @pytest.mark.slow
 def test_trains_evaluates_and_resumes_on_two_devices(tmp_path, capsys):
-    first = trainer.run(_config(tmp_path))
-    assert first["global_step"] == 6 and 0 <= first["accuracy"] <= 1
-    assert "step 6/6 (100%)" in capsys.readouterr().out
-    assert os.path.exists(tmp_path / "model" / "model.ckpt-6.index")
-    resumed = trainer.run(_config(tmp_path, train_steps=9))
-    assert resumed["global_step"] == 9  # 3 more steps, not 9.
-    assert "step 9/9" in capsys.readouterr().out
+    first = trainer.run(_config(tmp_path, train_steps=20))
+    assert first["global_step"] == 20 and 0 <= first["accuracy"] <= 1
+    assert "step 20/20 (100%)" in capsys.readouterr().out
+    assert os.path.exists(tmp_path / "model" / "model.ckpt-20.index")
+    resumed = trainer.run(_config(tmp_path, train_steps=30))
+    assert resumed["global_step"] == 30  # 10 more steps, not 30.
+    out = capsys.readouterr().out
+    assert "step 23/30" in out and "step 3/30 " not in out
 
 
 @pytest.mark.slow
