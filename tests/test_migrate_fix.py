@@ -558,3 +558,38 @@ def test_a_map_is_added_unless_it_would_return_the_record(tensors, mapped):
     new = fix(source)[0].source
     assert (".map(_example_fn)" in new) == mapped
     assert ("examples = emg.inputs.queues.read(q, reader)\n" in new) == (not mapped)
+
+
+@pytest.mark.parametrize(
+    "keep, expected",
+    [
+        ("number > 0", "lambda number, key: (number > 0)"),
+        ("True", "True"),
+        ("flag", "lambda *_: (flag)"),
+    ],
+    ids=["reads_the_example", "constant", "outside_tensor"],
+)
+def test_maybe_batch_keep_input_becomes_a_function_of_the_example(keep, expected):
+    source = CHAIN.replace(
+        "tf.train.batch([number, key], batch_size=2)",
+        f"tf.train.maybe_batch([number, key], {keep}, batch_size=2)",
+    )
+    result, findings = fix(source)
+    assert squash(f"maybe_batch(examples, {expected}, batch_size=2)") in squash(
+        result.source
+    )
+    assert all(f.fixed for f in findings)
+
+
+def test_keep_input_reading_unbatched_values_is_left_alone():
+    source = (
+        CHAIN.replace(
+            "tf.train.batch([number, key], batch_size=2)",
+            "tf.train.maybe_batch([number], line > '', batch_size=2)",
+        )
+        .replace("images, keys =", "images =")
+        .replace("return images, keys", "return images")
+    )
+    result, findings = fix(source)
+    assert result.source == source and not any(f.fixed for f in findings)
+    assert any("not batched" in note for _, note in result.notes), result.notes

@@ -9,6 +9,8 @@ from estimator_multigpu.migrate import aliases, astutil, batch_helpers, rules
 from estimator_multigpu.migrate.calls import SINGLE_BATCHERS, call_arg, tf_name
 from estimator_multigpu.migrate.dataflow import NotAChain
 
+# Position of `keep_input` in the maybe_* batchers.
+KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)
 # Compound statements whose branches may each batch the same examples.
 _COMPOUND = (ast.If, ast.With)
@@ -26,6 +28,8 @@ class BatchEnd:
         call, a tuple of the per-example arguments).
       others: every other argument of those calls (they stay where they are).
       helper: the `batch_helpers.BatchHelper` the calls call, else None.
+      keeps: the `keep_input` arguments of maybe_* batchers (they become
+        functions of the example, so they may read its values).
     """
 
     calls: list[ast.Call]
@@ -33,6 +37,7 @@ class BatchEnd:
     tensors: list[ast.expr]
     others: list[ast.expr]
     helper: batch_helpers.BatchHelper | None = None
+    keeps: list[ast.expr] = dataclasses.field(default_factory=list)
 
 
 def _tuple_of(args: list[ast.expr]) -> ast.Tuple:
@@ -70,10 +75,19 @@ def _batcher_end(calls: list[ast.Call], table: aliases.AliasTable) -> BatchEnd:
     if None in tensors:
         raise NotAChain("a batcher is called without tensors")
     _same(tensors, "batcher")
-    others = []
-    for call in calls:
-        others += call.args[1:] + [k.value for k in call.keywords if k.arg != "tensors"]
-    return BatchEnd(calls, batchers, tensors, others)
+    others, keeps = [], []
+    for call, batcher in zip(calls, batchers):
+        keep = keep_input(call, batcher)
+        keeps += [keep] if keep is not None else []
+        args = call.args[1:] + [k.value for k in call.keywords if k.arg != "tensors"]
+        others += [a for a in args if a is not keep]
+    return BatchEnd(calls, batchers, tensors, others, keeps=keeps)
+
+
+def keep_input(call: ast.Call, batcher: str) -> ast.expr | None:
+    """The `keep_input` argument of a maybe_* batcher call, else None."""
+    index = KEEP_INPUT.get(batcher)
+    return call_arg(call, index, "keep_input") if index is not None else None
 
 
 def batching_calls(stmt: ast.stmt, table, found: dict) -> list[ast.Call]:

@@ -6,35 +6,34 @@ import ast
 
 from estimator_multigpu.migrate import astutil
 from estimator_multigpu.migrate.astutil import unique
+from estimator_multigpu.migrate.batch_end import keep_input
 from estimator_multigpu.migrate.batch_helpers import BatchHelper
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
-# Position of `keep_input` in the maybe_* batchers.
-_KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}
 
-
-def _batcher_args(
-    off: Offsets, call: ast.Call, batcher: str, dataset: str
-) -> list[str]:
-    keep = _KEEP_INPUT.get(batcher)
+def _batcher_args(off, call: ast.Call, batcher: str, dataset: str, params) -> list[str]:
+    keep = keep_input(call, batcher)
     args = [dataset]
-    for i, arg in enumerate(call.args[1:], start=1):
-        args.append(_keep(off, arg) if i == keep else off.text(arg))
+    for arg in call.args[1:]:
+        args.append(_keep(off, arg, params) if arg is keep else off.text(arg))
     for kw in call.keywords:
         if kw.arg == "tensors":
             continue
-        value = _keep(off, kw.value) if kw.arg == "keep_input" else off.text(kw.value)
+        value = _keep(off, kw.value, params) if kw.value is keep else off.text(kw.value)
         args.append(f"{kw.arg}={value}" if kw.arg else f"**{value}")
     return args
 
 
-def _keep(off: Offsets, node: ast.expr) -> str:
+def _keep(off: Offsets, node: ast.expr, params: list[str] | None) -> str:
+    """`keep_input` as the function of the example that emg's maybe_* take."""
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
         return off.text(node)
-    return f"lambda *_: ({off.text(node)})"
+    return f"lambda {', '.join(params) if params else '*_'}: ({off.text(node)})"
 
 
-def batch_call(off: Offsets, call: ast.Call, batcher: str, q: str, dataset: str) -> str:
+def batch_call(
+    off: Offsets, call: ast.Call, batcher: str, q: str, dataset: str, params=None
+) -> str:
     """`q.get_next(q.<batcher>(dataset, ...))` for `call`, wrapped if long.
 
     Args:
@@ -43,8 +42,10 @@ def batch_call(off: Offsets, call: ast.Call, batcher: str, q: str, dataset: str)
       batcher: its name, e.g. `'shuffle_batch'`.
       q: how the module spells emg.inputs.queues.
       dataset: the expression for the Dataset of examples.
+      params: the example's names, for a `keep_input` that reads them (None:
+        it does not).
     """
-    args = _batcher_args(off, call, batcher, dataset)
+    args = _batcher_args(off, call, batcher, dataset, params)
     flat = f"{q}.get_next({q}.{batcher}({', '.join(args)}))"
     line = off.lines[call.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]

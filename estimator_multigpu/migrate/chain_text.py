@@ -115,7 +115,7 @@ def _batch_edits(off: Offsets, chain: chains.Chain, q: str, ds: str) -> list[Edi
             first, last = tensors.elts[0], tensors.elts[-1]
             edits.append(Edit(off.span(first)[0], off.span(last)[1], ds))
         else:
-            text = batch_text.batch_call(off, call, batcher, q, ds)
+            text = batch_text.batch_call(off, call, batcher, q, ds, chain.keep_params)
             edits.append(off.replace(call, text))
     return edits
 

@@ -31,6 +31,8 @@ class Chain:
       renames: (node, new name) pairs: producer and reader constructors.
       moved: statements between source and batcher that become the function.
       kept: the statements between them that do not depend on the records.
+      keep_params: parameter names for `keep_input` functions that read the
+        example (None when they do not).
     """
 
     batch_stmt: ast.stmt
@@ -42,6 +44,7 @@ class Chain:
     renames: list[tuple[ast.AST, str]]
     moved: list[ast.stmt]
     kept: list[ast.stmt]
+    keep_params: list[str] | None = None
 
     @property
     def batch_call(self) -> ast.Call:
@@ -94,9 +97,42 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
     )
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
     check_mappable(moved + [end.tensors[0]], params, table)
-    check_escapes(scope, moved, end.tensors, end.others, tainted)
+    check_escapes(scope, moved, end.tensors + end.keeps, end.others, tainted)
     literal = literal_of(end.tensors[0], moved)
-    return Chain(stmt, end, literal, block[s_idx], params, parts, renames, moved, kept)
+    keep_params = _keep_params(end, literal, tainted)
+    return Chain(
+        stmt,
+        end,
+        literal,
+        block[s_idx],
+        params,
+        parts,
+        renames,
+        moved,
+        kept,
+        keep_params,
+    )
+
+
+def _keep_params(end, literal: ast.expr, tainted: set[str]) -> list[str] | None:
+    """Parameters for `keep_input` functions that read the example, else None.
+
+    `tf.train.maybe_batch([image, label], label > 0, ...)` keeps examples by
+    their own label: emg's maybe_batch takes `lambda image, label: (label > 0)`.
+    """
+    reads = set().union(*(astutil.reads(k) for k in end.keeps)) & tainted
+    if not reads:
+        return None
+    elts = getattr(literal, "elts", None)
+    if elts is None or literal is not end.tensors[0]:
+        raise NotAChain("`keep_input` reads the example, which is not a list display")
+    names = [
+        e.id if isinstance(e, ast.Name) else f"_unused{i}" for i, e in enumerate(elts)
+    ]
+    names = [n if n not in names[:i] else f"_unused{i}" for i, n in enumerate(names)]
+    if not reads <= set(names):
+        raise NotAChain("`keep_input` reads per-example values that are not batched")
+    return names
 
 
 @dataclasses.dataclass

@@ -24,6 +24,17 @@ def index_input(limit, batch_size):
     return tf.train.batch([squared], batch_size)  # expect: queue-batcher
 
 
+def kept_input(values, batch_size):
+    (value,) = tf.train.slice_input_producer([values], num_epochs=1, shuffle=False)  # expect: queue-producer
+    doubled = value * 2
+    return tf.train.maybe_batch(  # expect: queue-batcher
+        [doubled],
+        keep_input=tf.equal(doubled % 4, 0),
+        batch_size=batch_size,
+        allow_smaller_final_batch=True,
+    )
+
+
 def run_until_done(sess, tensors):
     try:
         while True:
@@ -38,11 +49,13 @@ def main(_):
     with tf.Graph().as_default():
         image_batch, label_batch = array_input(images, labels, batch_size=3)
         squares = index_input(5, batch_size=3)
+        evens = kept_input(np.arange(9, dtype=np.int32), batch_size=2)
         with tf.Session() as sess:
             sess.run(tf.local_variables_initializer())
             threads = tf.train.start_queue_runners(sess)  # expect: queue-runner
             run_until_done(sess, [image_batch, label_batch])
             run_until_done(sess, squares)
+            run_until_done(sess, evens)
 
 
 if __name__ == "__main__":
