@@ -407,7 +407,7 @@ def test_reader_helper_returns_a_dataset_and_the_caller_maps_it():
                 "    number = tf.strings.to_number(line)\n",
                 "    number = tf.strings.to_number(line)\n    if header:\n        return line\n",
             ),
-            "no `reader.read",
+            "returns from more than one place",
         ),
         (
             ("read_record(q, 1)", "read_record(header=1)"),
@@ -593,3 +593,12 @@ def test_keep_input_reading_unbatched_values_is_left_alone():
     result, findings = fix(source)
     assert result.source == source and not any(f.fixed for f in findings)
     assert any("not batched" in note for _, note in result.notes), result.notes
+
+
+def test_a_reader_function_that_cannot_be_a_source_is_named_in_the_note():
+    result, _ = fix((CORPUS / "cifar10_tutorial_input.py").read_text())
+    assert any(
+        "`read_cifar10` reads the queue but cannot become a source: the records "
+        "are unpacked into something other than names" in note
+        for _, note in result.notes
+    ), result.notes

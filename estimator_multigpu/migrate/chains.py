@@ -91,7 +91,9 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
     helpers = helpers or Helpers()
     stmt = block[index]
     end = batch_end.batch_end(stmt, table, helpers.batchers)
-    s_idx = sources.find_source(block, index, table, helpers.readers)
+    s_idx = sources.find_source(
+        block, index, table, helpers.readers, helpers.failed_readers
+    )
     params, parts, renames = sources.source_parts(
         block, s_idx, table, scope, helpers.readers
     )
@@ -137,10 +139,12 @@ def _keep_params(end, literal: ast.expr, tainted: set[str]) -> list[str] | None:
 
 @dataclasses.dataclass
 class Helpers:
-    """A module's reader helpers and batch helpers, by name."""
+    """A module's reader helpers and batch helpers, by name; and the functions
+    that read a queue but cannot become reader helpers, with the reason."""
 
     readers: dict = dataclasses.field(default_factory=dict)
     batchers: dict = dataclasses.field(default_factory=dict)
+    failed_readers: dict = dataclasses.field(default_factory=dict)
 
 
 def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = None):

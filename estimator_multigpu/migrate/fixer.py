@@ -87,9 +87,8 @@ def _rewritten_names(group: list[chains.Chain]) -> set[int]:
 
 
 def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
-    found_helpers = chains.Helpers(
-        reader_helpers.find(tree, table), batch_helpers.find(tree, table)
-    )
+    readers, failed = reader_helpers.find(tree, table)
+    found_helpers = chains.Helpers(readers, batch_helpers.find(tree, table), failed)
     found, refused = chains.find(tree, table, found_helpers)
     taken = astutil.writes(tree) | set(astutil.reads(tree))
     out, done = [], set()

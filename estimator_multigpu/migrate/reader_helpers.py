@@ -110,13 +110,15 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
     )
 
 
-def find(tree: ast.Module, table: aliases.AliasTable) -> dict[str, ReaderHelper]:
-    """Returns the module's reader helpers by name."""
-    out = {}
+def find(tree: ast.Module, table: aliases.AliasTable):
+    """Returns (helpers, failed): reader helpers by name, and for functions
+    that read a queue parameter but cannot be rewritten, the reason."""
+    out, failed = {}, {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             try:
                 out[node.name] = recognise(node, table)
-            except dataflow.NotAChain:
-                pass
-    return out
+            except dataflow.NotAChain as reason:
+                if "reads no parameter" not in str(reason):
+                    failed[node.name] = str(reason)
+    return out, failed

@@ -40,12 +40,30 @@ def _is_source(value: ast.expr, table: aliases.AliasTable, helpers) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == "dequeue"
 
 
-def find_source(block: list[ast.stmt], index: int, table, helpers) -> int:
+def find_source(block: list[ast.stmt], index: int, table, helpers, failed=None) -> int:
+    """Returns the index of the statement the chain's examples come from.
+
+    Args:
+      block, index: the statements, and the position of the batching one.
+      table: the module's aliases.
+      helpers: reader helpers by name.
+      failed: functions that read a queue but are no helpers, with the reason.
+
+    Raises:
+      NotAChain: if there is none (the reason names a failed helper called).
+    """
     for s_idx in range(index - 1, -1, -1):
         stmt = block[s_idx]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             if _is_source(stmt.value, table, helpers):
                 return s_idx
+    for stmt in block[:index]:
+        value = getattr(stmt, "value", None)
+        name = getattr(getattr(value, "func", None), "id", None)
+        if isinstance(value, ast.Call) and name in (failed or {}):
+            raise NotAChain(
+                f"`{name}` reads the queue but cannot become a source: {failed[name]}"
+            )
     raise NotAChain(
         "no `reader.read(queue)` or tensor producer before the batcher in this "
         "function (a chain split over several functions is rewritten by hand)"
@@ -58,7 +76,10 @@ def params_of(target: ast.expr, star: bool) -> list[str]:
     if not isinstance(target, ast.Tuple | ast.List) or not all(
         isinstance(e, ast.Name) for e in target.elts
     ):
-        raise NotAChain("the source is unpacked into something other than names")
+        raise NotAChain(
+            "the records are unpacked into something other than names "
+            "(attributes or items)"
+        )
     names = []
     for i, elt in enumerate(target.elts):
         names.append(elt.id if elt.id not in names else f"_unused{i}")
