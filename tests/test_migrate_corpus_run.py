@@ -33,6 +33,10 @@ CONTRIB_SCRIPTS = ("estimator_replicate_train.py",)
 
 _DRIVER = """
 import contextlib, io, json, os, runpy, sys, traceback
+import tensorflow as tf
+# Legacy sessions take the context's threading; queue runners' blocking ops can
+# starve the default inter-op pool (one thread per core) on a 2-core machine.
+tf.config.threading.set_inter_op_parallelism_threads(16)
 work, pairs = sys.argv[1], json.loads(sys.argv[2])
 out = {}
 for name, paths in pairs.items():
