@@ -277,7 +277,9 @@ def test_examples_per_sec_is_batch_times_step_rate(tmp_path, batch):
 
 
 def test_logs_loss_step_and_rates(tmp_path, caplog):
-    caplog.set_level("INFO")
+    # Other code in the process (a CLI's main) may have quietened these loggers.
+    for name in (None, "tensorflow", "absl"):
+        caplog.set_level("INFO", logger=name)
     _estimator(tmp_path, log_step_count_steps=2).train(TRAIN_FN, steps=5)
     text = caplog.text
     assert "loss = " in text and "step = " in text
