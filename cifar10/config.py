@@ -61,7 +61,7 @@ class TrainConfig:
     devices: tuple[str, ...] = ("/cpu:0",)
     global_batch_size: int = 128
     remainder: str = "error"
-    train_steps: int = 150
+    train_steps: int = 120
     learning_rate: float = 0.1
     momentum: float = 0.9
     weight_decay: float = 1e-4

@@ -58,7 +58,7 @@ _REMAINDER = flags.DEFINE_enum(
     "'uneven' allows a global batch that does not divide by the device count.",
 )
 _STEPS = flags.DEFINE_integer(
-    "train_steps", 150, "Total training steps.", lower_bound=1
+    "train_steps", 120, "Total training steps.", lower_bound=1
 )
 _LR = flags.DEFINE_float(
     "learning_rate",
