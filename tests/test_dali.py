@@ -15,18 +15,6 @@ from estimator_multigpu.inputs import dali as emg_dali  # noqa: E402
 pytestmark = pytest.mark.dali
 
 
-def mirrored():
-    """MirroredStrategy on 2 logical CPUs, without collective ops.
-
-    Every MirroredStrategy numbers its collective ops from the same keys, so
-    two of them in one process that all-reduce different shapes collide
-    ("Shape mismatch in the collective instance 100"); tests make many.
-    """
-    return tf.distribute.MirroredStrategy(
-        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
-    )
-
-
 NUM_IMAGES = 24  # 2 classes of 12, dark and bright; image i is uniform grey.
 
 
@@ -90,11 +78,6 @@ def _pipeline_fn(image_dir, shuffle=False, **overrides):
         )
 
     return pipeline_fn
-
-
-@pytest.fixture
-def strategy():
-    return mirrored()
 
 
 def _read_epoch(dataset, strategy, steps):

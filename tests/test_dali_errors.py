@@ -12,18 +12,6 @@ from estimator_multigpu.inputs import dali as emg_dali  # noqa: E402
 pytestmark = pytest.mark.dali
 
 
-def mirrored():
-    """MirroredStrategy on 2 logical CPUs, without collective ops.
-
-    Every MirroredStrategy numbers its collective ops from the same keys, so
-    two of them in one process that all-reduce different shapes collide
-    ("Shape mismatch in the collective instance 100"); tests make many.
-    """
-    return tf.distribute.MirroredStrategy(
-        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
-    )
-
-
 @pipeline_def(output_dtype=[types.FLOAT], output_ndim=[1])
 def declared(shard_id, num_shards):
     return fn.random.uniform(shape=[3])
@@ -32,11 +20,6 @@ def declared(shard_id, num_shards):
 @pipeline_def
 def undeclared(shard_id, num_shards):
     return fn.random.uniform(shape=[3])
-
-
-@pytest.fixture
-def strategy():
-    return mirrored()
 
 
 def _pipeline_fn(definition=declared, **overrides):

@@ -11,29 +11,11 @@ import estimator_multigpu.distribute as ed
 pytestmark = pytest.mark.tf_compat
 
 
-def mirrored():
-    """MirroredStrategy on 2 logical CPUs, without collective ops.
-
-    Every MirroredStrategy numbers its collective ops from the same keys, so
-    two of them in one process that all-reduce different shapes collide
-    ("Shape mismatch in the collective instance 100"); tests make many.
-    """
-    return tf.distribute.MirroredStrategy(
-        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
-    )
-
-
 MODES = {
     "per_worker": {},
     "per_replica": {"replication_mode": "per_replica"},
     "on_device": {"replication_mode": "per_replica", "place_dataset_on_device": True},
 }
-
-
-@pytest.fixture
-def strategy():
-    # Function-scoped: a MirroredStrategy remembers 'per_replica' input.
-    return mirrored()
 
 
 def _examples(n):

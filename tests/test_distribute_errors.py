@@ -8,25 +8,8 @@ import estimator_multigpu.distribute as ed
 pytestmark = pytest.mark.tf_compat
 
 
-def mirrored():
-    """MirroredStrategy on 2 logical CPUs, without collective ops.
-
-    Every MirroredStrategy numbers its collective ops from the same keys, so
-    two of them in one process that all-reduce different shapes collide
-    ("Shape mismatch in the collective instance 100"); tests make many.
-    """
-    return tf.distribute.MirroredStrategy(
-        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
-    )
-
-
 PER_REPLICA = tf.distribute.InputReplicationMode.PER_REPLICA
 PER_WORKER = tf.distribute.InputReplicationMode.PER_WORKER
-
-
-@pytest.fixture
-def strategy():
-    return mirrored()
 
 
 def _range(ctx):
