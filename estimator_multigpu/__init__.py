@@ -8,7 +8,6 @@ import importlib
 
 _SUBMODULES = (
     "devices",
-    "diagnose",
     "distribute",
     "estimator",
     "inputs",
