@@ -20,13 +20,13 @@ Run: python -m benchmarks.device_array
 from __future__ import annotations
 
 import statistics
-import time
 
 import numpy as np
 import tensorflow as tf
 from absl import app, flags, logging
 
 import estimator_multigpu as emg
+from benchmarks.timing import examples_per_sec
 
 _LENGTH = flags.DEFINE_integer("length", 16_000_000, "Array length.", lower_bound=1)
 _FRAGMENT = flags.DEFINE_integer(
@@ -50,17 +50,6 @@ def resident(array: emg.inputs.DeviceArray, starts, batch_size: int, length: int
     return emg.inputs.device_array_dataset(
         array, starts, length, batch_size, seed=1, num_epochs=None, device="/cpu:0"
     )
-
-
-def examples_per_sec(dataset: tf.data.Dataset, batches: int, batch_size: int) -> float:
-    """Times `batches` batches after 10 warm-up batches."""
-    iterator = iter(dataset)
-    for _ in range(10):
-        next(iterator)
-    start = time.perf_counter()
-    for _ in range(batches):
-        next(iterator)
-    return batches * batch_size / (time.perf_counter() - start)
 
 
 def main(argv):

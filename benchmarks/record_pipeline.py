@@ -22,13 +22,13 @@ from __future__ import annotations
 import os
 import statistics
 import tempfile
-import time
 
 import numpy as np
 import tensorflow as tf
 from absl import app, flags, logging
 
 import estimator_multigpu as emg
+from benchmarks.timing import examples_per_sec
 
 _FILES = flags.DEFINE_integer(
     "num_files", 16, "TFRecord files to generate.", lower_bound=1
@@ -104,17 +104,6 @@ def tuned(files: list[str], batch_size: int) -> tf.data.Dataset:
     return emg.inputs.record_pipeline(
         files, parse_batch, batch_size, seed=1, shuffle_buffer_size=_SHUFFLE.value
     )
-
-
-def examples_per_sec(dataset: tf.data.Dataset, batches: int, batch_size: int) -> float:
-    """Times `batches` batches after 10 warm-up batches (buffers filled)."""
-    iterator = iter(dataset)
-    for _ in range(10):
-        next(iterator)
-    start = time.perf_counter()
-    for _ in range(batches):
-        next(iterator)
-    return batches * batch_size / (time.perf_counter() - start)
 
 
 def main(argv):
