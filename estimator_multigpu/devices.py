@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 
@@ -16,6 +17,28 @@ _DEVICE_RE = re.compile(
 
 # The n passed to the one successful `simulate` call of this process, by type.
 _SIMULATED: dict[str, int] = {}
+
+# `simulate` refuses more logical devices than this: each one is a tower that
+# the model is built and run on, so thousands take minutes before any step.
+MAX_SIMULATED_DEVICES = 64
+# Logical CPUs per core beyond which `simulate` warns (and trainers refuse):
+# the devices share the cores, so each one more slows every step.
+SIMULATED_DEVICES_PER_CORE = 4
+
+
+def cpu_cores() -> int:
+    """The CPU cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def max_simulated_devices() -> int:
+    """The most logical CPUs worth simulating here.
+
+    `SIMULATED_DEVICES_PER_CORE` per core, at most `MAX_SIMULATED_DEVICES`.
+    """
+    return min(MAX_SIMULATED_DEVICES, SIMULATED_DEVICES_PER_CORE * cpu_cores())
 
 
 def canonical(device: str) -> str:
@@ -163,9 +186,11 @@ def simulate(
     Must run before TensorFlow initialises its runtime (before any op or
     tensor is created). Calling it again with the same `n` returns the same
     names; a different `n` is an error, since a process can split only once.
+    Splitting the CPU into more than `max_simulated_devices()` devices (4 per
+    core) logs a warning: the devices share the cores.
 
     Args:
-      n: number of logical devices, >= 1.
+      n: number of logical devices, 1 to `MAX_SIMULATED_DEVICES` (64).
       device_type: `'CPU'` or `'GPU'`.
       memory_limit_mb: memory of each logical GPU (ignored for CPUs).
 
@@ -176,13 +201,7 @@ def simulate(
       ValueError: for a bad `n` or `device_type`, or no such physical device.
       RuntimeError: if TensorFlow is already initialised.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"`n` must be an int >= 1; received {n!r}.")
-    kind = str(device_type).upper()
-    if kind not in ("CPU", "GPU"):
-        raise ValueError(
-            f"`device_type` must be 'CPU' or 'GPU'; received {device_type!r}."
-        )
+    kind = _check_simulate_args(n, device_type)
     physical = tf.config.list_physical_devices(kind)
     if not physical:
         raise ValueError(f"There is no physical {kind} device to split into {n}.")
@@ -212,8 +231,40 @@ def simulate(
             f"created. ({error})"
         ) from error
     _SIMULATED[kind] = n
+    if kind == "CPU" and n > max_simulated_devices():
+        logging.warning(
+            "Splitting the CPU into %d logical devices on %d core(s): they share "
+            "the cores, so each device adds a copy of the model to build and run "
+            "every step without adding compute. Up to %d (%d per core) keeps "
+            "steps reasonable.",
+            n,
+            cpu_cores(),
+            max_simulated_devices(),
+            SIMULATED_DEVICES_PER_CORE,
+        )
     logging.info("Split %s into %d logical devices: %s", physical[0].name, n, names)
     return names
+
+
+def _check_simulate_args(n, device_type) -> str:
+    """Validates `simulate`'s arguments; returns the upper-case device type."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"`n` must be an int >= 1; received {n!r}.")
+    if n > MAX_SIMULATED_DEVICES:
+        raise ValueError(
+            f"`n` ({n}) is more than {MAX_SIMULATED_DEVICES} logical devices "
+            "(emg.devices.MAX_SIMULATED_DEVICES): every device gets its own copy "
+            "of the model, so building and running that many takes minutes or "
+            f"hours before the first step. Pass n <= {MAX_SIMULATED_DEVICES}; "
+            f"{max_simulated_devices()} or fewer keeps steps reasonable on this "
+            f"machine's {cpu_cores()} core(s)."
+        )
+    kind = str(device_type).upper()
+    if kind not in ("CPU", "GPU"):
+        raise ValueError(
+            f"`device_type` must be 'CPU' or 'GPU'; received {device_type!r}."
+        )
+    return kind
 
 
 from estimator_multigpu.gpu_runtime import tune_gpu_runtime  # noqa: E402, F401

@@ -169,3 +169,40 @@ def test_resolve_does_not_initialise_runtime():
 )
 def test_same_device(a, b, same):
     assert devices.same_device(a, b) is same
+
+
+@pytest.mark.parametrize(
+    "n", [devices.MAX_SIMULATED_DEVICES + 1, 1000], ids=["just-over", "thousand"]
+)
+def test_simulate_refuses_more_than_the_ceiling(n):
+    with pytest.raises(
+        ValueError,
+        match=rf"`n` \({n}\) is more than {devices.MAX_SIMULATED_DEVICES} logical "
+        rf"devices.*Pass n <= {devices.MAX_SIMULATED_DEVICES}",
+    ):
+        devices.simulate(n)
+
+
+def test_max_simulated_devices_scales_with_cores():
+    cores = devices.cpu_cores()
+    expected = min(
+        devices.MAX_SIMULATED_DEVICES, devices.SIMULATED_DEVICES_PER_CORE * cores
+    )
+    assert devices.max_simulated_devices() == expected >= 1
+
+
+def test_simulate_warns_past_the_per_core_bound():
+    n = devices.max_simulated_devices() + 1
+    if n > devices.MAX_SIMULATED_DEVICES:
+        pytest.skip("this machine's cores allow every n up to the ceiling")
+    code = (
+        "from absl import logging\n"
+        "logging.set_verbosity(logging.WARNING)\n"
+        "from estimator_multigpu import devices\n"
+        f"devices.simulate({n})\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"Splitting the CPU into {n} logical devices" in out.stderr
