@@ -114,7 +114,7 @@ def filenames(data_dir: str, dataset: str, split: str) -> list[str]:
     folder = _folder(data_dir, spec)
     paths = [os.path.join(folder, name) for name in spec.files[split]]
     for path in paths:
-        _check_file(path, spec)
+        check_file(path, dataset)
     return paths
 
 
@@ -136,7 +136,14 @@ def _all_files(spec: Layout) -> list[str]:
     return [name for split in SPLITS for name in spec.files[split]]
 
 
-def _check_file(path: str, spec: Layout) -> None:
+def check_file(path: str, dataset: str) -> None:
+    """Checks that `path` is a file of whole `dataset` records.
+
+    Raises:
+      ValueError: for a missing file or a size that is not a positive
+        multiple of the record size.
+    """
+    spec = layout(dataset)
     if not os.path.isfile(path):
         raise ValueError(
             f"Missing {spec.name} file {path}: the {spec.folder!r} directory must "
@@ -150,6 +157,41 @@ def _check_file(path: str, spec: Layout) -> None:
             f"label byte(s) + {IMAGE_BYTES} pixels); the file is truncated or not "
             f"{spec.name} binary data."
         )
+
+
+def check_labels(paths: list[str], dataset: str, label: str | None = None) -> None:
+    """Checks every record's label byte against the number of classes.
+
+    Reads one byte per record (memory-mapped, no copy of the images), so a
+    bad file fails before training rather than in the middle of it.
+
+    Args:
+      paths: validated files from `filenames`.
+      dataset: `'cifar10'` or `'cifar100'`.
+      label: see `label_spec`; only this label's byte is read.
+
+    Raises:
+      ValueError: naming the first file, record and label value out of range.
+    """
+    spec = layout(dataset)
+    offset, classes = label_spec(dataset, label)
+    for path in paths:
+        records = np.memmap(path, np.uint8, mode="r").reshape(-1, spec.record_bytes)
+        bad = np.flatnonzero(records[:, offset] >= classes)
+        if bad.size:
+            _bad_label(path, spec, label, int(bad[0]), int(records[bad[0], offset]))
+
+
+def _bad_label(path: str, spec: Layout, label, record: int, value: int) -> None:
+    offset, classes = label_spec(spec.name, label)
+    name = "" if spec.name == "cifar10" else f"{label or 'fine'} "
+    raise ValueError(
+        f"{path}: record {record} has {name}label {value}, but {spec.name} "
+        f"{name}labels are 0..{classes - 1} (byte {offset} of each "
+        f"{spec.record_bytes}-byte record). The file is corrupt or holds another "
+        "dataset: replace it (--download fetches CIFAR-10 again), or pass the "
+        "matching --dataset/--label."
+    )
 
 
 def num_examples(paths: list[str], dataset: str) -> int:

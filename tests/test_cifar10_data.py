@@ -126,3 +126,54 @@ def test_cifar100_coarse_matches_fine(tiny100):
 
 def test_num_examples(tiny):
     assert data.num_examples(data.filenames(tiny, "cifar10", "train"), "cifar10") == 52
+
+
+def _corrupt(path, record, record_bytes, offset, value):
+    raw = bytearray(path.read_bytes())
+    raw[record * record_bytes + offset] = value
+    path.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("value", [10, 200], ids=["ten", "200"])
+def test_check_labels_names_file_record_and_value(tmp_path, value):
+    generate.generate(str(tmp_path), train_examples=20, test_examples=4)
+    path = tmp_path / "cifar-10-batches-bin" / "data_batch_2.bin"
+    _corrupt(path, 3, 3073, 0, value)
+    paths = data.filenames(str(tmp_path), "cifar10", "train")
+    with pytest.raises(
+        ValueError,
+        match=rf"data_batch_2.bin: record 3 has label {value}, but cifar10 labels "
+        r"are 0\.\.9",
+    ):
+        data.check_labels(paths, "cifar10")
+
+
+@pytest.mark.parametrize(
+    "label, offset, value, classes",
+    [("fine", 1, 100, 100), ("coarse", 0, 20, 20)],
+    ids=["fine", "coarse"],
+)
+def test_check_labels_cifar100(tmp_path, label, offset, value, classes):
+    generate.generate(str(tmp_path), "cifar100", train_examples=9, test_examples=3)
+    path = tmp_path / "cifar-100-binary" / "test.bin"
+    _corrupt(path, 2, 3074, offset, value)
+    paths = data.filenames(str(tmp_path), "cifar100", "test")
+    with pytest.raises(
+        ValueError,
+        match=rf"test.bin: record 2 has {label} label {value}, .*0\.\.{classes - 1}",
+    ):
+        data.check_labels(paths, "cifar100", label)
+
+
+def test_check_labels_reads_only_the_label_in_use(tmp_path):
+    generate.generate(str(tmp_path), "cifar100", train_examples=9, test_examples=3)
+    path = tmp_path / "cifar-100-binary" / "test.bin"
+    _corrupt(path, 1, 3074, 0, 99)  # A bad coarse label; fine labels are valid.
+    data.check_labels([str(path)], "cifar100", "fine")
+    with pytest.raises(ValueError, match=r"record 1 has coarse label 99"):
+        data.check_labels([str(path)], "cifar100", "coarse")
+
+
+def test_check_labels_accepts_valid_files(tiny, tiny100):
+    data.check_labels(data.filenames(tiny, "cifar10", "train"), "cifar10")
+    data.check_labels(data.filenames(tiny100, "cifar100", "train"), "cifar100")
