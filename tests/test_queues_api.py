@@ -64,6 +64,18 @@ BAD_CALLS = [
         r"`string_tensor` must hold strings; received dtype int32",
     ),
     (
+        "strings-empty-list",
+        lambda: queues.string_input_producer([]),
+        ValueError,
+        r"`string_tensor` is empty \(an empty list\).*glob.*matched no file",
+    ),
+    (
+        "strings-empty-tensor",
+        lambda: queues.string_input_producer(tf.constant([], tf.string)),
+        ValueError,
+        r"`string_tensor` is empty \(a tensor of shape \(0,\)\)",
+    ),
+    (
         "strings-rank",
         lambda: queues.string_input_producer([["a"]]),
         ValueError,

@@ -56,6 +56,52 @@ def call_dataset_fn(dataset_fn: Callable, ctx: InputContext) -> tf.data.Dataset:
     return dataset
 
 
+# Transformations after which the batching of the input is unknown.
+_OPAQUE = ("unbatch", "flatmap", "interleave", "window", "groupby", "scan")
+
+
+def _last_batch_transformation(dataset: tf.data.Dataset) -> str | None:
+    """The batching transformation a pipeline ends in, through unary steps.
+
+    Walks from `dataset` to its inputs by the `_input_dataset`/`_dataset`
+    attributes that TensorFlow's unary dataset classes (and the v1 adapter)
+    keep; no public API tells whether a dataset is batched. Returns the class
+    name of the first `batch`-like transformation found, or None when the
+    walk meets a source, a multi-input or an opaque transformation, or an
+    unknown class layout.
+    """
+    current = dataset
+    for _ in range(1000):  # A bound on a walk over unknown internals.
+        name = type(current).__name__
+        key = name.lower().replace("_", "")
+        if any(word in key for word in _OPAQUE):
+            return None
+        if "batch" in key:
+            return name
+        current = getattr(current, "_input_dataset", None) or getattr(
+            current, "_dataset", None
+        )
+        if not isinstance(current, tf.data.Dataset):
+            return None
+    return None
+
+
+def check_unbatched(dataset: tf.data.Dataset, builder: str, fix: str) -> None:
+    """Raises ValueError if `dataset_fn` returned a batched pipeline.
+
+    The builders batch themselves; batching twice would give the model
+    batches of batches (`[per_device_batch_size, batch, ...]`) and end an
+    epoch after a fraction of the steps.
+    """
+    found = _last_batch_transformation(dataset)
+    if found is not None:
+        raise ValueError(
+            f"`dataset_fn` returned a batched dataset (it ends in {found}, "
+            f"element_spec {dataset.element_spec}), but {builder} batches the "
+            f"examples itself. Return unbatched examples (drop the .batch()), {fix}"
+        )
+
+
 def check_graph_mode(builder: str) -> None:
     if tf.executing_eagerly():
         raise RuntimeError(

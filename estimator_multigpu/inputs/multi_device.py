@@ -125,6 +125,12 @@ def multi_device_input_fn(
         with tf.device("/cpu:0"):
             dataset = contract.call_dataset_fn(dataset_fn, ctx)
             step.check_element_spec(dataset.element_spec)
+            contract.check_unbatched(
+                dataset,
+                "multi_device_input_fn",
+                "or, for a pipeline that must batch (e.g. to parse whole batches), "
+                "use emg.inputs.sharded_input_fn(..., user_batches=True).",
+            )
             dataset = _host_dataset(dataset, global_batch_size, len(devices), options)
             with warnings.catch_warnings():  # It reads options in graph mode.
                 warnings.simplefilter("ignore", UserWarning)

@@ -12,12 +12,16 @@ from estimator_multigpu.inputs.context import InputContext, derive_seed
 
 
 def _shard_by_blocks(dataset, ctx: InputContext, offset: int):
-    """Shard `ctx.shard_index` of uneven shards: its slice of each global block.
+    """Shard `ctx.shard_index`: its slice of each block of a global batch.
 
     Example j goes to the shard whose range in `[0, global_batch_size)` holds
-    `j % global_batch_size`, so every step still takes one global batch.
+    `j % global_batch_size`, so every step takes one global batch, and the
+    shards of a step, concatenated in device order, are the examples in
+    input order (predictions come back in input order).
     """
     size, block = ctx.per_device_batch_size, ctx.global_batch_size
+    if size * ctx.num_shards == block:  # Even: a cheaper, vectorised form.
+        return dataset.batch(size).shard(ctx.num_shards, ctx.shard_index).unbatch()
 
     def mine(index, _):
         return tf.logical_and(index % block >= offset, index % block < offset + size)
@@ -30,20 +34,20 @@ def _shard_dataset(dataset, ctx: InputContext, options, offset: int):
 
     Sharding comes first: every shard then draws from a disjoint set of
     examples, whatever each shard's shuffle seed. Shuffling with per-shard
-    seeds *before* `shard()` would give each shard a different permutation of
-    the whole dataset to take every n-th element of, so some examples would
-    be seen twice per epoch and others never.
+    seeds *before* sharding would give each shard a different permutation of
+    the whole dataset to take its share of, so some examples would be seen
+    twice per epoch and others never. Shards batch without dropping: a short
+    global batch is dropped by the step (`step.per_device_step`), so
+    `drop_remainder` means the same in both builders.
     """
-    shuffle_buffer_size, num_epochs, drop_remainder, user_shards = options
-    if not user_shards and ctx.global_batch_size % ctx.num_shards:
+    shuffle_buffer_size, num_epochs, user_shards = options
+    if not user_shards:
         dataset = _shard_by_blocks(dataset, ctx, offset)
-    elif not user_shards:
-        dataset = dataset.shard(ctx.num_shards, ctx.shard_index)
     if shuffle_buffer_size:
         dataset = dataset.shuffle(shuffle_buffer_size, seed=ctx.seed)
     if num_epochs != 1:
         dataset = dataset.repeat(num_epochs)
-    return dataset.batch(ctx.per_device_batch_size, drop_remainder=drop_remainder)
+    return dataset.batch(ctx.per_device_batch_size)
 
 
 def _device_iterator(dataset, device: str, prefetch_to_device: bool):
@@ -75,24 +79,29 @@ def sharded_input_fn(
     (the device count), `ctx.shard_index` (d), `ctx.device`,
     `ctx.per_device_batch_size` and `ctx.seed` (derived for shard d from
     `seed`). By default it returns unbatched, unshuffled examples (`(features,
-    labels)` pairs or features) and the builder takes shard d of them
-    (`Dataset.shard`), shuffles with the shard's seed, repeats `num_epochs`
-    times, batches, and prefetches onto the device (`prefetch_to_device` is
-    the last transformation). Sharding before shuffling is what keeps every
-    example in exactly one shard. With `remainder='uneven'` shard d takes its
-    slice of each block of `global_batch_size` consecutive examples instead
-    of every n-th example, so every step still takes one global batch.
+    labels)` pairs or features) and the builder takes shard d of them,
+    shuffles with the shard's seed, repeats `num_epochs` times, batches, and
+    prefetches onto the device (`prefetch_to_device` is the last
+    transformation). Shard d is device d's slice of each block of
+    `global_batch_size` consecutive examples, so without shuffling a step's
+    shards, concatenated in device order, are the next global batch in input
+    order: predictions come back in input order. Sharding before shuffling is
+    what keeps every example in exactly one shard.
 
     `user_shards=True` leaves sharding to `dataset_fn` (e.g. by file, with
     `Dataset.shard(ctx.num_shards, ctx.shard_index)` on the file list);
     `user_batches=True` leaves sharding, shuffling, repeating and batching to
     it, for pipelines that must batch before parsing: it must then return
     batches of at most `ctx.per_device_batch_size` examples of shard
-    `ctx.shard_index` only, shuffled with `ctx.seed`.
+    `ctx.shard_index` only, shuffled with `ctx.seed`. Neither can promise
+    input order, so PREDICT refuses them.
 
     Shards may hold different numbers of batches; a device whose shard has
     ended gets zero-example shards while others still have data, and the step
-    after the last example raises `OutOfRangeError`.
+    after the last example raises `OutOfRangeError`. With `drop_remainder`
+    the first step with fewer than `global_batch_size` examples in all (the
+    short global batch) raises it instead, as in `multi_device_input_fn`,
+    and every step has each device's full, static batch size.
 
     Args:
       dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset`, called once per device.
@@ -104,7 +113,7 @@ def sharded_input_fn(
         shuffle.
       seed: one seed for all shards; the same seed gives the same order.
       num_epochs: passes over the data; None repeats forever.
-      drop_remainder: drop each shard's short final batch.
+      drop_remainder: drop the short final global batch (see above).
       prefetch_to_device: copy each shard's batches to its device ahead of
         the step.
       user_shards: `dataset_fn` shards the data itself.
@@ -133,9 +142,11 @@ def sharded_input_fn(
             "them at their defaults (None, 1, False) and use ctx.seed and "
             "ctx.per_device_batch_size in dataset_fn."
         )
-    options = (shuffle_buffer_size, num_epochs, drop_remainder, user_shards)
+    options = (shuffle_buffer_size, num_epochs, user_shards)
+    full_sizes = sizes if drop_remainder else None
 
     def build(params, mode):
+        _check_predict_order(mode, user_shards, user_batches)
         optionals, element_spec = [], None
         for index, device in enumerate(devices):
             ctx = InputContext(
@@ -153,15 +164,38 @@ def sharded_input_fn(
                 dataset = contract.call_dataset_fn(dataset_fn, ctx)
                 if not user_batches:
                     step.check_element_spec(dataset.element_spec)
+                    contract.check_unbatched(dataset, "sharded_input_fn", _BATCHED_FIX)
                     dataset = _shard_dataset(dataset, ctx, options, sum(sizes[:index]))
                 step.check_element_spec(dataset.element_spec)
                 element_spec = _common_spec(element_spec, dataset.element_spec)
                 iterator = _device_iterator(dataset, device, prefetch_to_device)
             with tf.device(device):
                 optionals.append(iterator.get_next_as_optional())
-        return step.per_device_step(optionals, devices, element_spec)
+        return step.per_device_step(optionals, devices, element_spec, full_sizes)
 
     return contract.make_input_fn(build, "sharded_input_fn")
+
+
+_BATCHED_FIX = (
+    "or pass user_batches=True if dataset_fn must batch (e.g. to parse whole "
+    "batches): it then returns batches of ctx.per_device_batch_size examples of "
+    "shard ctx.shard_index."
+)
+_PREDICT = "infer"  # ModeKeys.PREDICT; inputs sit below the estimator package.
+
+
+def _check_predict_order(mode, user_shards: bool, user_batches: bool) -> None:
+    """PREDICT needs shards whose concatenation is the input order."""
+    if mode != _PREDICT or not (user_shards or user_batches):
+        return
+    flag = "user_batches" if user_batches else "user_shards"
+    raise ValueError(
+        f"sharded_input_fn(..., {flag}=True) cannot keep predictions in input "
+        "order: dataset_fn decides which examples each device gets. For "
+        "predict, use sharded_input_fn without user_shards/user_batches or "
+        "emg.inputs.multi_device_input_fn, which both return predictions in "
+        "input order."
+    )
 
 
 def _common_spec(known, spec):

@@ -47,8 +47,26 @@ def _check_reduction(loss_reduction: str) -> str:
     return loss_reduction
 
 
+def _check_not_listed_shards(value, name: str, devices: Sequence[str]) -> None:
+    """Rejects a list of one value per device where a PerDevice belongs.
+
+    Splitting such a list would give every tower a slice of every device's
+    values instead of its own.
+    """
+    if isinstance(value, list) and len(value) == len(devices) > 1:
+        raise TypeError(
+            f"`{name}` is a list of {len(value)} values, one per device "
+            f"({len(devices)} devices); replicate_model_fn would split each of "
+            "them across the towers. If they are per-device shards, return "
+            "emg.PerDevice(values, devices) (the emg.inputs builders do); if "
+            "they are several inputs of one model, return them as a dict or tuple."
+        )
+
+
 def _shards(features, labels, devices: Sequence[str], remainder: str):
     """`([(features, labels)] per tower, counts)`: PerDevice as is, else split."""
+    _check_not_listed_shards(features, "features", devices)
+    _check_not_listed_shards(labels, "labels", devices)
     if per_device.is_per_device(features):
         per_device.check_devices(features, devices, "features")
         if labels is None:

@@ -105,6 +105,14 @@ def input_producer(
     return _epochs(dataset, size, num_epochs, shuffle, seed)
 
 
+def _raise_no_strings(received: str):
+    raise ValueError(
+        f"`string_tensor` is empty ({received}): there are no file names to read. "
+        "If it came from a glob (tf.io.gfile.glob), the pattern matched no file; "
+        "check the pattern and the data directory."
+    )
+
+
 def string_input_producer(
     string_tensor: Any,
     num_epochs: int | None = None,
@@ -137,6 +145,8 @@ def string_input_producer(
       TypeError: if `string_tensor` does not hold strings.
       ValueError: if it is empty or not one-dimensional.
     """
+    if isinstance(string_tensor, (list, tuple)) and not string_tensor:
+        _raise_no_strings("an empty list")
     tensor = tf.convert_to_tensor(string_tensor)
     if tensor.dtype != tf.string:
         raise TypeError(
@@ -147,6 +157,8 @@ def string_input_producer(
         raise ValueError(
             f"`string_tensor` must be one-dimensional; received shape {tensor.shape}."
         )
+    if tensor.shape.rank == 1 and tensor.shape[0] == 0:
+        _raise_no_strings(f"a tensor of shape {tensor.shape}")
     return input_producer(
         tensor,
         [],
