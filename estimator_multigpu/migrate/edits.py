@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import re
 
@@ -32,7 +33,13 @@ def _newline(line: str) -> str:
 
 
 class Offsets:
-    """Converts AST positions (line, UTF-8 byte column) to character offsets."""
+    """Converts AST positions (line, UTF-8 byte column) to character offsets.
+
+    Built once per source (one pass over its lines); every lookup after that
+    costs the length of one line, so taking the text of each of n nodes is
+    linear in the file, where `ast.get_source_segment` re-splits the whole
+    source for every node.
+    """
 
     def __init__(self, source: str):
         self.source = source
@@ -52,6 +59,17 @@ class Offsets:
         start = self.at(node.lineno, node.col_offset)
         return start, self.at(node.end_lineno, node.end_col_offset)
 
+    def column(self, node: ast.AST) -> int:
+        """Returns the 0-based character column of `node` (ast counts bytes)."""
+        return self.at(node.lineno, node.col_offset) - self._starts[node.lineno - 1]
+
+    def segment(self, node: ast.AST) -> str | None:
+        """The source text of `node` (`ast.get_source_segment` without the cost)."""
+        if getattr(node, "end_lineno", None) is None:
+            return None
+        start, end = self.span(node)
+        return self.source[start:end]
+
     def line_start(self, lineno: int) -> int:
         return self._starts[lineno - 1]
 
@@ -69,8 +87,36 @@ class Offsets:
         return apply(self.source[start:end], inner, offset=start)
 
 
-def overlaps(edit: Edit, others: list[Edit]) -> bool:
-    return any(edit.start < o.end and o.start < edit.end for o in others)
+class EditSet:
+    """Non-overlapping edits, kept sorted, with a logarithmic overlap test.
+
+    Two edits overlap when each starts before the other ends. Sorted by start,
+    non-overlapping edits also have sorted ends, so the only candidate for an
+    overlap with `[start, end)` is the first edit that ends after `start`.
+    """
+
+    def __init__(self, edits: list[Edit] = ()):
+        self._keys: list[tuple[int, int]] = []
+        self._ends: list[int] = []
+        for edit in edits:
+            self.add(edit)
+
+    def overlaps(self, edit: Edit) -> bool:
+        """True if `edit` overlaps an edit in the set."""
+        k = bisect.bisect_right(self._ends, edit.start)
+        return k < len(self._keys) and self._keys[k][0] < edit.end
+
+    def add(self, edit: Edit) -> None:
+        """Adds `edit`.
+
+        Raises:
+          ValueError: if it overlaps an edit in the set.
+        """
+        if self.overlaps(edit):
+            raise ValueError(f"edits overlap at offset {edit.start}: {edit!r}")
+        k = bisect.bisect_right(self._keys, (edit.start, edit.end))
+        self._keys.insert(k, (edit.start, edit.end))
+        self._ends.insert(k, edit.end)
 
 
 def apply(source: str, edits: list[Edit], offset: int = 0) -> str:

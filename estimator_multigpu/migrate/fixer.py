@@ -16,7 +16,7 @@ from estimator_multigpu.migrate import (
     reader_helpers,
     replicate_args,
 )
-from estimator_multigpu.migrate.edits import Edit, Offsets, apply, overlaps
+from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets, apply
 from estimator_multigpu.migrate.scanner import Finding
 
 PACKAGE = "estimator_multigpu"
@@ -45,15 +45,27 @@ def _emg_name(tree: ast.Module, table: aliases.AliasTable) -> tuple[str, bool]:
 
 
 def _groups(found: list[chains.Chain]) -> list[list[chains.Chain]]:
-    """Chains that share a helper are rewritten together or not at all."""
-    groups: list[tuple[set[str], list[chains.Chain]]] = []
-    for chain in found:
-        names, members = chain.helper_names(), [chain]
-        for group in [g for g in groups if g[0] & names]:
-            groups.remove(group)
-            names, members = names | group[0], group[1] + members
-        groups.append((names, members))
-    return [members for _, members in groups]
+    """Chains that share a helper are rewritten together or not at all.
+
+    Groups come in the order of their last chain, chains in their own order.
+    """
+    group_of: dict[str, int] = {}  # helper name -> index of the chain that owns it
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = i = parent[parent[i]]
+        return i
+
+    for i, chain in enumerate(found):
+        for name in chain.helper_names():
+            if name in group_of:
+                parent[root(group_of[name])] = i
+            group_of[name] = i
+    members: dict[int, list[chains.Chain]] = {}
+    for i, chain in enumerate(found):
+        members.setdefault(root(i), []).append(chain)
+    return [members[r] for r in sorted(members)]
 
 
 def _group_edits(group, off, q, taken) -> list[Edit]:
@@ -91,15 +103,17 @@ def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
     found_helpers = chains.Helpers(readers, batch_helpers.find(tree, table), failed)
     found, refused = chains.find(tree, table, found_helpers)
     taken = astutil.writes(tree) | set(astutil.reads(tree))
-    out, done = [], set()
+    out, placed, done = [], EditSet(), set()
     for group in _groups(found):
         try:
             new = _group_edits(group, off, f"{emg}.inputs.queues", taken)
-            if any(overlaps(e, out) for e in new):
+            if any(placed.overlaps(e) for e in new):
                 raise chains.NotAChain("overlaps another queue chain")
         except chains.NotAChain as reason:
             notes.extend((c.batch_call.lineno, str(reason)) for c in group)
             continue
+        for e in new:
+            placed.add(e)
         out.extend(new)
         done |= _rewritten_names(group)
     for f in findings:
@@ -115,7 +129,7 @@ def _calls_by_func(tree: ast.AST) -> dict[int, ast.Call]:
 
 def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Edit]:
     calls = _calls_by_func(tree)
-    out = []
+    out, placed = [], EditSet(taken)
     for f in findings:
         if not f.rule.rename or f.fixed:
             continue
@@ -125,7 +139,9 @@ def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Ed
             if args is None:
                 continue
             new += args
-        if not any(overlaps(e, taken + out) for e in new):
+        if not any(placed.overlaps(e) for e in new):
+            for e in new:
+                placed.add(e)
             out.extend(new)
             f.fixed = True
     return out

@@ -6,7 +6,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import aliases, astutil, rules, towers
-from estimator_multigpu.migrate.edits import split_lines
+from estimator_multigpu.migrate.edits import Offsets
 
 
 @dataclasses.dataclass
@@ -49,12 +49,6 @@ class Finding:
             "fixable": self.fixed,
             "fixed": self.fixed and applied,
         }
-
-
-def char_col(lines: list[str], node: ast.AST) -> int:
-    """Returns the 0-based character column of `node` (ast counts UTF-8 bytes)."""
-    line = lines[node.lineno - 1]
-    return len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))
 
 
 class _Visitor(ast.NodeVisitor):
@@ -125,7 +119,7 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
       source: its text (for columns and spellings).
       path: the file name to put in findings.
     """
-    lines = split_lines(source)
+    off = Offsets(source)
     table = aliases.AliasTable(tree)
     findings = []
 
@@ -137,8 +131,8 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
         elif isinstance(node, ast.FunctionDef):
             text = f"def {node.name}(...)"
         else:
-            text = ast.get_source_segment(source, node) or api
-        col = char_col(lines, node) + 1
+            text = off.segment(node) or api
+        col = off.column(node) + 1
         findings.append(Finding(path, node.lineno, col, api, text, rule, matched))
 
     _Visitor(table, make).visit(tree)

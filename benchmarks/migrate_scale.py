@@ -1,0 +1,143 @@
+"""Migrate scanner scaling: seconds per 1k lines on generated legacy files.
+
+Generates one legacy TF 1.x module per size (--sizes, in lines) by repeating
+a block of realistic code: a queue input function (string_input_producer ->
+TFRecordReader -> per-example decode -> shuffle_batch, which `--fix`
+rewrites), an Estimator `model_fn` (tf.layers, tf.estimator, which it
+renames or reports) and a hand-written tower loop with gradient averaging.
+Each block has its own names, as in a real module. For every size it times
+`migrate.process` (read, parse, scan, compute the rewrite), --repeats times,
+and prints the median seconds per 1,000 lines and the ratio of the largest
+size to the smallest (near 1 when the tool scales linearly).
+
+Pure `ast`: never imports TensorFlow.
+
+Run: python -m benchmarks.migrate_scale
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+
+from absl import app, flags
+
+_SIZES = flags.DEFINE_list(
+    "sizes", ["1000", "8000", "50000"], "File sizes to time, in lines."
+)
+_REPEATS = flags.DEFINE_integer("repeats", 3, "Timed runs per size.", lower_bound=1)
+
+HEADER = """\
+import tensorflow as tf
+
+FLAGS = tf.app.flags.FLAGS
+"""
+
+BLOCK = """\
+
+
+def inputs_{i}(filenames, batch_size):
+    filename_queue = tf.train.string_input_producer(filenames, num_epochs=2)
+    reader = tf.TFRecordReader()
+    _, serialized = reader.read(filename_queue)
+    features = tf.parse_single_example(
+        serialized,
+        features={{
+            "image": tf.FixedLenFeature([], tf.string),
+            "label": tf.FixedLenFeature([], tf.int64),
+        }},
+    )
+    image = tf.decode_raw(features["image"], tf.uint8)
+    image = tf.cast(tf.reshape(image, [32, 32, 3]), tf.float32) / 255.0
+    label = tf.cast(features["label"], tf.int32)
+    images, labels = tf.train.shuffle_batch(
+        [image, label],
+        batch_size=batch_size,
+        capacity=1000 + 3 * batch_size,
+        min_after_dequeue=1000,
+    )
+    return images, labels
+
+
+def model_fn_{i}(features, labels, mode, params):
+    net = tf.layers.conv2d(features, 32, 3, activation=tf.nn.relu)
+    net = tf.layers.flatten(net)
+    logits = tf.layers.dense(net, 10)
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    optimizer = tf.train.GradientDescentOptimizer(params["learning_rate"])
+    train_op = optimizer.minimize(loss, tf.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def average_gradients_{i}(tower_grads):
+    average_grads = []
+    for grad_and_vars in zip(*tower_grads):
+        grads = [tf.expand_dims(g, 0) for g, _ in grad_and_vars]
+        grad = tf.reduce_mean(tf.concat(axis=0, values=grads), 0)
+        average_grads.append((grad, grad_and_vars[0][1]))
+    return average_grads
+
+
+def train_{i}(images, labels, opt):
+    tower_grads = []
+    for d in range(FLAGS.num_gpus):
+        with tf.device("/gpu:%d" % d):
+            with tf.name_scope("tower_%d" % d):
+                logits = tf.layers.dense(images, 10)
+                loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+                tf.get_variable_scope().reuse_variables()
+                tower_grads.append(opt.compute_gradients(loss))
+    return opt.apply_gradients(average_gradients_{i}(tower_grads))
+"""
+
+# What one block holds, for the generated file's expected findings.
+BLOCK_LINES = BLOCK.count("\n")
+FINDINGS_PER_BLOCK = 12
+
+
+def legacy_source(lines: int) -> str:
+    """Returns a legacy module of at least `lines` lines (whole blocks)."""
+    blocks = max(1, -(-(lines - HEADER.count("\n")) // BLOCK_LINES))
+    return HEADER + "".join(BLOCK.format(i=i) for i in range(blocks))
+
+
+def _time_process(path: str) -> float:
+    from estimator_multigpu.migrate import runner
+
+    start = time.perf_counter()
+    result = runner.process(path)
+    elapsed = time.perf_counter() - start
+    if result.error or not result.findings:
+        raise RuntimeError(f"{path}: no findings ({result.error})")
+    return elapsed
+
+
+def _per_1k(folder: str, size: int) -> tuple[int, float]:
+    """Returns (lines, median seconds per 1,000 lines) for a file of `size`."""
+    source = legacy_source(size)
+    path = os.path.join(folder, f"legacy_{size}.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    lines = source.count("\n")
+    runs = [_time_process(path) for _ in range(_REPEATS.value)]
+    return lines, statistics.median(runs) * 1000 / lines
+
+
+def main(argv: list[str]) -> None:
+    del argv
+    sizes = [int(s) for s in _SIZES.value]
+    results = []
+    with tempfile.TemporaryDirectory() as folder:
+        for size in sizes:
+            lines, per_1k = _per_1k(folder, size)
+            results.append(per_1k)
+            print(f"{lines:>7,} lines: {per_1k:.3f} s per 1k lines")
+    print(f"ratio {sizes[-1]:,}/{sizes[0]:,} lines: {results[-1] / results[0]:.2f}")
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,146 @@
+"""Tests that the migrate scanner's work grows linearly with the file (no timing)."""
+
+import ast
+import cProfile
+import pstats
+
+import pytest
+from migrate_helpers import CORPUS, CORPUS_FILES
+
+from estimator_multigpu.migrate import runner, scanner
+from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets
+
+BLOCK = """\
+
+
+def inputs_{i}(filenames, batch_size):
+    queue = tf.train.string_input_producer(filenames)
+    reader = tf.TFRecordReader()
+    _, serialized = reader.read(queue)
+    image = tf.decode_raw(serialized, tf.uint8)
+    images = tf.train.shuffle_batch(
+        [image], batch_size=batch_size, capacity=100, min_after_dequeue=50
+    )
+    return images
+
+
+def model_fn_{i}(features, labels, mode):
+    logits = tf.layers.dense(features, 10)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return tf.estimator.EstimatorSpec(mode, loss=logits)
+    return tf.estimator.EstimatorSpec(mode, loss=logits)
+
+
+def train_{i}(images, opt):
+    grads = []
+    for d in range(2):
+        with tf.device("/gpu:%d" % d):
+            grads.append(opt.compute_gradients(tf.reduce_sum(images)))
+    return grads
+"""
+# string_input_producer, TFRecordReader, shuffle_batch, tf.layers.dense,
+# ModeKeys, EstimatorSpec twice, the tower loop.
+PER_BLOCK = 8
+FIXED_PER_BLOCK = 6
+
+
+def legacy_module(blocks: int) -> str:
+    return "import tensorflow as tf\n" + "".join(
+        BLOCK.format(i=i) for i in range(blocks)
+    )
+
+
+def _process(tmp_path, blocks):
+    path = tmp_path / f"legacy_{blocks}.py"
+    path.write_text(legacy_module(blocks))
+    return runner.process(str(path))
+
+
+@pytest.mark.parametrize("blocks", [1, 40], ids=["one_block", "forty_blocks"])
+def test_generated_file_has_every_finding(tmp_path, blocks):
+    result = _process(tmp_path, blocks)
+    assert result.error is None and result.notes == []
+    assert len(result.findings) == PER_BLOCK * blocks
+    assert sum(f.fixed for f in result.findings) == FIXED_PER_BLOCK * blocks
+    assert ast.parse(result.rewritten)
+    lines = [f.line for f in result.findings if f.api == "tf.train.shuffle_batch"]
+    assert lines == [9 + i * BLOCK.count("\n") for i in range(blocks)]
+
+
+def _calls(tmp_path, blocks: int) -> int:
+    """Python and builtin calls (a deterministic measure of work) to process."""
+    path = tmp_path / f"legacy_{blocks}.py"
+    path.write_text(legacy_module(blocks))
+    profile = cProfile.Profile()
+    profile.runcall(runner.process, str(path))
+    return pstats.Stats(profile).total_calls
+
+
+def test_work_per_line_does_not_grow_with_the_file(tmp_path):
+    """Each finding's text and overlap test once cost a pass over the file."""
+    small, large = 2, 16
+    per_block_small = _calls(tmp_path, small) / small
+    per_block_large = _calls(tmp_path, large) / large
+    assert per_block_large / per_block_small < 1.3
+
+
+NODES_SOURCES = {
+    "unicode": "s = 'é€'; t = f(s, 'ü')  # ß\nu = g(\n    'λ', x\n)\n",
+    "crlf": "a = f(1,\r\n      2)\r\nb = a.c\r\n",
+    "cr": "a = f(1,\r 2)\rb = a.c\r",
+    "tabs": "if x:\n\ty = f(\n\t\t1)\n",
+    "no_final_newline": "x = [1,\n 2]",
+}
+
+
+@pytest.mark.parametrize(
+    "source",
+    list(NODES_SOURCES.values())
+    + [(CORPUS / name).read_text() for name in CORPUS_FILES],
+    ids=list(NODES_SOURCES) + CORPUS_FILES,
+)
+def test_offsets_segment_matches_get_source_segment(source):
+    off = Offsets(source)
+    for node in ast.walk(ast.parse(source)):
+        if hasattr(node, "end_lineno") and node.end_lineno is not None:
+            assert off.segment(node) == ast.get_source_segment(source, node)
+
+
+def test_finding_columns_count_characters():
+    source = "import tensorflow as tf\nx = ('é€', tf.train.batch)\n"
+    found = scanner.scan_tree(ast.parse(source), source, "u.py")
+    assert [(f.line, f.col, f.text) for f in found] == [(2, 12, "tf.train.batch")]
+
+
+@pytest.mark.parametrize(
+    "edit, overlaps",
+    [
+        (Edit(0, 5, "x"), False),
+        (Edit(5, 10, "x"), True),
+        (Edit(9, 11, "x"), True),
+        (Edit(10, 10, "x"), False),
+        (Edit(12, 12, "x"), True),
+        (Edit(15, 20, "x"), False),
+        (Edit(19, 21, "x"), True),
+        (Edit(0, 30, "x"), True),
+    ],
+    ids=[
+        "before",
+        "same_start",
+        "across",
+        "touching",
+        "insert_inside",
+        "between",
+        "into_last",
+        "around_all",
+    ],
+)
+def test_edit_set_overlap(edit, overlaps):
+    placed = EditSet([Edit(5, 10, "a"), Edit(10, 15, "b"), Edit(20, 25, "c")])
+    assert placed.overlaps(edit) == overlaps
+
+
+def test_edit_set_refuses_an_overlapping_edit():
+    placed = EditSet([Edit(5, 10, "a")])
+    with pytest.raises(ValueError, match=r"edits overlap at offset 7"):
+        placed.add(Edit(7, 12, "b"))
