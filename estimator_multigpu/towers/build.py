@@ -12,7 +12,7 @@ from tensorflow.python.util import function_utils
 
 from estimator_multigpu.estimator.spec import EstimatorSpec
 from estimator_multigpu.towers import context as context_lib
-from estimator_multigpu.towers import diagnostics, placement
+from estimator_multigpu.towers import diagnostics, empty, placement
 
 _KEYS = tf.compat.v1.GraphKeys
 # Collections each tower sees only its own entries of; the graph keeps tower
@@ -165,7 +165,8 @@ def build_towers(
 
     Args:
       model_fn: the user's model_fn.
-      shards: `shards[t]` = `(features, labels)` of tower t.
+      shards: `shards[t]` = `(features, labels)` of tower t; a shard that may
+        be empty runs on one stand-in example when it is (see `empty`).
       devices: `devices[t]` = tower t's device.
       run_args: `(mode, params, config)`, passed to every tower unchanged
         (a dict `params` as a fresh shallow copy per tower, so a tower that
@@ -184,9 +185,9 @@ def build_towers(
         context = context_lib.TowerContext(
             index, len(devices), weights[index], counts[index], loss_reduction, calls
         )
+        with tf.device(device):
+            shard = empty.pad_if_empty(tuple(shards[index]), counts[index])
         towers.append(
-            _build_one(
-                model_fn, shards[index] + _fresh(run_args), device, placer, context
-            )
+            _build_one(model_fn, shard + _fresh(run_args), device, placer, context)
         )
     return towers

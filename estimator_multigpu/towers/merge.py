@@ -9,39 +9,55 @@ from tensorflow.python.saved_model.model_utils import export_output
 
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
-from estimator_multigpu.towers import losses, metrics
+from estimator_multigpu.towers import empty, losses, metrics
 
 
-def concat(tensors: Sequence[tf.Tensor]) -> tf.Tensor:
+def concat(tensors: Sequence[tf.Tensor], counts: Sequence | None = None) -> tf.Tensor:
     """Concatenates tower outputs `[shard_size, ...]` into `[batch_size, ...]`.
 
-    Scalars (no batch dimension) are taken from tower 0.
+    Scalars (no batch dimension) are taken from tower 0. With `counts`
+    (`counts[t]` = tower t's examples), the output of a tower that ran on a
+    stand-in example is cut back to its `counts[t]` (zero) examples.
     """
     tensors = [tf.convert_to_tensor(t) for t in tensors]
     if tensors[0].shape.rank == 0:
         return tensors[0]
+    if counts is not None:
+        tensors = [empty.trim(t, c) for t, c in zip(tensors, counts)]
     return tf.concat(tensors, axis=0)
 
 
-def concat_nest(values: Sequence) -> object:
-    """Concatenates a tensor or dict of tensors, key by key."""
+def concat_nest(values: Sequence, counts: Sequence | None = None) -> object:
+    """Concatenates a tensor or dict of tensors, key by key (see `concat`)."""
     if isinstance(values[0], dict):
-        return {key: concat([v[key] for v in values]) for key in values[0]}
-    return concat(values)
+        return {key: concat([v[key] for v in values], counts) for key in values[0]}
+    return concat(values, counts)
 
 
-def _concat_export_output(outputs: Sequence) -> export_output.ExportOutput:
+def _concat_export_output(
+    outputs: Sequence, counts: Sequence
+) -> export_output.ExportOutput:
     first = outputs[0]
     if isinstance(first, export_output.ClassificationOutput):
-        scores = None if first.scores is None else concat([o.scores for o in outputs])
+        scores = (
+            None
+            if first.scores is None
+            else concat([o.scores for o in outputs], counts)
+        )
         classes = (
-            None if first.classes is None else concat([o.classes for o in outputs])
+            None
+            if first.classes is None
+            else concat([o.classes for o in outputs], counts)
         )
         return export_output.ClassificationOutput(scores=scores, classes=classes)
     if isinstance(first, export_output.RegressionOutput):
-        return export_output.RegressionOutput(concat([o.value for o in outputs]))
+        return export_output.RegressionOutput(
+            concat([o.value for o in outputs], counts)
+        )
     if isinstance(first, export_output.PredictOutput):
-        return export_output.PredictOutput(concat_nest([o.outputs for o in outputs]))
+        return export_output.PredictOutput(
+            concat_nest([o.outputs for o in outputs], counts)
+        )
     raise TypeError(
         f"Cannot merge export output {type(first).__name__} across towers; use "
         "PredictOutput, ClassificationOutput or RegressionOutput."
@@ -52,10 +68,15 @@ def _export_outputs(towers: Sequence) -> dict | None:
     first = towers[0].spec.export_outputs
     if not first:
         return first
+    counts = _counts(towers)
     return {
-        key: _concat_export_output([t.spec.export_outputs[key] for t in towers])
+        key: _concat_export_output([t.spec.export_outputs[key] for t in towers], counts)
         for key in first
     }
+
+
+def _counts(towers: Sequence) -> list:
+    return [t.context.count for t in towers]
 
 
 def _loss(towers: Sequence) -> tf.Tensor | None:
@@ -74,11 +95,12 @@ def _train_op(towers: Sequence, updates: Sequence[tf.Operation]) -> tf.Operation
     return tf.group(*[p for p in parts if p is not None], name="train_op")
 
 
-def _scaffold(towers: Sequence) -> tf.compat.v1.train.Scaffold:
+def _scaffold(towers: Sequence, merge_locals: Sequence) -> tf.compat.v1.train.Scaffold:
     """Tower 0's scaffold; its own local_init_op also initialises the input
-    iterators and the local variables (metrics) of the other towers."""
+    iterators, the local variables (metrics) of the other towers and those
+    the metric merge created."""
     scaffold = per_device.merge_into_scaffold(towers[0].spec.scaffold)
-    later = [v for t in towers[1:] for v in t.local_variables]
+    later = [v for t in towers[1:] for v in t.local_variables] + list(merge_locals)
     if scaffold is None or scaffold.local_init_op is None or not later:
         return scaffold
     local_init = tf.group(
@@ -112,10 +134,12 @@ def merge_specs(
         if predictions is not None and (
             not isinstance(predictions, dict) or predictions
         ):
-            predictions = concat_nest([t.spec.predictions for t in towers])
+            predictions = concat_nest(
+                [t.spec.predictions for t in towers], _counts(towers)
+            )
         export_outputs = _export_outputs(towers) if mode == ModeKeys.PREDICT else None
-        eval_metric_ops = (
-            metrics.merge_metrics(towers) if mode == ModeKeys.EVAL else None
+        eval_metric_ops, merge_locals = (
+            metrics.merge_metrics(towers) if mode == ModeKeys.EVAL else (None, [])
         )
     train_op = _train_op(towers, updates) if mode == ModeKeys.TRAIN else None
     return EstimatorSpec(
@@ -127,7 +151,7 @@ def merge_specs(
         export_outputs=export_outputs,
         training_chief_hooks=first.training_chief_hooks,
         training_hooks=first.training_hooks,
-        scaffold=_scaffold(towers),
+        scaffold=_scaffold(towers, merge_locals),
         evaluation_hooks=first.evaluation_hooks,
         prediction_hooks=first.prediction_hooks,
     )
