@@ -38,7 +38,9 @@ def _batch_size(tensors: list[tf.Tensor]) -> tuple[int | None, tf.Tensor]:
             f"Cannot split the features across towers: {first.name} is a scalar. "
             "Every feature and label needs a leading batch dimension."
         )
-    return first.shape[0], tf.shape(first, out_type=tf.int32)[0]
+    return tf.compat.dimension_value(first.shape[0]), tf.shape(
+        first, out_type=tf.int32
+    )[0]
 
 
 def _static_sizes(batch: int, num: int, remainder: str) -> list[int]:
