@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tempfile
 
-from cifar10 import data, model
+from cifar10 import data, model, paths
 
 INPUTS = ("tfdata", "queue")
 REMAINDERS = ("error", "uneven")
 BASE_BATCH_SIZE = 128  # The paper's batch; the learning rate scales from it.
+MAX_SEED = 2**31 - 1  # Seeds feed int32 stateless ops.
+# Generated data is a demo held in memory while it is written; real data
+# comes through `data_dir`.
+MAX_SYNTHETIC_EXAMPLES = 100_000
 
 
 def default_cache_dir() -> str:
@@ -98,10 +103,18 @@ def _check_positive(config: TrainConfig) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"`{name}` must be an int >= 1; received {value!r}.")
     for name in ("learning_rate", "momentum", "weight_decay"):
-        if getattr(config, name) < 0:
+        value = getattr(config, name)
+        if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
             raise ValueError(
-                f"`{name}` must be >= 0; received {getattr(config, name)!r}."
+                f"`{name}` must be a finite number >= 0; received {value!r}."
             )
+
+
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(
+            f"`seed` must be an int in [0, {MAX_SEED}]; received {seed!r}."
+        )
 
 
 def _check_batch(config: TrainConfig) -> None:
@@ -116,6 +129,40 @@ def _check_batch(config: TrainConfig) -> None:
         )
 
 
+def _check_synthetic(config: TrainConfig) -> None:
+    sizes = tuple(config.synthetic_examples)
+    least = len(data.layout(config.dataset).files["train"])
+    ints = len(sizes) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in sizes
+    )
+    if not ints or not (
+        least <= sizes[0] <= MAX_SYNTHETIC_EXAMPLES
+        and 1 <= sizes[1] <= MAX_SYNTHETIC_EXAMPLES
+    ):
+        raise ValueError(
+            f"`synthetic_examples` {sizes} must be (train, test) ints with at "
+            f"least {least} training examples (one per {config.dataset} training "
+            f"file) and 1 test example, each at most {MAX_SYNTHETIC_EXAMPLES}: "
+            "generated data is a small demo. Pass other --synthetic_examples, or "
+            "--data_dir for real data."
+        )
+
+
+def _check_paths(config: TrainConfig) -> None:
+    paths.check_not_empty(
+        config.model_dir, "model_dir", "pass a directory for checkpoints (--model_dir)."
+    )
+    paths.check_not_empty(
+        config.data_dir,
+        "data_dir",
+        "pass --data_dir=. for the current directory, or leave it out to train "
+        "on generated data.",
+    )
+    paths.check_not_empty(
+        config.cache_dir, "cache_dir", "pass a directory (--cache_dir)."
+    )
+
+
 def validate(config: TrainConfig) -> None:
     """Raises ValueError for any bad or conflicting field, naming it."""
     model.check_depth(config.resnet_depth)
@@ -124,6 +171,9 @@ def validate(config: TrainConfig) -> None:
     _check_choice("remainder", config.remainder, REMAINDERS)
     _check_choice("data_format", config.data_format, model.DATA_FORMATS)
     _check_positive(config)
+    _check_seed(config.seed)
+    _check_synthetic(config)
+    _check_paths(config)
     data.label_spec(config.dataset, config.label)
     if not config.devices:
         raise ValueError("`devices` is empty; pass at least one device.")

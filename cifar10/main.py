@@ -13,7 +13,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 from absl import app, flags, logging  # noqa: E402
 
 from cifar10 import config as config_lib  # noqa: E402
-from cifar10 import data, model  # noqa: E402
+from cifar10 import data, device_flags, model  # noqa: E402
 
 _DATA_DIR = flags.DEFINE_string(
     "data_dir",
@@ -45,7 +45,7 @@ _SIMULATE = flags.DEFINE_integer(
     "simulate_devices",
     2,
     "On a machine without GPUs, split the CPU into N logical "
-    "devices (0: do not split).",
+    "devices (0: do not split); at most 4 per CPU core, and 64.",
     lower_bound=0,
 )
 _BATCH = flags.DEFINE_integer(
@@ -74,7 +74,13 @@ _INPUT = flags.DEFINE_enum(
 _EVAL_ONLY = flags.DEFINE_boolean(
     "eval_only", False, "Only evaluate the latest checkpoint."
 )
-_SEED = flags.DEFINE_integer("seed", 0, "Seed for data, input and initialisation.")
+_SEED = flags.DEFINE_integer(
+    "seed",
+    0,
+    "Seed for data, input and initialisation.",
+    lower_bound=0,
+    upper_bound=config_lib.MAX_SEED,
+)
 _CACHE_DIR = flags.DEFINE_string(
     "cache_dir", config_lib.default_cache_dir(), "Where generated data goes."
 )
@@ -130,10 +136,41 @@ def _two_sizes(value):
     "(or pass --remainder=uneven), and at least that number.",
 )
 def _batch_divides(values):
+    if _device_flags_wrong(values):
+        return True  # _simulation_bounded or _devices_exist says why.
     count = _expected_device_count(values)
     batch = values["global_batch_size"]
     return count is None or (
         batch >= count and (values["remainder"] == "uneven" or batch % count == 0)
+    )
+
+
+@flags.validator("simulate_devices")
+def _simulation_bounded(value):
+    problem = device_flags.too_many_simulated(value)
+    if problem:
+        raise flags.ValidationError(problem)
+    return True
+
+
+@flags.multi_flags_validator(["num_gpus", "devices", "simulate_devices"])
+def _devices_exist(values):
+    problem = _missing_devices(values)
+    if problem:
+        raise flags.ValidationError(problem)
+    return True
+
+
+def _missing_devices(values) -> str | None:
+    return device_flags.missing_devices(
+        values["num_gpus"], values["devices"], values["simulate_devices"]
+    )
+
+
+def _device_flags_wrong(values) -> bool:
+    return bool(
+        device_flags.too_many_simulated(values["simulate_devices"])
+        or _missing_devices(values)
     )
 
 
@@ -206,16 +243,33 @@ def _quiet_logs() -> None:
         logging.set_verbosity(logging.WARNING)
 
 
+def _checked_config() -> config_lib.TrainConfig:
+    """The config of the flags; a bad value ends the program (exit status 1)."""
+    try:
+        return config_from_flags()
+    except ValueError as error:
+        raise SystemExit(f"Error: {error}") from error
+
+
+def _prepared_data(config: config_lib.TrainConfig) -> str:
+    """Checks model_dir and the data before training; a failure ends the program.
+
+    Raises:
+      SystemExit: with the message (printed to stderr, exit status 1).
+    """
+    from cifar10 import trainer
+
+    try:
+        return trainer.prepare(config, _print_download_progress)
+    except (ValueError, OSError) as error:  # OSError: download.DownloadError.
+        raise SystemExit(f"Error: {error}") from error
+
+
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"Unexpected arguments: {argv[1:]}")
     _quiet_logs()
-    try:
-        config = config_from_flags()
-    except ValueError as error:
-        raise app.UsageError(str(error)) from error
-    from cifar10 import trainer
-
+    config = _checked_config()
     print(
         f"ResNet-{config.resnet_depth} on {config.dataset} ({config.input} input), "
         f"{len(config.devices)} device(s) {list(config.devices)}, global batch "
@@ -223,7 +277,10 @@ def main(argv):
         f"{config.model_dir}",
         flush=True,
     )
-    results = trainer.run(config, _print_download_progress)
+    data_dir = _prepared_data(config)
+    from cifar10 import trainer
+
+    results = trainer.train_and_evaluate(config, data_dir)
     print(
         f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
         f"global step {results['global_step']})",

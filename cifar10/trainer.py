@@ -9,7 +9,7 @@ from absl import logging
 
 import estimator_multigpu as emg
 from cifar10 import config as config_lib
-from cifar10 import data, download, generate, legacy_input, model_fn
+from cifar10 import data, download, generate, legacy_input, model_fn, paths
 from cifar10 import input as input_lib
 
 
@@ -20,37 +20,100 @@ def synthetic_dir(config: config_lib.TrainConfig) -> str:
     return os.path.join(config.cache_dir, name)
 
 
+def check_model_dir(config: config_lib.TrainConfig) -> None:
+    """Checks `config.model_dir` before anything runs; creates nothing.
+
+    Training needs a directory it can write to (or create); `eval_only` needs
+    a checkpoint there, since evaluating an untrained model reports a
+    meaningless accuracy.
+
+    Raises:
+      ValueError: naming the directory and what to pass instead.
+    """
+    model_dir = config.model_dir
+    if not config.eval_only:
+        paths.check_writable(model_dir, "model_dir")
+        return
+    paths.check_directory(model_dir, "model_dir")
+    if not os.path.isdir(model_dir) or tf.train.latest_checkpoint(model_dir) is None:
+        state = "exists but" if os.path.isdir(model_dir) else "does not exist, so it"
+        raise ValueError(
+            f"`eval_only` (--eval_only) evaluates a trained model, but there is "
+            f"no checkpoint in {model_dir} (the directory {state} holds none). "
+            "Pass the --model_dir a training run wrote to, or train first "
+            "(leave out --eval_only)."
+        )
+
+
+def _generated_data(config: config_lib.TrainConfig) -> str:
+    """The synthetic set's directory, generated (once, cached) if needed."""
+    data_dir = synthetic_dir(config)
+    if not os.path.isdir(os.path.join(data_dir, data.layout(config.dataset).folder)):
+        paths.check_writable(config.cache_dir, "cache_dir")
+        logging.info("Generating synthetic %s data in %s", config.dataset, data_dir)
+        generate.generate(
+            data_dir, config.dataset, *config.synthetic_examples, config.seed
+        )
+    return data_dir
+
+
+def _check_batch_fits(config: config_lib.TrainConfig, data_dir: str, files) -> None:
+    total = data.num_examples(files, config.dataset)
+    if not config.eval_only and config.global_batch_size > total:
+        raise ValueError(
+            f"`global_batch_size` ({config.global_batch_size}) is more than the "
+            f"{total} training examples in {data_dir}: every step would repeat "
+            f"examples. Pass --global_batch_size={total} or less, or more data."
+        )
+
+
 def prepare_data(
     config: config_lib.TrainConfig, progress: download.Progress = download.log_progress
 ) -> str:
     """Makes sure the data exists and is valid; returns the data directory.
 
     Generates the synthetic set (once, cached) when `config.data_dir` is None;
-    downloads when `config.download`. Every file is validated here, before
-    any graph is built.
+    downloads when `config.download`. Every file, and every label in it, is
+    validated here, before any graph is built.
 
     Args:
       config: the run's configuration.
       progress: download progress callback, `progress(bytes_done, bytes_total)`.
 
     Raises:
-      ValueError: for a missing or malformed file, naming it.
+      ValueError: for a missing or malformed file or label, naming it, or a
+        global batch larger than the training set.
+      download.DownloadError: if the archive cannot be fetched.
     """
     data_dir = config.data_dir
     if data_dir is None:
-        data_dir = synthetic_dir(config)
-        if not os.path.isdir(
-            os.path.join(data_dir, data.layout(config.dataset).folder)
-        ):
-            logging.info("Generating synthetic %s data in %s", config.dataset, data_dir)
-            generate.generate(
-                data_dir, config.dataset, *config.synthetic_examples, config.seed
-            )
-    elif config.download:
-        download.download(data_dir, progress=progress)
+        data_dir = _generated_data(config)
+    else:
+        paths.check_directory(data_dir, "data_dir")
+        if config.download:
+            download.download(data_dir, progress=progress)
+    files = {s: data.filenames(data_dir, config.dataset, s) for s in data.SPLITS}
     for split in data.SPLITS:
-        data.filenames(data_dir, config.dataset, split)
+        data.check_labels(files[split], config.dataset, config.label)
+    _check_batch_fits(config, data_dir, files["train"])
     return data_dir
+
+
+def prepare(
+    config: config_lib.TrainConfig, progress: download.Progress = download.log_progress
+) -> str:
+    """Checks `model_dir`, then prepares the data; returns the data directory.
+
+    Everything that can be checked before a graph is built is checked here,
+    in this order, so bad input fails in seconds and leaves nothing behind
+    (but generated or downloaded data).
+
+    Raises:
+      ValueError: see `check_model_dir` and `prepare_data`.
+      download.DownloadError: if the archive cannot be fetched.
+    """
+    check_model_dir(config)
+    return prepare_data(config, progress)
 
 
 def _queue_input_fn(config, data_dir: str, split: str):
@@ -133,7 +196,19 @@ def run(
     Returns:
       The evaluation metrics: `accuracy`, `loss`, `global_step`.
     """
-    data_dir = prepare_data(config, progress)
+    return train_and_evaluate(config, prepare(config, progress))
+
+
+def train_and_evaluate(config: config_lib.TrainConfig, data_dir: str) -> dict:
+    """Trains to `config.train_steps` (unless `eval_only`), then evaluates.
+
+    Args:
+      config: the run's configuration.
+      data_dir: the directory `prepare` returned.
+
+    Returns:
+      The evaluation metrics: `accuracy`, `loss`, `global_step`.
+    """
     train_input_fn, eval_input_fn = input_fns(config, data_dir)
     runner = estimator(config)
     if not config.eval_only:

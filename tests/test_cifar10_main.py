@@ -95,7 +95,7 @@ def test_config_from_flags(parse, tmp_path):
         ),
         ({"download": True}, r"`download` fetches CIFAR-10 into `data_dir`"),
         ({"train_steps": 0}, r"`train_steps` must be an int >= 1; received 0"),
-        ({"momentum": -1.0}, r"`momentum` must be >= 0; received -1.0"),
+        ({"momentum": -1.0}, r"`momentum` must be a finite number >= 0; received -1.0"),
         ({"label": "coarse"}, r"`label` 'coarse' does not exist in cifar10"),
         ({"devices": ()}, r"`devices` is empty"),
         ({"data_format": "channels_first"}, r"'channels_first' needs GPUs.*'/cpu:0'"),
