@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import collections
 import os
+import re
 import tempfile
 
 import tensorflow as tf
 from absl import logging
 from tensorflow.python.saved_model import path_helpers
+
+from estimator_multigpu.estimator import damaged
+
+# What an interrupted save leaves: the sharded saver's `<prefix>-<step>_temp/`
+# of `part-*` files, and the temporary file of the `checkpoint` state update.
+_TEMP_DIR = re.compile(r".+-\d+_temp(_[0-9a-f]{32})?")
+_TEMP_PART = re.compile(r"part-\d+(-of-\d+)?(\.index|\.data-\d+-of-\d+)?")
+_TEMP_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}")
 
 
 class WarmStartSettings(
@@ -79,6 +88,22 @@ def maybe_warm_start(settings: WarmStartSettings | None) -> None:
         tf.compat.v1.train.warm_start(*settings)
 
 
+def as_path(value, argument: str) -> str | None:
+    """`value` as a `str` path (None stays None).
+
+    Raises:
+      TypeError: for anything but a str, bytes or os.PathLike path.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"`{argument}` must be a path (a str or os.PathLike); received "
+            f"{value!r} of type {type(value).__name__}."
+        )
+    return os.fsdecode(value)
+
+
 def resolve_model_dir(model_dir) -> str:
     """Returns `model_dir` as a string, or a temporary directory for None.
 
@@ -89,7 +114,7 @@ def resolve_model_dir(model_dir) -> str:
         model_dir = tempfile.mkdtemp()
         logging.warning("Using temporary folder as model directory: %s", model_dir)
         return model_dir
-    model_dir = os.fsdecode(model_dir)
+    model_dir = as_path(model_dir, "model_dir")
     if tf.io.gfile.exists(model_dir) and not tf.io.gfile.isdir(model_dir):
         raise ValueError(
             f"`model_dir` ({model_dir!r}) is a file, not a directory; pass a "
@@ -103,9 +128,52 @@ def latest_checkpoint(model_dir: str) -> str | None:
     return tf.train.latest_checkpoint(model_dir)
 
 
+def existing_latest(model_dir: str) -> str | None:
+    """The latest checkpoint in `model_dir`, or None if there is none.
+
+    Raises:
+      tf.errors.DataLossError: if the `checkpoint` file of `model_dir` names
+        a checkpoint whose files are missing (rather than silently starting
+        from initial values, as `tf.train.latest_checkpoint` would).
+    """
+    path = latest_checkpoint(model_dir)
+    if not path:
+        named = damaged.state_checkpoint(model_dir)
+        if named:
+            damaged.check_readable(named)
+    return path
+
+
+def given_checkpoint(checkpoint_path) -> str | None:
+    """A `checkpoint_path` argument, checked to name an existing checkpoint.
+
+    Raises:
+      TypeError: if it is not a path.
+      ValueError: if no checkpoint has that prefix.
+    """
+    path = as_path(checkpoint_path, "checkpoint_path")
+    if not path or tf.io.gfile.exists(path + ".index") or tf.io.gfile.exists(path):
+        return path
+    found = damaged.earlier_checkpoints(path)
+    hint = (
+        f"checkpoints there: {', '.join(found)}"
+        if found
+        else "pass a checkpoint prefix such as '<model_dir>/model.ckpt-1000'"
+    )
+    raise ValueError(
+        f"`checkpoint_path` ({path!r}) is not a checkpoint: {path}.index does "
+        f"not exist; {hint}."
+    )
+
+
 def checkpoint_or_latest(checkpoint_path: str | None, model_dir: str, purpose: str):
-    """`checkpoint_path`, else the latest in `model_dir`, else None (logged)."""
-    checkpoint_path = checkpoint_path or latest_checkpoint(model_dir)
+    """`checkpoint_path`, else the latest in `model_dir`, else None (logged).
+
+    Raises:
+      tf.errors.DataLossError: as `existing_latest`.
+    """
+    checkpoint_path = given_checkpoint(checkpoint_path)
+    checkpoint_path = checkpoint_path or existing_latest(model_dir)
     if not checkpoint_path:
         logging.info(
             "Could not find trained model in model_dir: %s, running "
@@ -117,15 +185,25 @@ def checkpoint_or_latest(checkpoint_path: str | None, model_dir: str, purpose: s
 
 
 def global_step_in(model_dir: str) -> int:
-    """The global step of the latest checkpoint in `model_dir`; 0 without one."""
+    """The global step of the latest checkpoint in `model_dir`; 0 without one.
+
+    Raises:
+      tf.errors.DataLossError: if that checkpoint cannot be read.
+    """
     path = latest_checkpoint(model_dir)
     if not path:
         return 0
-    try:
-        reader = tf.train.load_checkpoint(path)
-        return int(reader.get_tensor(tf.compat.v1.GraphKeys.GLOBAL_STEP))
-    except (tf.errors.NotFoundError, ValueError):
+    reader = load_checkpoint(path)
+    if not reader.has_tensor(tf.compat.v1.GraphKeys.GLOBAL_STEP):
         return 0
+    with damaged.explain_restore_errors(path):
+        return int(reader.get_tensor(tf.compat.v1.GraphKeys.GLOBAL_STEP))
+
+
+def load_checkpoint(path: str):
+    """`tf.train.load_checkpoint`, with a clear error for a damaged checkpoint."""
+    with damaged.explain_restore_errors(path):
+        return tf.train.load_checkpoint(path)
 
 
 def require_checkpoint(model_dir: str) -> str:
@@ -137,3 +215,35 @@ def require_checkpoint(model_dir: str) -> str:
             "first, or point `model_dir` at a directory with checkpoints."
         )
     return path
+
+
+def remove_interrupted_saves(model_dir: str) -> None:
+    """Deletes what checkpoint saves killed mid-way left in `model_dir`.
+
+    Only call this while holding the model_dir's training lock: a save in
+    progress looks the same.
+    """
+    try:
+        names = tf.io.gfile.listdir(model_dir)
+    except tf.errors.NotFoundError:
+        return
+    for name in names:
+        path = os.path.join(model_dir, name.rstrip("/"))
+        if _is_interrupted_save(path):
+            logging.info(
+                "Removing %s, left by a checkpoint save that was interrupted.", path
+            )
+            if tf.io.gfile.isdir(path):
+                tf.io.gfile.rmtree(path)
+            else:
+                tf.io.gfile.remove(path)
+
+
+def _is_interrupted_save(path: str) -> bool:
+    name = os.path.basename(path)
+    if _TEMP_STATE.fullmatch(name):
+        return not tf.io.gfile.isdir(path)
+    if not _TEMP_DIR.fullmatch(name) or not tf.io.gfile.isdir(path):
+        return False
+    parts = [p.rstrip("/") for p in tf.io.gfile.listdir(path)]
+    return all(_TEMP_PART.fullmatch(p) for p in parts)

@@ -10,7 +10,7 @@ from typing import Any
 import tensorflow as tf
 from absl import logging
 
-from estimator_multigpu.estimator import checkpoints, model_fn_args
+from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
 from estimator_multigpu.estimator import evaluate as evaluate_lib
 from estimator_multigpu.estimator import predict as predict_lib
 from estimator_multigpu.estimator import saved_model as saved_model_lib
@@ -82,13 +82,15 @@ class Estimator:
 
     def get_variable_names(self) -> list[str]:
         """Names of the variables in the latest checkpoint."""
-        checkpoints.require_checkpoint(self.model_dir)
-        return [name for name, _ in tf.train.list_variables(self.model_dir)]
+        path = checkpoints.require_checkpoint(self.model_dir)
+        with damaged.explain_restore_errors(path):
+            return [name for name, _ in tf.train.list_variables(path)]
 
     def get_variable_value(self, name: str):
         """Value (numpy) of variable `name` in the latest checkpoint."""
-        checkpoints.require_checkpoint(self.model_dir)
-        return tf.train.load_variable(self.model_dir, name)
+        path = checkpoints.require_checkpoint(self.model_dir)
+        with damaged.explain_restore_errors(path):
+            return tf.train.load_variable(path, name)
 
     def eval_dir(self, name: str | None = None) -> str:
         """Where `evaluate(name=name)` writes its event files."""
@@ -165,6 +167,7 @@ class Estimator:
                     self._model_fn, self._config
                 )
             model_fn = self._replicated_model_fn
+        model_fn_args.check_per_device_input(features, labels, model_fn)
         return model_fn_args.call_model_fn(
             model_fn, features, labels, mode, self.params, config or self.config
         )
@@ -183,7 +186,7 @@ def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:
     if config.session_config is None:
         config = config.replace(session_config=get_default_session_config())
     if model_dir is not None:
-        model_dir = os.fspath(model_dir)
+        model_dir = checkpoints.as_path(model_dir, "model_dir")
         if config.model_dir is not None and config.model_dir != model_dir:
             raise ValueError(
                 "`model_dir` are set both in constructor and `RunConfig`, but with "

@@ -6,10 +6,11 @@ import os
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
+from absl import logging
 from tensorflow.python.training import evaluation
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints, summaries
+from estimator_multigpu.estimator import checkpoints, damaged, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import check_hooks
@@ -19,7 +20,16 @@ _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 
 
 def eval_dir(model_dir: str, name: str | None = None) -> str:
-    """`model_dir/eval` or `model_dir/eval_<name>`, as tf.estimator."""
+    """`model_dir/eval` or `model_dir/eval_<name>`, as tf.estimator.
+
+    Raises:
+      TypeError: if `name` is not a string.
+    """
+    if name is not None and not isinstance(name, str):
+        raise TypeError(
+            f"`name` must be a string (evaluation results go to "
+            f"model_dir/eval_<name>); received {name!r}."
+        )
     return os.path.join(model_dir, "eval_" + name if name else "eval")
 
 
@@ -38,6 +48,7 @@ def evaluate(
     """
     hooks = check_hooks(hooks) + _steps_hooks(steps)
     input_fn_lib.verify_input_fn(input_fn)
+    eval_dir(estimator.model_dir, name)  # Checks `name` before anything runs.
     checkpoint_path = checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "evaluate"
     )
@@ -45,28 +56,60 @@ def evaluate(
         scaffold, update_op, eval_dict, all_hooks = _build(
             estimator, input_fn, hooks, checkpoint_path
         )
-        results = evaluation._evaluate_once(
-            checkpoint_path=checkpoint_path,
-            scaffold=scaffold,
-            eval_ops=update_op,
-            final_ops=eval_dict,
-            hooks=all_hooks,
-            config=estimator.config.session_config,
-        )
-        output_dir = eval_dir(estimator.model_dir, name)
-        summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
-        if checkpoint_path:
-            summaries.write_checkpoint_path(
-                output_dir, checkpoint_path, results[_GLOBAL_STEP]
+        counter = BatchCounterHook()
+        with damaged.explain_restore_errors(checkpoint_path):
+            results = evaluation._evaluate_once(
+                checkpoint_path=checkpoint_path,
+                scaffold=scaffold,
+                eval_ops=update_op,
+                final_ops=eval_dict,
+                hooks=all_hooks + [counter],
+                config=estimator.config.session_config,
             )
+        if not counter.batches:
+            _warn_no_batches(input_fn, results)
+        _write_summaries(estimator, name, results, checkpoint_path)
     return results
+
+
+class BatchCounterHook(tf.compat.v1.train.SessionRunHook):
+    """Counts the session runs that completed (an ended input completes none)."""
+
+    def __init__(self):
+        self.batches = 0
+
+    def after_run(self, run_context, run_values):
+        del run_context, run_values
+        self.batches += 1
+
+
+def _warn_no_batches(input_fn: Callable, results: dict) -> None:
+    metrics = ", ".join(f"{k} = {v}" for k, v in sorted(results.items()))
+    logging.warning(
+        "Evaluation ran on no data: input_fn %s gave no batch, so the metrics "
+        "(%s) measure nothing. Perhaps input is empty or misspecified.",
+        input_fn_lib.name_of(input_fn),
+        metrics,
+    )
+
+
+def _write_summaries(estimator, name, results: dict, checkpoint_path) -> None:
+    """The metrics (and the checkpoint used) into the eval dir's event file."""
+    output_dir = eval_dir(estimator.model_dir, name)
+    summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
+    if checkpoint_path:
+        summaries.write_checkpoint_path(
+            output_dir, checkpoint_path, results[_GLOBAL_STEP]
+        )
 
 
 def _steps_hooks(steps: int | None) -> list:
     """A hook stopping after `steps` evaluation batches (none for None)."""
     if steps is None:
         return []
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
+    if isinstance(steps, bool) or not isinstance(steps, int):
+        raise TypeError(f"`steps` must be an int; received {steps!r}.")
+    if steps <= 0:
         raise ValueError(f"Must specify steps > 0, given: {steps}")
     return [evaluation._StopAfterNEvalsHook(num_evals=steps)]
 
@@ -79,7 +122,7 @@ def _build(estimator, input_fn, hooks, checkpoint_path):
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.EVAL, estimator.params, config
     )
-    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result)
+    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
     spec = estimator._call_model_fn(features, labels, ModeKeys.EVAL)
     metrics = dict(spec.eval_metric_ops)
     if LOSS_METRIC_KEY in metrics:

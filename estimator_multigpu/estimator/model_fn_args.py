@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from absl import logging
 from tensorflow.python.util import function_utils
 
+from estimator_multigpu import per_device
 from estimator_multigpu.estimator.spec import EstimatorSpec
+
+_TOWERS_MODULE = "estimator_multigpu.towers.replicate"
 
 VALID_MODEL_FN_ARGS = frozenset({"features", "labels", "mode", "params", "config"})
 
@@ -59,12 +63,51 @@ def _check_params_arg(model_fn: Callable, args: set, params: dict | None) -> Non
             f"params ({params}) is passed to Estimator. Add `params` to its "
             "arguments or do not pass params."
         )
-    if params is None and "params" in args:
+    user_model_fn = unwrap(model_fn)
+    if params is None and "params" in fn_args(user_model_fn):
         logging.warning(
             "Estimator's model_fn (%s) includes params argument, but params "
             "are not passed to Estimator.",
-            model_fn,
+            user_model_fn,
         )
+
+
+def is_replicated(model_fn: Callable) -> bool:
+    """Whether `model_fn` was made by `emg.replicate_model_fn`."""
+    return getattr(model_fn, "__module__", None) == _TOWERS_MODULE
+
+
+def unwrap(model_fn: Callable) -> Callable:
+    """The user's model_fn inside an `emg.replicate_model_fn` wrapper.
+
+    The wrapper takes `params=None` whatever the model_fn it wraps takes, so
+    checks of the user's signature look through it: at `__wrapped__` where
+    set, else at the `model_fn` its closure holds.
+    """
+    while is_replicated(model_fn):
+        inner = getattr(model_fn, "__wrapped__", None)
+        if inner is None:
+            inner = inspect.getclosurevars(model_fn).nonlocals.get("model_fn")
+        if inner is None or not callable(inner):
+            return model_fn
+        model_fn = inner
+    return model_fn
+
+
+def check_per_device_input(features: Any, labels: Any, model_fn: Callable) -> None:
+    """Raises TypeError for PerDevice input to a model_fn that is not replicated."""
+    if is_replicated(model_fn):
+        return
+    for name, value in (("features", features), ("labels", labels)):
+        if per_device.is_per_device(value):
+            raise TypeError(
+                f"The input_fn returns {name} as emg.PerDevice shards (one per "
+                f"device: {list(value.devices)}), but the model_fn "
+                f"({model_fn}) is not replicated, so it would get all shards at "
+                "once. PerDevice input needs a replicated model: pass "
+                "RunConfig(devices=[...]) (or num_gpus) to the Estimator, or "
+                "wrap the model_fn in emg.replicate_model_fn."
+            )
 
 
 def call_model_fn(

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from absl import logging
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import checkpoints, damaged
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import check_hooks
@@ -24,7 +25,23 @@ def check_predict_keys(predict_keys) -> list[str] | None:
             f"`predict_keys` must be a list of prediction names, not the string "
             f"{predict_keys!r}; pass [{predict_keys!r}]."
         )
-    return list(predict_keys)
+    try:
+        return list(predict_keys)
+    except TypeError:
+        raise TypeError(
+            "`predict_keys` must be a list of prediction names (e.g. "
+            f"['class']); received {predict_keys!r}."
+        ) from None
+
+
+def check_yield_single_examples(value) -> bool:
+    """Raises TypeError unless `yield_single_examples` is a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(
+            "`yield_single_examples` must be True (one prediction per example) "
+            f"or False (whole batches); received {value!r}."
+        )
+    return bool(value)
 
 
 def predict(
@@ -41,6 +58,7 @@ def predict(
     """
     hooks = check_hooks(hooks)
     predict_keys = check_predict_keys(predict_keys)
+    yield_single_examples = check_yield_single_examples(yield_single_examples)
     input_fn_lib.verify_input_fn(input_fn)
     checkpoint_path = checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "predict"
@@ -54,7 +72,9 @@ def predict(
             scaffold=scaffold,
             config=estimator.config.session_config,
         )
-        with tf.compat.v1.train.MonitoredSession(creator, hooks=all_hooks) as session:
+        with damaged.explain_restore_errors(checkpoint_path):
+            session = tf.compat.v1.train.MonitoredSession(creator, hooks=all_hooks)
+        with session:
             while not session.should_stop():
                 values = session.run(predictions)
                 yield from _unbatch(values, yield_single_examples)
@@ -67,7 +87,7 @@ def _build(estimator, input_fn, predict_keys, hooks, checkpoint_path):
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.PREDICT, estimator.params, config
     )
-    features, _, input_hooks = input_fn_lib.parse_input_fn_result(result)
+    features, _, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
     _warn_if_endless(features)
     spec = estimator._call_model_fn(features, None, ModeKeys.PREDICT)
     if not checkpoint_path:

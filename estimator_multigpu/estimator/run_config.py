@@ -98,7 +98,7 @@ class RunConfig:
         steps, secs = _resolve_save_defaults(
             save_checkpoints_steps, save_checkpoints_secs
         )
-        self._model_dir = os.fspath(model_dir) if model_dir is not None else None
+        self._model_dir = _as_path(model_dir)
         self._tf_random_seed = tf_random_seed
         self._save_summary_steps = save_summary_steps
         self._save_checkpoints_steps = steps
@@ -127,8 +127,7 @@ class RunConfig:
                     f"Replacing {key} is not supported. Allowed properties are "
                     f"{list(_REPLACEABLE)}."
                 )
-            is_path = key == "model_dir" and value is not None
-            setattr(new, "_" + key, os.fspath(value) if is_path else value)
+            setattr(new, "_" + key, _as_path(value) if key == "model_dir" else value)
         _fix_save_frequency(new, kwargs)
         _validate(new)
         return new
@@ -143,6 +142,18 @@ class RunConfig:
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={getattr(self, '_' + k)!r}" for k in _REPLACEABLE)
         return f"RunConfig({fields})"
+
+
+def _as_path(model_dir) -> str | None:
+    """`model_dir` as a str; TypeError for what is not a path."""
+    if model_dir is None:
+        return None
+    if not isinstance(model_dir, (str, bytes, os.PathLike)):
+        raise TypeError(
+            "RunConfig `model_dir` must be a path (a str or os.PathLike); "
+            f"received {model_dir!r} of type {type(model_dir).__name__}."
+        )
+    return os.fsdecode(model_dir)
 
 
 def _fix_save_frequency(config: RunConfig, replaced) -> None:

@@ -9,7 +9,8 @@ import tensorflow as tf
 from absl import logging
 from tensorflow.python.saved_model.model_utils import export_utils
 
-from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import checkpoints, damaged
+from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator.spec import ModeKeys
 
 
@@ -40,23 +41,42 @@ def export_saved_model(
             "export.ServingInputReceiver, e.g. "
             "export.build_raw_serving_input_receiver_fn({'x': tensor})."
         )
+    export_dir_base = checkpoints.as_path(export_dir_base, "export_dir_base")
+    if not export_dir_base:
+        raise ValueError(
+            "`export_dir_base` must name the directory under which the "
+            f"timestamped export is written; received {export_dir_base!r}."
+        )
+    checkpoint_path = checkpoints.given_checkpoint(checkpoint_path)
     checkpoint_path = checkpoint_path or _default_checkpoint(estimator)
     export_dir = export_utils.get_timestamped_export_dir(export_dir_base)
     temp_dir = export_utils.get_temp_export_dir(export_dir)
-    builder = tf.compat.v1.saved_model.Builder(temp_dir)
-    with tf.Graph().as_default():
-        _add_meta_graph(
-            estimator, builder, serving_input_receiver_fn, checkpoint_path, mode
-        )
-    builder.save(as_text)
-    _copy_assets_extra(temp_dir, assets_extra)
-    tf.io.gfile.rename(temp_dir, export_dir)
+    try:
+        with tf.Graph().as_default():
+            builder = _add_meta_graph(
+                estimator, temp_dir, serving_input_receiver_fn, checkpoint_path, mode
+            )
+        builder.save(as_text)
+        _copy_assets_extra(temp_dir, assets_extra)
+        tf.io.gfile.rename(temp_dir, export_dir)
+    except BaseException:
+        _remove_quietly(temp_dir)
+        raise
     logging.info("Exported SavedModel to %s", export_dir)
     return export_dir
 
 
+def _remove_quietly(temp_dir: bytes) -> None:
+    """Removes a failed export's temporary directory, if it was created."""
+    try:
+        if tf.io.gfile.exists(temp_dir):
+            tf.io.gfile.rmtree(temp_dir)
+    except tf.errors.OpError as error:
+        logging.warning("Could not remove %s: %s", os.fsdecode(temp_dir), error)
+
+
 def _default_checkpoint(estimator) -> str:
-    path = checkpoints.latest_checkpoint(estimator.model_dir)
+    path = checkpoints.existing_latest(estimator.model_dir)
     if path:
         return path
     settings = estimator._warm_start_settings
@@ -69,11 +89,15 @@ def _default_checkpoint(estimator) -> str:
     return tf.train.latest_checkpoint(path) if tf.io.gfile.isdir(path) else path
 
 
-def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> None:
-    """Builds `mode`'s graph, restores the checkpoint and adds both to `builder`."""
+def _add_meta_graph(estimator, temp_dir, receiver_fn, checkpoint_path, mode):
+    """Builds `mode`'s graph, restores the checkpoint; returns a SavedModel builder.
+
+    The builder (which creates `temp_dir`) comes after the graph is built,
+    so a model_fn or receiver that fails leaves no directory behind.
+    """
     tf.compat.v1.train.create_global_step()
     tf.compat.v1.random.set_random_seed(estimator.config.tf_random_seed)
-    receiver = receiver_fn()
+    receiver = _call_receiver_fn(receiver_fn)
     spec = estimator._call_model_fn(
         receiver.features, getattr(receiver, "labels", None), mode, replicate=False
     )
@@ -83,6 +107,7 @@ def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> N
     saver = spec.scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
     with tf.compat.v1.Session(config=estimator.config.session_config) as session:
         _restore(saver, session, checkpoint_path, mode)
+        builder = tf.compat.v1.saved_model.Builder(temp_dir)
         builder.add_meta_graph_and_variables(
             session,
             tags=export_utils.EXPORT_TAG_MAP[mode],
@@ -95,6 +120,22 @@ def _add_meta_graph(estimator, builder, receiver_fn, checkpoint_path, mode) -> N
             strip_default_attrs=True,
             clear_devices=True,
         )
+    return builder
+
+
+def _call_receiver_fn(receiver_fn):
+    """Calls `receiver_fn`; raises TypeError unless it returns a receiver."""
+    receiver = receiver_fn()
+    if not (hasattr(receiver, "features") and hasattr(receiver, "receiver_tensors")):
+        raise TypeError(
+            f"serving_input_receiver_fn {input_fn_lib.name_of(receiver_fn)} "
+            f"returned {input_fn_lib.describe(receiver)}; it must return an "
+            "export.ServingInputReceiver (or export.TensorServingInputReceiver), "
+            "e.g. `return export.ServingInputReceiver(features, receiver_tensors)`, "
+            "or be built by export.build_raw_serving_input_receiver_fn or "
+            "export.build_parsing_serving_input_receiver_fn."
+        )
+    return receiver
 
 
 def _signatures(receiver, spec, mode: str) -> dict:
@@ -116,7 +157,8 @@ def _signatures(receiver, spec, mode: str) -> dict:
 
 def _restore(saver, session, checkpoint_path: str, mode: str) -> None:
     try:
-        saver.restore(session, checkpoint_path)
+        with damaged.explain_restore_errors(checkpoint_path):
+            saver.restore(session, checkpoint_path)
     except tf.errors.NotFoundError as error:
         raise ValueError(
             "Could not load all requested variables from checkpoint. Please "

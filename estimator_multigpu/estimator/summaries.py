@@ -1,6 +1,10 @@
-"""Event-file summaries of evaluation results, as tf.estimator writes them."""
+"""Event files: uniquely named writers, and evaluation results as tf.estimator writes them."""
 
 from __future__ import annotations
+
+import itertools
+import os
+import socket
 
 import numpy as np
 import tensorflow as tf
@@ -9,6 +13,45 @@ from google.protobuf import message
 from tensorflow.core.framework import summary_pb2
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
+_WRITER_NUMBERS = itertools.count()
+
+
+def writer(logdir: str) -> tf.compat.v1.summary.FileWriter:
+    """The process's cached summary writer for `logdir`, with a unique file name.
+
+    TensorFlow names event files `events.out.tfevents.<seconds>.<host>`: two
+    writers started in one second on one host (two processes, or a run
+    started in the second the previous one ended) pick the same file and
+    corrupt or truncate it. Ours end in `.<pid>.<n>` (like TF 2's own
+    summary writer), with `n` unused in `logdir`. The writer goes into
+    `FileWriterCache`, where TensorFlow's hooks (`SummarySaverHook`,
+    `CheckpointSaverHook`, `StepCounterHook`) look it up, so all of a run's
+    events go to the one new file, never appended to an older one.
+    """
+    cache = tf.compat.v1.summary.FileWriterCache
+    # Private: FileWriterCache.get has no way to name the file; filling its
+    # cache is the only way to give the hooks' writer a unique name.
+    with cache._lock:
+        if logdir not in cache._cache:
+            cache._cache[logdir] = tf.compat.v1.summary.FileWriter(
+                logdir,
+                graph=tf.compat.v1.get_default_graph(),
+                filename_suffix=_unique_suffix(logdir),
+            )
+        return cache._cache[logdir]
+
+
+def _unique_suffix(logdir: str) -> str:
+    """`.<pid>.<n>` with `n` new to this process and unused by files in `logdir`."""
+    try:
+        names = tf.io.gfile.listdir(logdir)
+    except tf.errors.NotFoundError:
+        names = []
+    pid = os.getpid()
+    while True:
+        suffix = f".{pid}.{next(_WRITER_NUMBERS)}"
+        if not any(n.endswith(f".{socket.gethostname()}{suffix}") for n in names):
+            return suffix
 
 
 def _parse_summary(key: str, value: bytes) -> list:
@@ -60,9 +103,9 @@ def write_dict(output_dir: str, dictionary: dict, global_step: int) -> None:
         entry = _summary_value(key, value)
         if entry is not None:
             summary.value.append(entry)
-    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
-    writer.add_summary(summary, global_step)
-    writer.flush()
+    events = writer(output_dir)
+    events.add_summary(summary, global_step)
+    events.flush()
 
 
 def write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) -> None:
@@ -76,6 +119,6 @@ def write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) ->
         tag="checkpoint_path",
         tensor=tf.make_tensor_proto(checkpoint_path, dtype=tf.string),
     )
-    writer = tf.compat.v1.summary.FileWriterCache.get(output_dir)
-    writer.add_summary(summary_pb2.Summary(value=[value]), global_step)
-    writer.flush()
+    events = writer(output_dir)
+    events.add_summary(summary_pb2.Summary(value=[value]), global_step)
+    events.flush()

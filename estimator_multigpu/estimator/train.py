@@ -10,7 +10,7 @@ from absl import logging
 from tensorflow.python.training import training_util
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import checkpoints, damaged, lock, summaries
 from estimator_multigpu.estimator import hooks as hooks_lib
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator.spec import ModeKeys
@@ -18,7 +18,7 @@ from estimator_multigpu.estimator.spec import ModeKeys
 
 def check_hooks(hooks, argument: str = "hooks") -> list:
     """Returns `hooks` as a list; raises TypeError for a non-hook."""
-    hooks = list(hooks or [])
+    hooks = as_list(hooks, tf.compat.v1.train.SessionRunHook, argument)
     for hook in hooks:
         if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
             raise TypeError(
@@ -30,14 +30,37 @@ def check_hooks(hooks, argument: str = "hooks") -> list:
 
 def check_listeners(listeners) -> list:
     """Returns `listeners` as a list; raises TypeError for a non-listener."""
-    listeners = list(listeners or [])
+    listener_type = tf.compat.v1.train.CheckpointSaverListener
+    listeners = as_list(listeners, listener_type, "saving_listeners")
     for listener in listeners:
-        if not isinstance(listener, tf.compat.v1.train.CheckpointSaverListener):
+        if not isinstance(listener, listener_type):
             raise TypeError(
                 "saving_listeners must be a list of CheckpointSaverListener, "
                 f"given: {listener!r}."
             )
     return listeners
+
+
+def as_list(values, item_type: type, argument: str) -> list:
+    """`values` (an iterable of `item_type`, or None) as a list.
+
+    Raises:
+      TypeError: for a single `item_type` or anything else not iterable.
+    """
+    if values is None:
+        return []
+    if isinstance(values, item_type):
+        raise TypeError(
+            f"`{argument}` must be a list of {item_type.__name__}; received a "
+            f"single {type(values).__name__}. Pass it in a list: "
+            f"{argument}=[{type(values).__name__}(...)]."
+        )
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(
+            f"`{argument}` must be a list of {item_type.__name__}; received {values!r}."
+        ) from None
 
 
 def check_steps(steps: int | None, max_steps: int | None) -> None:
@@ -67,21 +90,32 @@ def train(
 ) -> Any:
     """Trains `estimator`'s model; see `Estimator.train`.
 
+    Holds the training lock of `model_dir` while it runs (see `lock`), and
+    first removes what interrupted checkpoint saves left there.
+
     Returns:
       The loss of the last step, or None when no step ran.
+
+    Raises:
+      lock.ModelDirLockedError: if another process trains in `model_dir`.
     """
     check_steps(steps, max_steps)
     hooks = check_hooks(hooks)
     saving_listeners = check_listeners(saving_listeners)
     input_fn_lib.verify_input_fn(input_fn)
+    model_dir = estimator.model_dir
     if max_steps is not None:
-        if max_steps <= checkpoints.global_step_in(estimator.model_dir):
+        if max_steps <= checkpoints.global_step_in(model_dir):
             logging.info("Skipping training since max_steps has already saved.")
             return None
     if steps is not None or max_steps is not None:
         hooks.append(tf.compat.v1.train.StopAtStepHook(steps, max_steps))
-    with tf.Graph().as_default() as graph, graph.device(estimator.config.device_fn):
-        loss = _build_and_run(estimator, input_fn, hooks, saving_listeners)
+    with lock.hold(model_dir) as holder:
+        if holder is not None:
+            checkpoints.remove_interrupted_saves(model_dir)
+        config = estimator.config
+        with tf.Graph().as_default() as graph, graph.device(config.device_fn):
+            loss = _build_and_run(estimator, input_fn, hooks, saving_listeners)
     logging.info("Loss for final step: %s.", loss)
     return loss
 
@@ -94,7 +128,7 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
-    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result)
+    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
     spec = estimator._call_model_fn(features, labels, ModeKeys.TRAIN)
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
@@ -111,12 +145,13 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
         )
     _add_default_saver(config)
     chief_hooks = _chief_hooks(spec, worker_hooks, scaffold, config, saving_listeners)
-    return _run_loop(estimator, spec, scaffold, worker_hooks, chief_hooks)
+    session = _session(estimator, scaffold, worker_hooks, chief_hooks, spec)
+    return _run_loop(session, spec, input_fn)
 
 
 def _add_loss_summary(loss: tf.Tensor) -> None:
-    summaries = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SUMMARIES)
-    if not any(s.op.name == "loss" for s in summaries):
+    existing = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SUMMARIES)
+    if not any(s.op.name == "loss" for s in existing):
         tf.compat.v1.summary.scalar("loss", loss)
     tf.compat.v1.add_to_collection(tf.compat.v1.GraphKeys.LOSSES, loss)
 
@@ -181,30 +216,37 @@ def _attach_listeners(saver_hook, saving_listeners) -> None:
             saver_hook._listeners.append(listener)
 
 
-def _run_loop(estimator, spec, scaffold, worker_hooks, chief_hooks):
-    """Runs `train_op` until a hook stops the session or the input ends."""
+def _session(estimator, scaffold, worker_hooks, chief_hooks, spec):
+    """A MonitoredTrainingSession, restored from the latest checkpoint if any."""
     config = estimator.config
-    session = tf.compat.v1.train.MonitoredTrainingSession(
-        checkpoint_dir=estimator.model_dir,
-        scaffold=scaffold,
-        hooks=worker_hooks,
-        chief_only_hooks=tuple(chief_hooks) + tuple(spec.training_chief_hooks),
-        save_checkpoint_secs=0,  # A CheckpointSaverHook saves.
-        save_summaries_steps=config.save_summary_steps,
-        config=config.session_config,
-        max_wait_secs=config.session_creation_timeout_secs,
-        log_step_count_steps=None,  # Our StepCounterHook logs.
-        save_graph_def=config.checkpoint_save_graph_def,
-    )
+    summaries.writer(estimator.model_dir)  # Before the hooks ask for one.
+    with damaged.explain_restore_errors(damaged.state_checkpoint(config.model_dir)):
+        return tf.compat.v1.train.MonitoredTrainingSession(
+            checkpoint_dir=estimator.model_dir,
+            scaffold=scaffold,
+            hooks=worker_hooks,
+            chief_only_hooks=tuple(chief_hooks) + tuple(spec.training_chief_hooks),
+            save_checkpoint_secs=0,  # A CheckpointSaverHook saves.
+            save_summaries_steps=config.save_summary_steps,
+            config=config.session_config,
+            max_wait_secs=config.session_creation_timeout_secs,
+            log_step_count_steps=None,  # Our StepCounterHook logs.
+            save_graph_def=config.checkpoint_save_graph_def,
+        )
+
+
+def _run_loop(session, spec, input_fn):
+    """Runs `train_op` until a hook stops the session or the input ends."""
     loss, steps = None, 0
     fetches = [spec.train_op, spec.loss]
     with session:
         while not session.should_stop():
-            steps += 1
             _, loss = session.run(fetches)
+            steps += 1  # Only once the step ran: the input may end at once.
     if steps == 0:
         logging.warning(
             "Training with estimator made no steps. Perhaps input is empty or "
-            "misspecified."
+            "misspecified: input_fn %s gave no batch.",
+            input_fn_lib.name_of(input_fn),
         )
     return loss
