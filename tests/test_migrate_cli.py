@@ -46,7 +46,7 @@ def test_text_report_names_position_replacement_and_guide(tree, capsys):
     assert "Use: emg.estimator.RunConfig. See migration_guide.md#estimator" in out
     assert f"{tree / 'legacy.py'}:3:5: layers [manual]" in out
     assert out.rstrip().endswith(
-        "0 fixed, 2 remaining (1 fixable with --fix); 0 file(s) not parsed."
+        "0 fixed, 2 remaining (1 fixable with --fix); 0 file(s) with errors, 0 skipped."
     )
 
 
@@ -82,6 +82,7 @@ def test_json_report(tree, capsys):
         "fixable": 1,
         "remaining": 2,
         "errors": 1,
+        "skipped": 0,
     }
 
 

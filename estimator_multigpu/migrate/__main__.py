@@ -1,7 +1,9 @@
 """Command line: `python -m estimator_multigpu.migrate PATH...` (also `emg-migrate`).
 
 Exit status: 0 when nothing is left to migrate, 1 when findings remain,
-2 when a file could not be read or parsed (it is reported and never changed).
+2 when a file could not be read, parsed or written (it is reported, left
+unchanged, and the other files are still processed). Paths that are not
+regular files (FIFOs, devices, broken links) are skipped with a note.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ def _parser() -> argparse.ArgumentParser:
         "rewrite what is safe onto estimator_multigpu.",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    p.add_argument("--fix", action="store_true", help="rewrite files in place")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite the files (each replaced atomically; the original is kept "
+        "as FILE.bak, or FILE.bak.N if that name is taken)",
+    )
     p.add_argument("--diff", action="store_true", help="print the rewrite as a diff")
     p.add_argument(
-        "--no-backup", action="store_true", help="with --fix, write no .bak copy"
+        "--no-backup", action="store_true", help="with --fix, keep no backup copy"
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     return p

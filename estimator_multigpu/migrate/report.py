@@ -18,6 +18,7 @@ def summary(results: list[FileResult], applied: bool = True) -> dict:
         "fixable": sum(f.fixed for f in findings) - fixed,
         "remaining": len(findings) - fixed,
         "errors": sum(r.error is not None for r in results),
+        "skipped": sum(r.skipped is not None for r in results),
     }
 
 
@@ -29,24 +30,30 @@ def _line(f, applied: bool) -> str:
     )
 
 
+def _file_lines(r: FileResult, applied: bool) -> list[str]:
+    out = [f"{r.path}: error: {r.error}"] if r.error else []
+    if r.skipped:
+        out.append(f"{r.path}: note: skipped: {r.skipped}")
+    out.extend(_line(f, applied) for f in r.findings)
+    out.extend(
+        f"{r.path}:{line}: note: not rewritten: {reason}"
+        if line
+        else f"{r.path}: note: not rewritten: {reason}"
+        for line, reason in r.notes
+    )
+    if r.backup:
+        out.append(f"{r.path}: note: original saved as {r.backup}")
+    return out
+
+
 def as_text(results: list[FileResult], applied: bool = True) -> str:
     """One line per finding, note and error, then a summary line."""
-    out = []
-    for r in results:
-        if r.error:
-            out.append(f"{r.path}: error: {r.error}")
-        out.extend(_line(f, applied) for f in r.findings)
-        out.extend(
-            f"{r.path}:{line}: note: not rewritten: {reason}"
-            if line
-            else f"{r.path}: note: not rewritten: {reason}"
-            for line, reason in r.notes
-        )
+    out = [line for r in results for line in _file_lines(r, applied)]
     s = summary(results, applied)
     out.append(
         f"{s['findings']} finding(s) in {s['files']} file(s): {s['fixed']} fixed, "
         f"{s['remaining']} remaining ({s['fixable']} fixable with --fix); "
-        f"{s['errors']} file(s) not parsed."
+        f"{s['errors']} file(s) with errors, {s['skipped']} skipped."
     )
     return "\n".join(out) + "\n"
 
@@ -57,6 +64,8 @@ def as_json(results: list[FileResult], applied: bool = True) -> str:
         {
             "path": r.path,
             "error": r.error,
+            "skipped": r.skipped,
+            "backup": r.backup,
             "findings": [f.to_dict(applied) for f in r.findings],
             "notes": [{"line": line, "reason": reason} for line, reason in r.notes],
             "rewritten": applied and r.rewritten not in (None, r.original),

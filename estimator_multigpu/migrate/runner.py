@@ -9,7 +9,7 @@ import io
 import os
 import tokenize
 
-from estimator_multigpu.migrate import fixer, scanner
+from estimator_multigpu.migrate import files, fixer, scanner
 
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
 
@@ -21,11 +21,15 @@ class FileResult:
     Attributes:
       path: the file.
       findings: legacy API uses (positions refer to the original text).
-      error: why the file could not be scanned (unreadable, unparsable), else None.
+      error: why the file could not be scanned (unreadable, unparsable) or
+        written, else None.
       notes: (line, reason) for queue chains `--fix` left for a manual rewrite.
       original: the text read.
       encoding: its encoding (from the coding line; UTF-8 by default).
       rewritten: the text after the safe rewrites (None if there were none).
+      raw: the bytes read.
+      skipped: why the path was not read (not a regular file), else None.
+      backup: where `write` kept the original, else None.
     """
 
     path: str
@@ -35,42 +39,59 @@ class FileResult:
     original: str | None = None
     encoding: str = "utf-8"
     rewritten: str | None = None
+    raw: bytes | None = dataclasses.field(default=None, repr=False)
+    skipped: str | None = None
+    backup: str | None = None
 
     @property
     def remaining(self) -> list[scanner.Finding]:
         return [f for f in self.findings if not f.fixed]
 
 
-def collect(paths: list[str]) -> list[str]:
-    """Expands directories into their `.py` files (sorted); keeps files as given."""
+def _walk(path: str) -> list[str]:
     out = []
-    for path in paths:
-        if not os.path.isdir(path):
-            out.append(path)
-            continue
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(
-                d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
-            )
-            out.extend(
-                os.path.join(root, f) for f in sorted(files) if f.endswith(".py")
-            )
+    for root, dirs, names in os.walk(path):
+        dirs[:] = sorted(
+            d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
+        )
+        out.extend(os.path.join(root, f) for f in sorted(names) if f.endswith(".py"))
     return out
 
 
-def _read(path: str) -> tuple[str, str]:
+def collect(paths: list[str]) -> list[str]:
+    """Expands directories into their `.py` files (sorted); keeps files as given.
+
+    A file named twice (`src src/a.py`) is listed once, where it came first.
+    """
+    out, seen = [], set()
+    for path in paths:
+        for found in _walk(path) if os.path.isdir(path) else [path]:
+            key = os.path.abspath(found)
+            if key not in seen:
+                seen.add(key)
+                out.append(found)
+    return out
+
+
+def _decode(raw: bytes) -> tuple[str, str]:
     """Returns (text, encoding), honouring a PEP 263 coding line or BOM."""
-    with open(path, "rb") as f:
-        raw = f.read()
     encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     return raw.decode(encoding), encoding
 
 
 def process(path: str) -> FileResult:
-    """Scans `path` and computes the safe rewrite (`write` puts it on disk)."""
+    """Scans `path` and computes the safe rewrite (`write` puts it on disk).
+
+    Only regular files (or links to them) are read; anything else is skipped
+    with the reason in `skipped`.
+    """
     result = FileResult(path)
     try:
-        result.original, result.encoding = _read(path)
+        result.raw = files.read_source(path)
+        result.original, result.encoding = _decode(result.raw)
+    except files.Skipped as e:
+        result.skipped = str(e)
+        return result
     except (OSError, UnicodeDecodeError, SyntaxError) as e:
         result.error = f"cannot read: {e}"
         return result
@@ -85,7 +106,21 @@ def process(path: str) -> FileResult:
     result.findings = scanner.scan_tree(tree, result.original, path)
     if result.findings:
         _fix(result, tree)
+    if result.rewritten not in (None, result.original) and os.path.islink(path):
+        _keep(result, None)
+        target = os.path.realpath(path)
+        result.notes.append(
+            (0, f"a symbolic link to `{target}`; run --fix on that file itself")
+        )
     return result
+
+
+def _keep(result: FileResult, error: str | None) -> None:
+    """Records that the file keeps its text: no finding counts as fixed."""
+    for f in result.findings:
+        f.fixed = False
+    result.rewritten = None
+    result.error = error
 
 
 def _fix(result: FileResult, tree: ast.Module) -> None:
@@ -119,12 +154,23 @@ def diff(result: FileResult) -> str:
 
 
 def write(result: FileResult, backup: bool = True) -> bool:
-    """Writes the rewritten text in place (after `<path>.bak`); True if written."""
+    """Replaces the file by the rewritten text; True if written.
+
+    The file is replaced atomically (see `files.replace`), keeping its mode;
+    with `backup`, the original bytes go to `<path>.bak` or, if that name is
+    taken, the first free `<path>.bak.N` (in `result.backup`). A file that
+    cannot be written keeps its bytes: `result.error` says why, and no
+    finding counts as fixed.
+    """
     if result.rewritten is None or result.rewritten == result.original:
         return False
-    if backup:
-        with open(result.path + ".bak", "wb") as f:
-            f.write(result.original.encode(result.encoding))
-    with open(result.path, "wb") as f:
-        f.write(result.rewritten.encode(result.encoding))
+    data = result.rewritten.encode(result.encoding)
+    try:
+        result.backup = files.replace(result.path, data, result.raw, backup)
+    except files.Refused as e:
+        _keep(result, f"not rewritten: {e}; file left unchanged")
+        return False
+    except OSError as e:
+        _keep(result, f"cannot write: {e}; file left unchanged")
+        return False
     return True
