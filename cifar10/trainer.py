@@ -9,7 +9,15 @@ from absl import logging
 
 import estimator_multigpu as emg
 from cifar10 import config as config_lib
-from cifar10 import data, download, generate, legacy_input, model_fn, paths
+from cifar10 import (
+    data,
+    download,
+    generate,
+    legacy_input,
+    model_dir,
+    model_fn,
+    paths,
+)
 from cifar10 import input as input_lib
 
 
@@ -18,31 +26,6 @@ def synthetic_dir(config: config_lib.TrainConfig) -> str:
     train, test = config.synthetic_examples
     name = f"{config.dataset}-{train}-{test}-seed{config.seed}"
     return os.path.join(config.cache_dir, name)
-
-
-def check_model_dir(config: config_lib.TrainConfig) -> None:
-    """Checks `config.model_dir` before anything runs; creates nothing.
-
-    Training needs a directory it can write to (or create); `eval_only` needs
-    a checkpoint there, since evaluating an untrained model reports a
-    meaningless accuracy.
-
-    Raises:
-      ValueError: naming the directory and what to pass instead.
-    """
-    model_dir = config.model_dir
-    if not config.eval_only:
-        paths.check_writable(model_dir, "model_dir")
-        return
-    paths.check_directory(model_dir, "model_dir")
-    if not os.path.isdir(model_dir) or tf.train.latest_checkpoint(model_dir) is None:
-        state = "exists but" if os.path.isdir(model_dir) else "does not exist, so it"
-        raise ValueError(
-            f"`eval_only` (--eval_only) evaluates a trained model, but there is "
-            f"no checkpoint in {model_dir} (the directory {state} holds none). "
-            "Pass the --model_dir a training run wrote to, or train first "
-            "(leave out --eval_only)."
-        )
 
 
 def _generated_data(config: config_lib.TrainConfig) -> str:
@@ -109,10 +92,10 @@ def prepare(
     (but generated or downloaded data).
 
     Raises:
-      ValueError: see `check_model_dir` and `prepare_data`.
+      ValueError: see `model_dir.check` and `prepare_data`.
       download.DownloadError: if the archive cannot be fetched.
     """
-    check_model_dir(config)
+    model_dir.check(config)
     return prepare_data(config, progress)
 
 

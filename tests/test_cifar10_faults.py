@@ -12,7 +12,7 @@ from absl import logging as absl_logging
 from absl.testing import flagsaver
 
 from cifar10 import config as config_lib
-from cifar10 import data, generate, main, trainer
+from cifar10 import data, generate, main, model, model_dir, trainer
 from estimator_multigpu import devices
 
 FLAGS = flags.FLAGS
@@ -353,3 +353,53 @@ def test_labels_of_generated_data_are_valid(tiny):
     paths = data.filenames(tiny, "cifar10", "train")
     data.check_labels(paths, "cifar10")
     assert np.fromfile(paths[0], np.uint8)[::3073].max() < 10
+
+
+# A model_dir written by another model fails before a graph is built.
+
+
+@pytest.fixture(scope="module")
+def resnet32_dir(tmp_path_factory):
+    """A model_dir holding a real checkpoint of a ResNet-32 with 10 classes."""
+    model_dir = str(tmp_path_factory.mktemp("resnet32"))
+    with tf.Graph().as_default():
+        images = tf.zeros([1, 32, 32, 3])
+        model.resnet(images, 32, 10, training=False)
+        tf.compat.v1.train.get_or_create_global_step()
+        saver = tf.compat.v1.train.Saver()
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            saver.save(session, os.path.join(model_dir, "model.ckpt"), global_step=5)
+    return model_dir
+
+
+@pytest.mark.parametrize("eval_only", [False, True], ids=["train", "eval-only"])
+def test_checkpoint_of_another_depth_is_refused(tmp_path, resnet32_dir, eval_only):
+    config = _config(tmp_path, model_dir=resnet32_dir, eval_only=eval_only)
+    with pytest.raises(
+        ValueError,
+        match=r"holds a checkpoint of a ResNet-32 with 10 classes .*model.ckpt-5.*"
+        r"ask for a ResNet-20 with 10 classes.*--resnet_depth=32",
+    ):
+        trainer.prepare(config)
+
+
+def test_checkpoint_of_another_dataset_is_refused(tmp_path, resnet32_dir):
+    config = _config(
+        tmp_path, model_dir=resnet32_dir, resnet_depth=32, dataset="cifar100"
+    )
+    with pytest.raises(
+        ValueError, match=r"ResNet-32 with 10 classes.*ResNet-32 with 100 classes"
+    ):
+        trainer.prepare(config)
+
+
+def test_eval_only_with_a_matching_checkpoint_is_accepted(tmp_path, resnet32_dir, tiny):
+    config = _config(
+        tmp_path, model_dir=resnet32_dir, resnet_depth=32, eval_only=True, data_dir=tiny
+    )
+    assert trainer.prepare(config) == tiny
+    assert model_dir.checkpoint_model(tf.train.latest_checkpoint(resnet32_dir)) == (
+        32,
+        10,
+    )
