@@ -18,7 +18,7 @@ def check(config: config_lib.TrainConfig) -> None:
     """Checks `config.model_dir` for the run `config` asks for; creates nothing.
 
     Training needs a directory it can write to (or create); `eval_only` needs
-    a checkpoint there, since evaluating an untrained model reports a
+    a checkpoint there (and writes its summaries under `eval/`), since evaluating an untrained model reports a
     meaningless accuracy. A checkpoint already there must be of the same
     ResNet depth and number of classes, or resuming fails deep in TensorFlow.
 
@@ -28,8 +28,7 @@ def check(config: config_lib.TrainConfig) -> None:
     if config.eval_only:
         paths.check_directory(config.model_dir, "model_dir")
         _require_checkpoint(config.model_dir)
-    else:
-        paths.check_writable(config.model_dir, "model_dir")
+    paths.check_writable(config.model_dir, "model_dir")  # Evaluation writes too.
     if os.path.isdir(config.model_dir):
         checkpoint = tf.train.latest_checkpoint(config.model_dir)
         if checkpoint:

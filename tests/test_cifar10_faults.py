@@ -1,6 +1,7 @@
 """The CIFAR trainer under bad flags and bad directories: each fails fast, clearly."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -43,24 +44,32 @@ def run_main(parse):
 
 
 def _read_only(path) -> str:
-    """Makes `path` a directory nobody can write to (a read-only mount for root)."""
-    os.makedirs(path, exist_ok=True)
+    """Makes the directory `path` read-only, contents kept (a bind mount for root)."""
     os.chmod(path, 0o555)
     if not os.access(path, os.W_OK):
         return str(path)
-    mount = ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(path)]
-    if subprocess.run(mount, capture_output=True).returncode:
-        pytest.skip("running as root without permission to mount a read-only tmpfs")
+    for mount in (["--bind", path, path], ["-o", "remount,bind,ro", path]):
+        if subprocess.run(["mount", *map(str, mount)], capture_output=True).returncode:
+            pytest.skip("running as root without permission to mount read-only")
     return str(path)
 
 
 @pytest.fixture
-def read_only(tmp_path):
-    """A read-only directory, made writable again (or unmounted) afterwards."""
+def make_read_only():
+    """Makes directories read-only; writable (and unmounted) again afterwards."""
+    made = []
+    yield lambda path: made.append(path) or _read_only(path)
+    for path in made:
+        subprocess.run(["umount", str(path)], capture_output=True)
+        os.chmod(path, 0o755)
+
+
+@pytest.fixture
+def read_only(tmp_path, make_read_only):
+    """An empty read-only directory."""
     path = tmp_path / "read-only"
-    yield _read_only(path)
-    subprocess.run(["umount", str(path)], capture_output=True)
-    os.chmod(path, 0o755)
+    path.mkdir()
+    return make_read_only(path)
 
 
 @pytest.fixture(scope="module")
@@ -403,3 +412,18 @@ def test_eval_only_with_a_matching_checkpoint_is_accepted(tmp_path, resnet32_dir
         32,
         10,
     )
+
+
+def test_eval_only_in_a_read_only_model_dir(
+    tmp_path, resnet32_dir, tiny, make_read_only
+):
+    copy = shutil.copytree(resnet32_dir, tmp_path / "trained")
+    config = _config(
+        tmp_path,
+        model_dir=make_read_only(copy),
+        resnet_depth=32,
+        eval_only=True,
+        data_dir=tiny,
+    )
+    with pytest.raises(ValueError, match=rf"`model_dir` '{copy}' is not writable"):
+        trainer.prepare(config)
