@@ -1,5 +1,6 @@
 """Interrupted training (SIGKILL, KeyboardInterrupt) resumes from a sound checkpoint."""
 
+import glob
 import os
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import tensorflow as tf
 from test_estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
+from estimator_multigpu.estimator import lock
 
 X, Y = make_data(20)
 TRAIN_FN = dataset_input_fn(X, Y, 8, repeat=True)
@@ -66,6 +68,9 @@ def test_sigkill_mid_training_then_resume(tmp_path):
     assert reader.get_tensor("dense/kernel").shape == (4, 3)
     estimator.train(TRAIN_FN, steps=3)
     assert estimator.get_variable_value("global_step") == saved_step + 3
+    # The killed trainer's lock and any half-written save are gone.
+    assert not os.path.exists(lock.lock_path(model_dir))
+    assert not glob.glob(os.path.join(model_dir, "*_temp"))
 
 
 class _InterruptAt(tf.compat.v1.train.SessionRunHook):

@@ -15,7 +15,7 @@ import tensorflow as tf
 from test_estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import lock
+from estimator_multigpu.estimator import lock, processes
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 
@@ -145,7 +145,7 @@ def _tags(path):
 _HOLDER = textwrap.dedent(
     """
     import sys, time
-    from estimator_multigpu.estimator import lock
+    from estimator_multigpu.estimator import lock, processes
     lock.acquire({model_dir!r})
     print("locked", flush=True)
     time.sleep(600)
@@ -242,7 +242,7 @@ def test_stale_lock_of_this_host_is_taken_over(tmp_path, caplog):
         model_dir,
         pid=pid,
         host=socket.gethostname(),
-        pid_namespace=lock._pid_namespace(),
+        pid_namespace=processes.pid_namespace(),
     )
     _log_levels(caplog, "WARNING")
     _estimator(model_dir).train(TRAIN_FN, steps=1)
@@ -251,6 +251,22 @@ def test_stale_lock_of_this_host_is_taken_over(tmp_path, caplog):
         caplog.text
     )
     assert not os.path.exists(path)
+
+
+def test_process_liveness():
+    me = os.getpid()
+    assert processes.is_running(me, processes.start_time(me))
+    assert not processes.is_running(me, "1")  # Its pid, reused by another process.
+    assert not processes.is_running(_dead_pid(), None)
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    _wait_for(lambda: _state(child.pid) == "Z", None, "a zombie child")
+    assert not processes.is_running(child.pid, None)  # Exited, not yet reaped.
+    child.wait()
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
 
 
 def test_a_second_train_in_this_process_is_refused(tmp_path):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import errno
 import json
 import os
 import socket
@@ -24,6 +23,8 @@ import uuid
 from collections.abc import Iterator
 
 from absl import logging
+
+from estimator_multigpu.estimator import processes
 
 LOCK_NAME = ".emg-train.lock"
 _TAKEOVER_SUFFIX = ".takeover"
@@ -160,8 +161,8 @@ def _this_process() -> dict:
         "pid": pid,
         "host": socket.gethostname(),
         "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "pid_namespace": _pid_namespace(),
-        "process_start": process_start(pid),
+        "pid_namespace": processes.pid_namespace(),
+        "process_start": processes.start_time(pid),
         "command": " ".join(sys.argv)[:200],
         "token": uuid.uuid4().hex,
     }
@@ -207,7 +208,7 @@ def _refuse_unless_stale(model_dir: str, other: dict) -> None:
             f"runs there any more, delete {path} and start again; otherwise "
             "train into another model_dir."
         )
-    if not is_running(other.get("pid"), other.get("process_start")):
+    if not processes.is_running(other.get("pid"), other.get("process_start")):
         return
     if other.get("pid") == os.getpid():
         raise ModelDirLockedError(
@@ -226,16 +227,8 @@ def _same_machine(other: dict) -> bool:
     """Same host name and pid namespace: its pid can be checked from here."""
     return (
         other.get("host") == socket.gethostname()
-        and other.get("pid_namespace") == _pid_namespace()
+        and other.get("pid_namespace") == processes.pid_namespace()
     )
-
-
-def _pid_namespace() -> str | None:
-    """The pid namespace (`pid:[4026531836]`); containers on one host differ."""
-    try:
-        return os.readlink("/proc/self/ns/pid")
-    except OSError:
-        return None
 
 
 def _take_over(path: str, stale: dict) -> None:
@@ -275,37 +268,3 @@ def _wait_for_takeover(mutex: str) -> None:
         "did not finish. If no other process trains in this model_dir, delete "
         "it and start again."
     )
-
-
-def process_start(pid: int) -> str | None:
-    """The start time of process `pid` in clock ticks (Linux), else None."""
-    stat = _proc_stat(pid)
-    return stat[19] if stat else None
-
-
-def _proc_stat(pid: int) -> list[str] | None:
-    """Fields of `/proc/<pid>/stat` after the command name; None if absent."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def is_running(pid, start: str | None) -> bool:
-    """Whether `pid` is a live (non-zombie) process that started at `start`."""
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if os.path.isdir("/proc/self"):
-        stat = _proc_stat(pid)
-        if stat is None or stat[0] == "Z":
-            return False
-        return start is None or stat[19] == start
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError as error:
-        return error.errno == errno.EPERM
-    return True
