@@ -7,6 +7,7 @@ import re
 import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 from migrate_helpers import CORPUS
@@ -399,3 +400,49 @@ def test_a_path_named_twice_is_processed_once(tree, capsys):
     out = capsys.readouterr().out
     assert out.count(f"{path}: note: original saved as") == 1
     assert listing(tree) == ["a.py", "a.py.bak", "b.py", "b.py.bak"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_swapped_in_after_the_check_is_not_read(tmp_path, monkeypatch):
+    """A FIFO that appears between the type check and the open cannot block."""
+    fifo, regular = tmp_path / "x.py", tmp_path / "regular.py"
+    os.mkfifo(fifo)
+    regular.write_text("")
+    real_stat = os.stat
+
+    def stat_before_the_swap(path, *args, **kwargs):
+        return real_stat(regular if str(path) == str(fifo) else path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat_before_the_swap)
+    done = {}
+    thread = threading.Thread(
+        target=lambda: done.update(result=runner.process(str(fifo))), daemon=True
+    )
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "opening the FIFO blocked"
+    assert done["result"].skipped == (
+        f"a FIFO (named pipe), not a regular file; `{fifo}` was not read"
+    )
+
+
+@pytest.mark.parametrize("flags", [[], ["--diff"]], ids=["report", "diff"])
+def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
+    name = os.fsdecode(b"caf\xff.py")
+    try:
+        (tmp_path / name).write_text(LEGACY.replace("y = tf.layers.dense\n", ""))
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system takes only UTF-8 file names")
+    proc = subprocess.run(
+        [sys.executable, "-m", "estimator_multigpu.migrate", str(tmp_path), "--fix"]
+        + flags,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"{tmp_path}/caf\\udcff.py:2:5: estimator [fixed]" in proc.stdout + proc.stderr
+    )
+    assert FIXED_LINE in (tmp_path / name).read_text()

@@ -35,18 +35,25 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _emit(stream, text: str) -> None:
+    """Writes `text`; what the stream cannot encode (a file name that is not
+    UTF-8, say) is written as a backslash escape instead of failing."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool on `argv` (default: sys.argv[1:]); returns the exit status."""
     args = _parser().parse_args(argv)
     results = [runner.process(path) for path in runner.collect(args.paths)]
     if args.diff:
-        sys.stdout.write("".join(runner.diff(r) for r in results))
+        _emit(sys.stdout, "".join(runner.diff(r) for r in results))
     if args.fix:
         for r in results:
             runner.write(r, backup=not args.no_backup)
     fmt = report.as_json if args.format == "json" else report.as_text
     out = fmt(results, applied=args.fix)
-    (sys.stderr if args.diff and args.format == "text" else sys.stdout).write(out)
+    _emit(sys.stderr if args.diff and args.format == "text" else sys.stdout, out)
     if any(r.error for r in results):
         return 2
     left = [r.remaining if args.fix else r.findings for r in results]
