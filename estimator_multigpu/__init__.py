@@ -8,6 +8,7 @@ import importlib
 
 _SUBMODULES = (
     "devices",
+    "diagnose",
     "distribute",
     "estimator",
     "inputs",

@@ -1,0 +1,74 @@
+"""A PNG bar chart of per-stage throughput (needs the `[diagnose]` extra: matplotlib)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from estimator_multigpu.diagnose.input_bound import InputBoundReport
+
+
+def _figure(report: InputBoundReport):
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as error:
+        raise ImportError(
+            "plot_stages needs matplotlib: pip install 'estimator-multigpu[diagnose]'."
+        ) from error
+    stages = [s for s in report.stages if s.examples_per_sec or s.elements_per_sec]
+    figure = Figure(figsize=(8, 0.5 * len(stages) + 1.5))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    values = [s.examples_per_sec or s.elements_per_sec for s in stages]
+    colors = ["tab:red" if s == report.slowest_stage else "tab:blue" for s in stages]
+    axes.barh(
+        [f"{s.position} {s.transformation}" for s in stages], values, color=colors
+    )
+    axes.invert_yaxis()
+    axes.set_xscale("log")
+    axes.set_xlabel("examples/sec, each stage alone (red: slowest)")
+    figure.tight_layout()
+    return figure
+
+
+def plot_stages(report: InputBoundReport, path: str) -> str:
+    """Writes a bar chart of each stage's throughput to a new PNG file.
+
+    The file is written to a temporary file in the same folder and linked
+    into place, so a reader never sees half a file; an existing file is
+    never replaced.
+
+    Args:
+      report: from `input_bound` (with stages timed).
+      path: the PNG file to create.
+
+    Returns:
+      `path`.
+
+    Raises:
+      ValueError: if the report has no timed stages.
+      FileExistsError: if `path` exists.
+      ImportError: without matplotlib.
+    """
+    if not report.stages:
+        raise ValueError(
+            "The report has no stage timings to plot; run input_bound with "
+            "time_stages=True."
+        )
+    if os.path.exists(path):
+        raise FileExistsError(
+            f"{path!r} exists; plot_stages never overwrites a file. Choose a new name."
+        )
+    figure = _figure(report)
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(suffix=".png", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            figure.savefig(out, format="png", dpi=100)
+            out.flush()
+            os.fsync(out.fileno())
+        os.link(temporary, path)  # Fails, atomically, if `path` appeared meanwhile.
+    finally:
+        os.unlink(temporary)
+    return path
