@@ -446,3 +446,15 @@ def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
         f"{tmp_path}/caf\\udcff.py:2:5: estimator [fixed]" in proc.stdout + proc.stderr
     )
     assert FIXED_LINE in (tmp_path / name).read_text()
+
+
+def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
+    terms = " + ".join(["tf.train.batch"] * 600)  # parses; deeper than a visitor
+    (tree / "deep.py").write_text(f"import tensorflow as tf\nx = {terms}\n")
+    assert main([str(tree), "--fix", "--no-backup"]) == 2
+    out = capsys.readouterr().out
+    assert (
+        f"{tree / 'deep.py'}: error: cannot scan: the code nests deeper than the "
+        "scanner can follow (Python's recursion limit" in out
+    )
+    assert FIXED_LINE in (tree / "b.py").read_text()  # the next file is processed

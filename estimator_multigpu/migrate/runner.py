@@ -7,6 +7,7 @@ import dataclasses
 import difflib
 import io
 import os
+import sys
 import tokenize
 
 from estimator_multigpu.migrate import files, fixer, scanner
@@ -83,27 +84,22 @@ def process(path: str) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
     Only regular files (or links to them) are read; anything else is skipped
-    with the reason in `skipped`.
+    with the reason in `skipped`. A file that cannot be read, parsed or
+    scanned gets the reason in `error`; it never stops a whole run.
     """
     result = FileResult(path)
-    try:
-        result.raw = files.read_source(path)
-        result.original, result.encoding = _decode(result.raw)
-    except files.Skipped as e:
-        result.skipped = str(e)
-        return result
-    except (OSError, UnicodeDecodeError, SyntaxError) as e:
-        result.error = f"cannot read: {e}"
+    tree = _load(result)
+    if tree is None:
         return result
     try:
-        tree = ast.parse(result.original, filename=path)
-    except (SyntaxError, ValueError, RecursionError) as e:  # ValueError: null bytes
-        line = getattr(e, "lineno", None)
-        where = f" (line {line})" if line else ""
-        message = e.msg if isinstance(e, SyntaxError) else str(e)
-        result.error = f"cannot parse{where}: {message}; file left unchanged"
+        result.findings = scanner.scan_tree(tree, result.original, path)
+    except RecursionError:
+        result.error = (
+            "cannot scan: the code nests deeper than the scanner can follow "
+            f"(Python's recursion limit, {sys.getrecursionlimit()}); "
+            "file left unchanged"
+        )
         return result
-    result.findings = scanner.scan_tree(tree, result.original, path)
     if result.findings:
         _fix(result, tree)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
@@ -113,6 +109,27 @@ def process(path: str) -> FileResult:
             (0, f"a symbolic link to `{target}`; run --fix on that file itself")
         )
     return result
+
+
+def _load(result: FileResult) -> ast.Module | None:
+    """Reads and parses `result.path`; None (with `skipped` or `error`) if not."""
+    try:
+        result.raw = files.read_source(result.path)
+        result.original, result.encoding = _decode(result.raw)
+    except files.Skipped as e:
+        result.skipped = str(e)
+        return None
+    except (OSError, UnicodeDecodeError, SyntaxError) as e:
+        result.error = f"cannot read: {e}"
+        return None
+    try:
+        return ast.parse(result.original, filename=result.path)
+    except (SyntaxError, ValueError, RecursionError) as e:  # ValueError: null bytes
+        line = getattr(e, "lineno", None)
+        where = f" (line {line})" if line else ""
+        message = e.msg if isinstance(e, SyntaxError) else str(e)
+        result.error = f"cannot parse{where}: {message}; file left unchanged"
+        return None
 
 
 def _keep(result: FileResult, error: str | None) -> None:
