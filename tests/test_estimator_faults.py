@@ -277,9 +277,10 @@ def test_per_device_input_needs_devices(tmp_path):
     estimator = _estimator(tmp_path / "model")
     with pytest.raises(
         TypeError,
-        match=r"returns features as emg.PerDevice shards .*'/cpu:1'.* pass "
-        r"RunConfig\(devices=\[...\]\) .* or wrap the model_fn in "
-        r"emg.replicate_model_fn",
+        match=r"model_fn \(.*model_fn.*\) failed \(TypeError: .*\) on features and "
+        r"labels given as emg.PerDevice shards, one per device of \['/cpu:0', "
+        r"'/cpu:1'\].* pass RunConfig\(devices=\[...\]\) .* or wrap the model_fn "
+        r"in emg.replicate_model_fn",
     ):
         estimator.train(_per_device_input_fn(), steps=1)
 

@@ -167,10 +167,10 @@ class Estimator:
                     self._model_fn, self._config
                 )
             model_fn = self._replicated_model_fn
-        model_fn_args.check_per_device_input(features, labels, model_fn)
-        return model_fn_args.call_model_fn(
-            model_fn, features, labels, mode, self.params, config or self.config
-        )
+        with model_fn_args.explain_per_device_errors(features, labels, model_fn):
+            return model_fn_args.call_model_fn(
+                model_fn, features, labels, mode, self.params, config or self.config
+            )
 
 
 def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:

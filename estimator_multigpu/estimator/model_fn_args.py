@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -94,20 +95,37 @@ def unwrap(model_fn: Callable) -> Callable:
     return model_fn
 
 
-def check_per_device_input(features: Any, labels: Any, model_fn: Callable) -> None:
-    """Raises TypeError for PerDevice input to a model_fn that is not replicated."""
-    if is_replicated(model_fn):
-        return
-    for name, value in (("features", features), ("labels", labels)):
-        if per_device.is_per_device(value):
-            raise TypeError(
-                f"The input_fn returns {name} as emg.PerDevice shards (one per "
-                f"device: {list(value.devices)}), but the model_fn "
-                f"({model_fn}) is not replicated, so it would get all shards at "
-                "once. PerDevice input needs a replicated model: pass "
-                "RunConfig(devices=[...]) (or num_gpus) to the Estimator, or "
-                "wrap the model_fn in emg.replicate_model_fn."
-            )
+@contextlib.contextmanager
+def explain_per_device_errors(features: Any, labels: Any, model_fn: Callable):
+    """Adds the likely cause to an error of a model_fn given PerDevice input.
+
+    A model_fn that is not replicated gets `PerDevice` input as it is; one
+    written for it walks `features.values`, any other one fails on the
+    first tensor operation, with an error that does not say why.
+
+    Raises:
+      TypeError: naming the fix, if the block fails with such input.
+    """
+    per_device_args = [
+        name
+        for name, value in (("features", features), ("labels", labels))
+        if per_device.is_per_device(value)
+    ]
+    try:
+        yield
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as error:
+        if not per_device_args or is_replicated(model_fn):
+            raise
+        devices = list((features if "features" in per_device_args else labels).devices)
+        raise TypeError(
+            f"model_fn ({model_fn}) failed ({type(error).__name__}: {error}) on "
+            f"{' and '.join(per_device_args)} given as emg.PerDevice shards, one "
+            f"per device of {devices}: the model_fn is not replicated, so it "
+            "gets all shards at once. PerDevice input needs a replicated model: "
+            "pass RunConfig(devices=[...]) (or num_gpus) to the Estimator, or "
+            "wrap the model_fn in emg.replicate_model_fn (or walk "
+            "features.values yourself)."
+        ) from error
 
 
 def call_model_fn(
