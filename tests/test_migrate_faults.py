@@ -458,3 +458,23 @@ def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
         "scanner can follow (Python's recursion limit" in out
     )
     assert FIXED_LINE in (tree / "b.py").read_text()  # the next file is processed
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_file_swapped_for_a_fifo_while_writing_is_not_written(tree, monkeypatch):
+    path = tree / "a.py"
+    result = runner.process(str(path))
+    path.unlink()
+    os.mkfifo(path)
+    real_lstat = os.lstat
+
+    def lstat_before_the_swap(p, *args, **kwargs):
+        return real_lstat(tree / "b.py" if str(p) == str(path) else p, *args, **kwargs)
+
+    monkeypatch.setattr(os, "lstat", lstat_before_the_swap)
+    assert not runner.write(result)
+    assert result.error.startswith(
+        f"not rewritten: `{path}` is no longer the file that was read: a FIFO"
+    )
+    assert stat.S_ISFIFO(real_lstat(path).st_mode)
+    assert listing(tree) == ["a.py", "b.py"]

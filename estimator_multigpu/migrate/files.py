@@ -178,7 +178,11 @@ def _check(path: str, original: bytes) -> os.stat_result:
     if not stat.S_ISREG(st.st_mode):
         what = "a symbolic link" if stat.S_ISLNK(st.st_mode) else _kind(st.st_mode)
         raise Refused(f"`{path}` is now {what}, not the file that was read")
-    if read_source(path) != original:
+    try:
+        current = read_source(path)
+    except Skipped as e:  # swapped since the lstat above
+        raise Refused(f"`{path}` is no longer the file that was read: {e}") from e
+    if current != original:
         raise Refused(
             f"`{path}` changed since it was read (an editor, or another "
             "`--fix` run?); run emg-migrate on it again"
