@@ -18,6 +18,7 @@ from estimator_multigpu.diagnose.input_bound import (
 )
 from estimator_multigpu.diagnose.plot import plot_stages
 from estimator_multigpu.diagnose.report import format_report, report_as_json
+from estimator_multigpu.diagnose.rules import RULE_IDS
 from estimator_multigpu.diagnose.stage_timing import StageThroughput
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "INFO",
     "MODERATELY",
     "NOT_INPUT_BOUND",
+    "RULE_IDS",
     "WARNING",
     "Finding",
     "InputBoundReport",

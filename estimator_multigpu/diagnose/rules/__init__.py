@@ -16,7 +16,34 @@ from estimator_multigpu.diagnose.rules._common import Context
 RULES = order.RULES + cache.RULES + parallelism.RULES + content.RULES
 RULES += distribution.RULES
 
-__all__ = ["RULES", "Context", "run_rules"]
+# Every rule id a finding can carry: stable, for CI filters and suppressions.
+RULE_IDS = (
+    "no-final-prefetch",
+    "prefetch-to-device-not-last",
+    "shuffle-after-batch",
+    "shard-after-unseeded-shuffle",
+    "shuffle-before-shard",
+    "shuffle-buffer-one",
+    "shuffle-buffer-exceeds-data",
+    "repeat-before-shuffle",
+    "shuffle-before-repeat",
+    "cache-after-random",
+    "cache-before-expensive-map",
+    "sequential-map",
+    "sequential-interleave",
+    "interleave-cycle-length-one",
+    "deterministic-order",
+    "per-example-parse",
+    "per-record-decode-raw",
+    "py-function",
+    "large-constant",
+    "batch-not-divisible",
+    "batch-remainder-multi-device",
+    "files-not-sharded",
+    "records-sharded-not-files",
+)
+
+__all__ = ["RULES", "RULE_IDS", "Context", "run_rules"]
 
 
 def run_rules(pipeline: Pipeline, ctx: Context) -> list[Finding]:

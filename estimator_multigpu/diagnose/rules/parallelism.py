@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from estimator_multigpu.diagnose import _tf_internals as internals
 from estimator_multigpu.diagnose import ops
 from estimator_multigpu.diagnose.cardinality import cardinality
@@ -74,12 +76,24 @@ def sequential_interleave(pipeline: Pipeline, ctx: Context):
         )
 
 
+def _auto_cycle_length() -> int:
+    """The cycle_length TensorFlow picks for AUTOTUNE parallelism: cores / 3."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity else os.cpu_count() or 1
+    return -(-cores // 3)
+
+
 def _cycle_length_one(stage: Stage) -> bool:
-    """cycle_length=1 as written: with AUTOTUNE parallelism TensorFlow picks
-    cycle_length itself (1 on up to 3 cores) and serializes its choice."""
+    """cycle_length=1, unless TensorFlow may have chosen it.
+
+    With AUTOTUNE parallelism an eager dataset serializes the cycle_length
+    TensorFlow picked (one per three cores), so on up to three cores
+    `cycle_length=AUTOTUNE` and `cycle_length=1` read the same.
+    """
     if stage.family != "interleave" or stage.int_arg("cycle_length") != 1:
         return False
-    return stage.int_arg("num_parallel_calls") != ops.AUTOTUNE
+    auto = stage.int_arg("num_parallel_calls") == ops.AUTOTUNE
+    return not (auto and _auto_cycle_length() == 1)
 
 
 def interleave_cycle_length_one(pipeline: Pipeline, ctx: Context):
