@@ -20,7 +20,8 @@ training run on --num_devices simulated devices, steps timed with the real
 tf.data input and with one cached synthetic batch; the input-bound share is
 1 - t_synthetic / t_real (median of per-round ratios).
 
-Run: python -m benchmarks.cifar_input
+Run: python -m benchmarks.cifar_input [--plot=docs/cifar_input.png]
+(--noinput_bound skips (d)).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import numpy as np  # noqa: E402
 from absl import app, flags, logging  # noqa: E402
 
+from benchmarks import plot  # noqa: E402
+
 _DATA_DIR = flags.DEFINE_string("data_dir", None, "CIFAR-10 data; default: generate.")
 _BATCH = flags.DEFINE_integer("batch_size", 128, "Examples per batch.", lower_bound=1)
 _BATCHES = flags.DEFINE_integer(
@@ -47,6 +50,17 @@ _DEVICES = flags.DEFINE_integer(
 _STEPS = flags.DEFINE_integer(
     "train_steps", 8, "Timed training steps per round.", lower_bound=1
 )
+_INPUT_BOUND = flags.DEFINE_boolean(
+    "input_bound", True, "Also run (d), the ResNet-20 input-bound share."
+)
+_PLOT = plot.define_plot_flag("the (a-c) pipelines' examples/sec, ratios to legacy")
+
+_LABELS = {
+    "legacy": "(a) legacy queue",
+    "tfdata": "(b) tf.data, uint8 out",
+    "tfdata_host_norm": "(b') tf.data, host normalise",
+    "numpy": "(c) numpy bound",
+}
 
 
 class GraphPipeline:
@@ -188,6 +202,28 @@ def step_rates(data_dir: str) -> dict:
     return rates
 
 
+def _plot_inputs(rates: dict, path: str) -> None:
+    import tensorflow as tf
+
+    rates = {_LABELS[name]: runs for name, runs in rates.items()}
+    title = (
+        f"CIFAR-10 input, batch {_BATCH.value}, {_REPEATS.value} interleaved rounds"
+        f" x {_BATCHES.value} batches; TF {tf.__version__}, {os.cpu_count()} CPU"
+        " cores, no GPU (dots: rounds)"
+    )
+    bars = plot.ratio_bars(rates, _LABELS["legacy"])
+    print(f"plot: {plot.write_bar_chart(bars, path, title, 'examples/sec')}")
+
+
+def _input_bound(data_dir: str) -> None:
+    steps = step_rates(data_dir)
+    _report("(d) ResNet-20 training, examples/sec", steps, "cached_batch")
+    share = statistics.median(
+        1 - r / c for r, c in zip(steps["real_input"], steps["cached_batch"])
+    )
+    print(f"input-bound share (median of 1 - t_cached/t_real per round): {share:.1%}")
+
+
 def main(argv):
     del argv
     from estimator_multigpu import devices
@@ -211,14 +247,10 @@ def main(argv):
             statistics.median(rates["numpy"]),
         )
         print(f"tfdata/numpy (median/median): {tfdata / bound:.2f}")
-        steps = step_rates(data_dir)
-        _report("(d) ResNet-20 training, examples/sec", steps, "cached_batch")
-        share = statistics.median(
-            1 - r / c for r, c in zip(steps["real_input"], steps["cached_batch"])
-        )
-        print(
-            f"input-bound share (median of 1 - t_cached/t_real per round): {share:.1%}"
-        )
+        if _PLOT.value:
+            _plot_inputs(rates, _PLOT.value)
+        if _INPUT_BOUND.value:
+            _input_bound(data_dir)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ global batch 128 on 2 logical CPU devices, plain SGD. The three contenders
 are built once, then timed in turn over interleaved repeats in one process;
 medians are reported. Also times graph construction for 1, 2, 4, 8 towers.
 
-    python -m benchmarks.towers [--repeats=5 --steps=1]
+    python -m benchmarks.towers [--repeats=5 --steps=1 --plot=docs/towers.png]
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from absl import app, flags, logging  # noqa: E402
 
+from benchmarks import plot  # noqa: E402
 from estimator_multigpu import devices as devices_lib  # noqa: E402
 
 _MAX_TOWERS = 8
@@ -47,6 +48,13 @@ _THROUGHPUT = flags.DEFINE_boolean("throughput", True, "Time training steps/sec.
 _BUILD = flags.DEFINE_boolean(
     "graph_construction", True, "Also time graph construction."
 )
+_PLOT = plot.define_plot_flag("each contender's examples/sec, ours / this")
+flags.register_multi_flags_validator(
+    ["plot", "throughput"],
+    lambda values: values["plot"] is None or values["throughput"],
+    "--plot needs --throughput (it plots the steps/sec timing); drop --nothroughput.",
+)
+_OURS = "replicate_model_fn"
 
 _LR, _CLASSES, _MOMENTUM = 0.1, 10, 0.9
 
@@ -279,7 +287,7 @@ def _time(contender, steps):
 def _throughput(devices):
     batch = _BATCH.value
     contenders = {
-        "replicate_model_fn": GraphContender(build_replicated, devices, batch),
+        _OURS: GraphContender(build_replicated, devices, batch),
         "hand-written tower loop": GraphContender(build_hand_written, devices, batch),
         "MirroredStrategy + tf.function": MirroredContender(devices, batch),
     }
@@ -302,7 +310,7 @@ def _construction_seconds(build, num_towers):
 
 
 def _report_throughput(rates):
-    ours = rates["replicate_model_fn"]
+    ours = rates[_OURS]
     print(
         f"steps/sec, {_REPEATS.value} interleaved rounds x {_STEPS.value} steps, median:"
     )
@@ -315,6 +323,17 @@ def _report_throughput(rates):
         )
 
 
+def _plot_throughput(rates, devices, path):
+    title = (
+        f"Towers: ResNet-20, global batch {_BATCH.value} on {len(devices)} logical"
+        f" CPU devices, {_REPEATS.value} interleaved rounds x {_STEPS.value} step(s);"
+        f"\nTF {tf.__version__}, {os.cpu_count()} CPU cores, no GPU (dots: rounds)"
+    )
+    bars = plot.ratio_bars(rates, _OURS, _BATCH.value, reference_over_this=True)
+    xlabel = f"examples/sec (steps/sec x global batch {_BATCH.value})"
+    print(f"plot: {plot.write_bar_chart(bars, path, title, xlabel)}")
+
+
 def main(argv):
     del argv
     logging.set_verbosity(logging.WARNING)
@@ -322,7 +341,10 @@ def main(argv):
     devices = DEVICES[: _DEVICES.value]
     print(f"TF {tf.__version__}, devices {devices}, global batch {_BATCH.value}")
     if _THROUGHPUT.value:
-        _report_throughput(_throughput(devices))
+        rates = _throughput(devices)
+        _report_throughput(rates)
+        if _PLOT.value:
+            _plot_throughput(rates, devices, _PLOT.value)
     if not _BUILD.value:
         return
     print("graph construction seconds, wall / process CPU (ours; hand-written):")
