@@ -13,6 +13,8 @@ from estimator_multigpu import diagnose
 from estimator_multigpu.inputs import queues
 from tests.conftest import ALL_DEVICES
 
+pytestmark = pytest.mark.tf_compat
+
 DEVICES = ALL_DEVICES[:2]
 FEATURES = {"x": tf.io.FixedLenFeature([], tf.int64)}
 PARSE = emg.inputs.example_parser(FEATURES, label_key="x")
