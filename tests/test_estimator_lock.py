@@ -217,7 +217,7 @@ def test_lock_from_another_host_is_not_broken(tmp_path):
     _write_lock(model_dir)
     path = lock.lock_path(str(model_dir))
     with pytest.raises(
-        lock.ModelDirLockedError,
+        emg_estimator.ModelDirLockedError,
         match=rf"pid 4321 on host trainer-7.example .*delete {path} and start again",
     ):
         _estimator(model_dir).train(TRAIN_FN, steps=1)

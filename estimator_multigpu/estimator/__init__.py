@@ -9,6 +9,7 @@ from estimator_multigpu.estimator.exporters import (
     FinalExporter,
     LatestExporter,
 )
+from estimator_multigpu.estimator.lock import ModelDirLockedError
 from estimator_multigpu.estimator.run_config import RunConfig
 from estimator_multigpu.estimator.spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
 from estimator_multigpu.estimator.training import (
@@ -27,6 +28,7 @@ __all__ = [
     "FinalExporter",
     "LatestExporter",
     "ModeKeys",
+    "ModelDirLockedError",
     "RunConfig",
     "TrainSpec",
     "WarmStartSettings",
