@@ -208,7 +208,7 @@ def _plot_inputs(rates: dict, path: str) -> None:
     rates = {_LABELS[name]: runs for name, runs in rates.items()}
     title = (
         f"CIFAR-10 input, batch {_BATCH.value}, {_REPEATS.value} interleaved rounds"
-        f" x {_BATCHES.value} batches; TF {tf.__version__}, {os.cpu_count()} CPU"
+        f" x {_BATCHES.value} batches;\nTF {tf.__version__}, {os.cpu_count()} CPU"
         " cores, no GPU (dots: rounds)"
     )
     bars = plot.ratio_bars(rates, _LABELS["legacy"])

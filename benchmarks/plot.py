@@ -132,26 +132,27 @@ def _validate(path: str | None) -> bool:
 
 def _figure(bars: Sequence[Bar], title: str, xlabel: str):
     figure_class, canvas_class = _matplotlib()
-    figure = figure_class(figsize=(9, 0.7 * len(bars) + 1.4))
+    figure = figure_class(figsize=(9, 0.8 * len(bars) + 1.4))
     canvas_class(figure)
     axes = figure.add_subplot()
     rows = range(len(bars))
     axes.barh(rows, [b.median for b in bars], color="tab:blue", alpha=0.75)
     for row, bar in zip(rows, bars):
         axes.plot(bar.runs, [row] * len(bar.runs), "k.", markersize=4)
-        axes.annotate(
-            f" {bar.median:,.0f}   {bar.note}",
-            (max(bar.runs + (bar.median,)), row),
-            va="center",
-            fontsize=8,
-        )
-    axes.set_yticks(list(rows), [b.label for b in bars], fontsize=8)
+    labels = [f"{b.label}\nmedian {b.median:,.0f}; {b.note}" for b in bars]
+    axes.set_yticks(list(rows), labels, fontsize=8)
     axes.invert_yaxis()
-    axes.set_xlim(0, 1.9 * max(max(b.runs + (b.median,)) for b in bars))
+    axes.set_xlim(0, 1.05 * max(max(b.runs + (b.median,)) for b in bars))
     axes.set_xlabel(xlabel)
-    axes.set_title(title, fontsize=9)
+    figure.suptitle(title, fontsize=9)
     figure.tight_layout()
     return figure
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_bar_chart(bars: Sequence[Bar], path: str, title: str, xlabel: str) -> str:
@@ -187,6 +188,7 @@ def write_bar_chart(bars: Sequence[Bar], path: str, title: str, xlabel: str) -> 
             figure.savefig(out, format="png", dpi=100)
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private.
         os.link(temporary, path)  # Fails, atomically, if `path` appeared meanwhile.
     finally:
         os.unlink(temporary)

@@ -326,8 +326,8 @@ def _report_throughput(rates):
 def _plot_throughput(rates, devices, path):
     title = (
         f"Towers: ResNet-20, global batch {_BATCH.value} on {len(devices)} logical"
-        f" CPU devices, {_REPEATS.value} interleaved rounds x {_STEPS.value} step(s);"
-        f"\nTF {tf.__version__}, {os.cpu_count()} CPU cores, no GPU (dots: rounds)"
+        f" CPU devices;\n{_REPEATS.value} interleaved rounds x {_STEPS.value} step(s),"
+        f" TF {tf.__version__}, {os.cpu_count()} CPU cores, no GPU (dots: rounds)"
     )
     bars = plot.ratio_bars(rates, _OURS, _BATCH.value, reference_over_this=True)
     xlabel = f"examples/sec (steps/sec x global batch {_BATCH.value})"

@@ -95,6 +95,9 @@ def test_write_bar_chart_writes_a_small_png(tmp_path):
     assert content.startswith(PNG_SIGNATURE)
     assert len(content) < 200_000
     assert os.listdir(tmp_path) == ["chart.png"]  # No temporary file left.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~mask
 
 
 def test_write_bar_chart_keeps_an_existing_file(tmp_path):
