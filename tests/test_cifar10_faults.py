@@ -11,13 +11,12 @@ import tensorflow as tf
 from absl import flags
 from absl import logging as absl_logging
 from absl.testing import flagsaver
+from cifar10_helpers import tiny_config
 
-from cifar10 import config as config_lib
 from cifar10 import data, generate, main, model, model_dir, trainer
 from estimator_multigpu import devices
 
 FLAGS = flags.FLAGS
-TWO = ("/cpu:0", "/cpu:1")
 BOUND = devices.max_simulated_devices()
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 no_gpu = pytest.mark.skipif(
@@ -80,16 +79,7 @@ def tiny(tmp_path_factory):
 
 
 def _config(tmp_path, **kwargs):
-    base = dict(
-        model_dir=str(tmp_path / "model"),
-        cache_dir=str(tmp_path / "cache"),
-        devices=TWO,
-        global_batch_size=8,
-        train_steps=2,
-        synthetic_examples=(40, 12),
-        log_every_steps=1,
-    )
-    return config_lib.TrainConfig(**{**base, **kwargs})
+    return tiny_config(tmp_path, **{"train_steps": 2, "log_every_steps": 1, **kwargs})
 
 
 def _cli(*args, timeout=180):

@@ -5,12 +5,12 @@ import os
 import pytest
 from absl import flags
 from absl.testing import flagsaver
+from cifar10_helpers import TWO, tiny_config
 
 from cifar10 import config as config_lib
 from cifar10 import main, trainer
 
 FLAGS = flags.FLAGS
-TWO = ("/cpu:0", "/cpu:1")
 
 
 @pytest.fixture
@@ -126,26 +126,13 @@ def test_missing_data_fails_before_training(tmp_path):
     assert not os.path.exists(tmp_path / "m")
 
 
-def _config(tmp_path, **kwargs):
-    base = dict(
-        model_dir=str(tmp_path / "model"),
-        cache_dir=str(tmp_path / "cache"),
-        devices=TWO,
-        global_batch_size=8,
-        train_steps=6,
-        synthetic_examples=(40, 12),
-        log_every_steps=2,
-    )
-    return config_lib.TrainConfig(**{**base, **kwargs})
-
-
 @pytest.mark.slow
 def test_trains_evaluates_and_resumes_on_two_devices(tmp_path, capsys):
-    first = trainer.run(_config(tmp_path, train_steps=20))
+    first = trainer.run(tiny_config(tmp_path, train_steps=20))
     assert first["global_step"] == 20 and 0 <= first["accuracy"] <= 1
     assert "step 20/20 (100%)" in capsys.readouterr().out
     assert os.path.exists(tmp_path / "model" / "model.ckpt-20.index")
-    resumed = trainer.run(_config(tmp_path, train_steps=30))
+    resumed = trainer.run(tiny_config(tmp_path, train_steps=30))
     assert resumed["global_step"] == 30  # 10 more steps, not 30.
     out = capsys.readouterr().out
     assert "step 23/30" in out and "step 3/30 " not in out
@@ -153,6 +140,6 @@ def test_trains_evaluates_and_resumes_on_two_devices(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_queue_input_trains_and_evaluates_on_two_devices(tmp_path):
-    results = trainer.run(_config(tmp_path, input="queue", train_steps=3))
+    results = trainer.run(tiny_config(tmp_path, input="queue", train_steps=3))
     assert results["global_step"] == 3 and 0 <= results["accuracy"] <= 1
     assert results["loss"] > 0
