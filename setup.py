@@ -18,7 +18,8 @@ setuptools.setup(
         # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1).
         "test": ["pytest>=7", "ruff==0.17.6", "tf-keras"],
         "dali": ["nvidia-dali-cuda120"],
-        # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound.
+        # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound
+        # and the --plot charts of benchmarks/cifar_input.py and towers.py.
         "diagnose": ["matplotlib"],
         "legacy-layers": ["tf-keras"],
     },
