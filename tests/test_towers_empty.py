@@ -159,7 +159,15 @@ def test_metrics_when_tower_zero_is_empty():
         )
         with tf.compat.v1.Session() as session:
             _initialize(session)
-            session.run([op for _, op in spec.eval_metric_ops.values()])
-            got = session.run({k: v for k, (v, _) in spec.eval_metric_ops.items()})
+            updates = [op for _, op in spec.eval_metric_ops.values()]
+            values = {k: v for k, (v, _) in spec.eval_metric_ops.items()}
+            session.run(updates)
+            got = session.run(values)
+            # Resetting the metrics resets what the merge kept of them too.
+            reset = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.METRIC_VARIABLES)
+            session.run(updates)
+            session.run(tf.compat.v1.variables_initializer(reset))
+            session.run(updates)
+            assert session.run(values) == got
     assert got["accuracy"] == expected["accuracy"]
     np.testing.assert_allclose(got["mean_logit"], expected["mean_logit"], rtol=1e-5)

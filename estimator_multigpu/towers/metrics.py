@@ -53,7 +53,11 @@ def _shadow(variable: tf.Variable) -> tf.Variable:
         return tf.compat.v1.Variable(
             tf.zeros(variable.shape, variable.dtype),
             trainable=False,
-            collections=[tf.compat.v1.GraphKeys.LOCAL_VARIABLES],
+            # Reset with the metrics (initialising METRIC_VARIABLES resets both).
+            collections=[
+                tf.compat.v1.GraphKeys.LOCAL_VARIABLES,
+                tf.compat.v1.GraphKeys.METRIC_VARIABLES,
+            ],
             name=variable.op.name.split("/")[-1] + "_before_step",
         )
 
