@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     batch_text,
     chain_text,
     chains,
+    contrib_calls,
     imports,
     reader_helpers,
     replicate_args,
@@ -165,9 +166,10 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     notes: list[tuple[int, str]] = []
     edits = _chain_edits(tree, table, off, emg, findings, notes)
     edits += _rename_edits(tree, table, off, emg, findings, edits)
+    edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
     if not edits:
         return FixResult(source, notes)
     edits += imports.dead_imports(tree, table, off, findings)
-    if add_import:
+    if add_import and any(f"{emg}." in e.text for e in edits):
         edits.append(imports.import_edit(tree, off, emg, PACKAGE))
     return FixResult(apply(source, edits), notes)

@@ -20,6 +20,9 @@ ANCHORS = {
     "layers": "legacy-layers",
     "supervisor": "supervisor",
     "device_lib": "device-lib",
+    "contrib_learn": "contrib-learn",
+    "batch_norm": "contrib-batch-norm",
+    "dataset_map": "dataset-map-args",
 }
 
 
@@ -226,7 +229,45 @@ def _other_rules() -> dict[str, Rule]:
     }
 
 
+def _contrib_learn_rules() -> dict[str, Rule]:
+    experiment = Rule(
+        "contrib-learn",
+        "tf.contrib.learn.Experiment is gone since TF 2.0",
+        "return (estimator, emg.estimator.TrainSpec(train_input_fn, "
+        "max_steps=train_steps), emg.estimator.EvalSpec(eval_input_fn, "
+        "steps=eval_steps)) from the experiment function",
+        "contrib_learn",
+    )
+    runner = Rule(
+        "contrib-learn",
+        "learn_runner.run is gone since TF 2.0",
+        "emg.estimator.train_and_evaluate(*experiment_fn(run_config, hparams))",
+        "contrib_learn",
+    )
+    hparams = Rule(
+        "contrib-learn",
+        "tf.contrib.training.HParams is gone since TF 2.0",
+        "types.SimpleNamespace(**same keyword arguments) (attribute access "
+        "works the same; emg.estimator passes params through as given)",
+        "contrib_learn",
+    )
+    return {
+        "tf.contrib.learn.Experiment": experiment,
+        "tf.contrib.learn.learn_runner.run": runner,
+        "tf.contrib.learn.python.learn.learn_runner.run": runner,
+        "tf.contrib.learn.RunConfig": Rule(
+            "contrib-learn",
+            "tf.contrib.learn.RunConfig is gone since TF 2.0",
+            "emg.estimator.RunConfig (same checkpoint and summary arguments; "
+            "session_config for gpu_memory_fraction/log_device_placement)",
+            "contrib_learn",
+        ),
+        "tf.contrib.training.HParams": hparams,
+    }
+
+
 TABLE: dict[str, Rule] = {
+    **_contrib_learn_rules(),
     **_queue_rules(),
     **_thread_rules(),
     **_estimator_rules(),

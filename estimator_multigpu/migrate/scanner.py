@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, rules, towers
+from estimator_multigpu.migrate import aliases, astutil, contrib_calls, rules, towers
 from estimator_multigpu.migrate.edits import Offsets
 
 
@@ -141,5 +141,8 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     for node, is_loop in towers.find(tree, table):
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
+    for node, api, rule, covered in contrib_calls.find(tree, table, off):
+        findings[:] = [f for f in findings if id(f.node) not in covered]
+        make(node, api, rule, node)
     findings.sort(key=lambda f: (f.line, f.col))
     return findings

@@ -1,0 +1,201 @@
+"""Tests for the contrib-era shapes: Dataset.map arguments, batch_norm, contrib.learn."""
+
+import ast
+import textwrap
+
+import pytest
+from migrate_helpers import parse_ok
+
+from estimator_multigpu.migrate import fixer, scanner
+
+
+def fix(source):
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = scanner.scan_tree(tree, source, "snippet.py")
+    return fixer.fix(source, tree, findings).source, findings
+
+
+def only(findings, rule_id):
+    (found,) = [f for f in findings if f.rule.rule_id == rule_id]
+    return found
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (
+            "ds.map(f, num_threads=4, output_buffer_size=8)",
+            "ds.map(f, num_parallel_calls=4).prefetch(8)",
+        ),
+        ("ds.map(f, num_threads=n)", "ds.map(f, num_parallel_calls=n)"),
+        ("ds.map(f, output_buffer_size=2 * b)", "ds.map(f).prefetch(2 * b)"),
+        (
+            "ds.shuffle(9).map(f, output_buffer_size=3, num_threads=2).batch(4)",
+            "ds.shuffle(9).map(f, num_parallel_calls=2).prefetch(3).batch(4)",
+        ),
+    ],
+    ids=["both", "threads_only", "buffer_only", "inside_a_chain"],
+)
+def test_old_map_arguments_are_rewritten(call, expected):
+    new, findings = fix(f"out = {call}\n")
+    assert new == f"out = {expected}\n"
+    assert only(findings, "dataset-map-args").fixed
+
+
+def test_old_map_with_kwargs_stays_a_finding():
+    source = "out = ds.map(f, num_threads=4, **extra)\n"
+    new, findings = fix(source)
+    assert new == source
+    found = only(findings, "dataset-map-args")
+    assert not found.fixed
+    assert "num_parallel_calls=N).prefetch(M)" in found.rule.replacement
+
+
+def test_map_with_new_arguments_is_not_a_finding():
+    assert fix("out = ds.map(f, num_parallel_calls=4)\n")[1] == []
+
+
+BN = """\
+import tensorflow as tf
+
+y = tf.contrib.layers.batch_norm({args})
+"""
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (
+            "x, decay=0.9, is_training=train, scope='bn'",
+            "x, momentum=0.9, training=train, name='bn', scale=False",
+        ),
+        ("x", "x, momentum=0.999, scale=False, training=True"),
+        (
+            "x, 0.99, True, True, 1e-5",
+            "x, momentum=0.99, center=True, scale=True, epsilon=1e-5, training=True",
+        ),
+        (
+            "x, data_format='NCHW', fused=True",
+            "x, axis=1, fused=True, momentum=0.999, scale=False, training=True",
+        ),
+        (
+            "x, data_format=fmt",
+            'x, axis=1 if fmt in ("NCHW", "channels_first") else -1, '
+            "momentum=0.999, scale=False, training=True",
+        ),
+        (
+            "x, updates_collections=tf.GraphKeys.UPDATE_OPS, zero_debias_moving_mean=False",
+            "x, momentum=0.999, scale=False, training=True",
+        ),
+    ],
+    ids=[
+        "renamed",
+        "contrib_defaults",
+        "positional",
+        "nchw",
+        "format_expression",
+        "default_collections",
+    ],
+)
+def test_batch_norm_is_rewritten_with_contrib_defaults(args, expected):
+    new, findings = fix(BN.format(args=args))
+    call = f"tf.compat.v1.layers.batch_normalization({expected})"
+    assert new == BN.format(args="").replace("tf.contrib.layers.batch_norm()", call)
+    found = only(findings, "contrib-batch-norm")
+    assert found.fixed and call in found.rule.replacement
+    assert [f.rule.rule_id for f in findings] == ["contrib-batch-norm"]
+
+
+def test_batch_norm_activation_wraps_the_layer():
+    new, _ = fix(BN.format(args="x, activation_fn=tf.nn.relu"))
+    assert "y = tf.nn.relu(tf.compat.v1.layers.batch_normalization(x, " in new
+
+
+@pytest.mark.parametrize(
+    "args, reason",
+    [
+        ("x, updates_collections=None", "updates_collections other than"),
+        ("x, param_initializers={'beta': init}", "`param_initializers=` has no"),
+        ("*args", r"\*args or \*\*kwargs"),
+        ("x, 0.9, True, True, 1e-3, None, None", "at most the first five"),
+    ],
+    ids=["inline_updates", "param_initializers", "star_args", "too_positional"],
+)
+def test_batch_norm_unsafe_stays_a_finding_with_the_reason(args, reason):
+    source = BN.format(args=args)
+    new, findings = fix(source)
+    assert new == source
+    found = only(findings, "contrib-batch-norm")
+    assert not found.fixed
+    assert "decay->momentum, is_training->training" in found.rule.replacement
+    assert __import__("re").search(reason, found.rule.replacement)
+
+
+def test_batch_norm_with_comments_inside_is_left_alone():
+    source = BN.format(args="\n    x,  # the features\n    decay=0.9,\n")
+    new, findings = fix(source)
+    assert new == source
+    assert not only(findings, "contrib-batch-norm").fixed
+
+
+def test_batch_norm_folds_renames_inside_it():
+    source = (
+        "import tensorflow as tf\n"
+        "y = tf.contrib.layers.batch_norm("
+        "x, is_training=mode == tf.estimator.ModeKeys.TRAIN)\n"
+    )
+    new, findings = fix(source)
+    assert "training=mode == emg.estimator.ModeKeys.TRAIN" in new
+    assert all(f.fixed for f in findings)
+    assert parse_ok(new)
+
+
+@pytest.mark.parametrize(
+    "line, fixed",
+    [
+        ("c = tf.contrib.learn.RunConfig(model_dir=d, save_checkpoints_secs=60)", True),
+        ("class C(tf.contrib.learn.RunConfig):\n    pass", True),
+        ("c = tf.contrib.learn.RunConfig(gpu_memory_fraction=0.5)", False),
+        ("c = tf.contrib.learn.RunConfig('master')", False),
+    ],
+    ids=["plain_call", "base_class", "unknown_argument", "positional"],
+)
+def test_contrib_learn_run_config(line, fixed):
+    source = f"import tensorflow as tf\n{line}\n"
+    new, findings = fix(source)
+    found = only(findings, "contrib-learn")
+    assert found.fixed is fixed
+    assert ("emg.estimator.RunConfig" in new) is fixed
+    assert new == source or "import estimator_multigpu as emg\n" in new
+
+
+@pytest.mark.parametrize(
+    "line, text",
+    [
+        (
+            "e = tf.contrib.learn.Experiment(est, train_input_fn=a, eval_input_fn=b)",
+            "emg.estimator.TrainSpec(train_input_fn, max_steps=train_steps)",
+        ),
+        (
+            "tf.contrib.learn.learn_runner.run(fn, run_config=c, hparams=h)",
+            "emg.estimator.train_and_evaluate(*experiment_fn(run_config, hparams))",
+        ),
+        ("h = tf.contrib.training.HParams(lr=0.1)", "types.SimpleNamespace"),
+    ],
+    ids=["experiment", "learn_runner", "hparams"],
+)
+def test_contrib_learn_findings_say_what_to_write(line, text):
+    findings = fix(f"import tensorflow as tf\n{line}\n")[1]
+    found = only(findings, "contrib-learn")
+    assert text in found.rule.replacement
+    assert found.rule.guide == "migration_guide.md#contrib-learn"
+
+
+def test_learn_runner_imported_from_its_module_is_found():
+    source = (
+        "from tensorflow.contrib.learn.python.learn import learn_runner\n"
+        "learn_runner.run(fn, run_config=c)\n"
+    )
+    found = only(fix(source)[1], "contrib-learn")
+    assert found.line == 2 and found.api.endswith("learn_runner.run")
