@@ -12,7 +12,7 @@ import pytest
 from estimator_multigpu.migrate import edits, fixer
 from estimator_multigpu.migrate.__main__ import main
 
-LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.layers.dense\n"
+LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"
 CLEAN = "import tensorflow as tf\nx = tf.data.Dataset.range(3)\n"
 BROKEN = "import tensorflow as tf\ndef f(:\n    tf.train.batch\n"
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def test_text_report_names_position_replacement_and_guide(tree, capsys):
         f"{tree / 'legacy.py'}:2:5: estimator [fixable] `tf.estimator.RunConfig`" in out
     )
     assert "Use: emg.estimator.RunConfig. See migration_guide.md#estimator" in out
-    assert f"{tree / 'legacy.py'}:3:5: layers [manual]" in out
+    assert f"{tree / 'legacy.py'}:3:5: supervisor [manual]" in out
     assert out.rstrip().endswith(
         "0 fixed, 2 remaining (1 fixable with --fix); 0 file(s) with errors, 0 skipped."
     )
@@ -90,7 +90,7 @@ def test_json_report(tree, capsys):
 def test_fix_writes_in_place(tree, capsys, backup):
     path = tree / "legacy.py"
     argv = [str(path), "--fix"] + ([] if backup else ["--no-backup"])
-    assert main(argv) == 1  # tf.layers is left for a manual rewrite
+    assert main(argv) == 1  # tf.train.Supervisor is left for a manual rewrite
     assert "x = emg.estimator.RunConfig()  # keep me\n" in path.read_text()
     assert (tree / "legacy.py.bak").exists() == backup
     if backup:
@@ -100,7 +100,7 @@ def test_fix_writes_in_place(tree, capsys, backup):
 
 def test_fix_exits_0_when_everything_was_fixed(tree, capsys):
     path = tree / "legacy.py"
-    path.write_text(LEGACY.replace("y = tf.layers.dense\n", ""))
+    path.write_text(LEGACY.replace("y = tf.train.Supervisor\n", ""))
     assert main([str(path), "--fix", "--no-backup"]) == 0
     assert main([str(path)]) == 0
     capsys.readouterr()

@@ -15,7 +15,7 @@ from migrate_helpers import CORPUS
 from estimator_multigpu.migrate import files, runner
 from estimator_multigpu.migrate.__main__ import main
 
-LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.layers.dense\n"
+LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"
 FIXED_LINE = "x = emg.estimator.RunConfig()  # keep me\n"
 ENOSPC = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -250,7 +250,7 @@ def test_read_only_folder_is_reported_and_the_run_goes_on(
 def test_fifo_is_skipped_with_a_note(tree):
     os.mkfifo(tree / "pipe.py")
     proc = run_cli(tree, "--fix")
-    assert proc.returncode == 1, proc.stderr  # tf.layers is left for a manual rewrite
+    assert proc.returncode == 1, proc.stderr  # Supervisor stays manual
     assert (
         f"{tree / 'pipe.py'}: note: skipped: a FIFO (named pipe), not a regular "
         f"file; `{tree / 'pipe.py'}` was not read\n" in proc.stdout
@@ -430,7 +430,7 @@ def test_fifo_swapped_in_after_the_check_is_not_read(tmp_path, monkeypatch):
 def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
     name = os.fsdecode(b"caf\xff.py")
     try:
-        (tmp_path / name).write_text(LEGACY.replace("y = tf.layers.dense\n", ""))
+        (tmp_path / name).write_text(LEGACY.replace("y = tf.train.Supervisor\n", ""))
     except (OSError, UnicodeEncodeError):
         pytest.skip("this file system takes only UTF-8 file names")
     proc = subprocess.run(

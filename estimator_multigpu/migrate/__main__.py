@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from estimator_multigpu.migrate import report, runner
+from estimator_multigpu.migrate import ignore, report, runner
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,6 +32,15 @@ def _parser() -> argparse.ArgumentParser:
         "--no-backup", action="store_true", help="with --fix, keep no backup copy"
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="do not report findings of RULE (e.g. queue-runner); repeatable. "
+        "To accept one line, end it with `# emg-migrate: ignore[RULE]` "
+        "(or `# emg-migrate: ignore` for every rule on that line)",
+    )
     return p
 
 
@@ -44,8 +53,16 @@ def _emit(stream, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool on `argv` (default: sys.argv[1:]); returns the exit status."""
-    args = _parser().parse_args(argv)
-    results = [runner.process(path) for path in runner.collect(args.paths)]
+    parser = _parser()
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.ignore) - ignore.known_rules())
+    if unknown:
+        parser.error(
+            f"--ignore {unknown[0]!r} is not a rule id; use one of: "
+            + ", ".join(sorted(ignore.known_rules()))
+        )
+    ignored = frozenset(args.ignore)
+    results = [runner.process(p, ignored) for p in runner.collect(args.paths)]
     if args.diff:
         _emit(sys.stdout, "".join(runner.diff(r) for r in results))
     if args.fix:

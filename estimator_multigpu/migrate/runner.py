@@ -10,7 +10,7 @@ import os
 import sys
 import tokenize
 
-from estimator_multigpu.migrate import files, fixer, scanner
+from estimator_multigpu.migrate import files, fixer, ignore, passes, scanner
 
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
 
@@ -80,19 +80,27 @@ def _decode(raw: bytes) -> tuple[str, str]:
     return raw.decode(encoding), encoding
 
 
-def process(path: str) -> FileResult:
+def process(path: str, ignored: frozenset = frozenset()) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
     Only regular files (or links to them) are read; anything else is skipped
     with the reason in `skipped`. A file that cannot be read, parsed or
     scanned gets the reason in `error`; it never stops a whole run.
+
+    Args:
+      path: the file.
+      ignored: rule ids not to report (`--ignore`); lines marked
+        `# emg-migrate: ignore` or `# emg-migrate: ignore[rule]` are not
+        reported either.
     """
     result = FileResult(path)
     tree = _load(result)
     if tree is None:
         return result
     try:
-        result.findings = scanner.scan_tree(tree, result.original, path)
+        found = scanner.scan_tree(tree, result.original, path)
+        found = passes.scan(tree, result.original, path, found)
+        result.findings = ignore.drop(found, result.original, ignored)
     except RecursionError:
         result.error = (
             "cannot scan: the code nests deeper than the scanner can follow "
@@ -144,6 +152,7 @@ def _fix(result: FileResult, tree: ast.Module) -> None:
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
         fixed = fixer.fix(result.original, tree, result.findings)
+        fixed.source = passes.fix(fixed.source, result.findings, fixed.notes)
         ast.parse(fixed.source)
     except Exception as e:  # one odd file must not stop a whole scan
         for f in result.findings:

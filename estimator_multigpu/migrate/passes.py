@@ -1,0 +1,94 @@
+"""Passes after the rule scan: the compat.v1 port, era shapes, and the port's rewrite."""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate import aliases, compat_v1, era, scanner
+from estimator_multigpu.migrate.edits import Offsets, apply
+from estimator_multigpu.migrate.guide_rules import PortedRule
+
+
+def _finding(path, off, node, api, text, rule) -> scanner.Finding:
+    col = off.column(node) + 1
+    return scanner.Finding(path, node.lineno, col, api, text, rule, node)
+
+
+def _compat_findings(tree, table, off, path) -> list[scanner.Finding]:
+    uses, v2_uses = compat_v1.find(tree, table, era.covers)
+    stmt = compat_v1.tf_import(tree)
+    name = stmt.names[0].asname if stmt else None
+    grouped = [u for u in uses if u.root == name]
+    out = [
+        _finding(
+            path, off, u.node, u.api, off.segment(u.node), compat_v1.per_use_rule(u)
+        )
+        for u in uses
+        if u.root != name
+    ]
+    if grouped:
+        why = compat_v1.blocker(tree, table, grouped, v2_uses)
+        rule = compat_v1.group_rule(name, why)
+        text = compat_v1.text(grouped)
+        out.append(_finding(path, off, stmt, "tf (TF 1.x names)", text, rule))
+    return out
+
+
+def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
+    """Returns `findings` refined (era shapes) plus the compat.v1 port findings.
+
+    Args:
+      tree: the module.
+      source: its text.
+      path: the file name for new findings.
+      findings: from `scanner.scan_tree`.
+    """
+    table = aliases.AliasTable(tree)
+    off = Offsets(source)
+    out = era.refine(tree, table, findings)
+    out += [_finding(path, off, *hit) for hit in era.find(tree, table)]
+    out += _compat_findings(tree, table, off, path)
+    out.sort(key=lambda f: (f.line, f.col))
+    return out
+
+
+def _portable(findings: list) -> list:
+    """The findings the compat.v1 import switch resolves."""
+    out = []
+    for f in findings:
+        if f.rule.rule_id == compat_v1.RULE_ID and "--fix cannot" in f.rule.replacement:
+            continue
+        if f.rule.rule_id == compat_v1.RULE_ID and f.api == "tf (TF 1.x names)":
+            out.append(f)
+        elif isinstance(f.rule, PortedRule):
+            out.append(f)
+    return out
+
+
+def _rename_summaries(source: str, findings: list) -> str:
+    """Without the import switch, renames bare summaries one by one."""
+    edits = era.summary_edits(source)
+    if not edits:
+        return source
+    for f in findings:
+        if f.rule.rule_id == "summary-v1":
+            f.fixed = True
+    return apply(source, edits)
+
+
+def fix(source: str, findings: list, notes: list) -> str:
+    """Applies the compat.v1 port to `source` (already rewritten by the fixer).
+
+    Marks the findings it resolves as fixed; when the port is not safe, adds
+    the reason to `notes` and returns `source` unchanged.
+    """
+    todo = _portable(findings)
+    if not todo:
+        return source
+    new, why = compat_v1.port(source)
+    if why:
+        notes.append((todo[0].line, f"compat.v1 import not switched: {why}"))
+        return _rename_summaries(source, findings)
+    for f in todo:
+        f.fixed = True
+    return new

@@ -1,0 +1,286 @@
+"""TF 1.x API names that TF 2.21's `tf` lacks, and TF 2 names that `tf.compat.v1` lacks."""
+
+from __future__ import annotations
+
+# Listed from TensorFlow 2.21 by walking `tf.compat.v1` and `tf` (public names,
+# keras/estimator subtrees aside): each entry is the shortest dotted path, under
+# `tf.`, that exists in one namespace and not in the other (its parent exists
+# in both). tests/test_migrate_compat_v1.py checks the lists against the
+# TensorFlow installed.
+_V1_ONLY = """
+AUTO_REUSE AttrValue COMPILER_VERSION CXX11_ABI_FLAG CXX_VERSION
+ConditionalAccumulator ConditionalAccumulatorBase ConfigProto Dimension Event
+FIFOQueue FixedLenFeature FixedLenSequenceFeature FixedLengthRecordReader
+GIT_VERSION GPUOptions GRAPH_DEF_VERSION GRAPH_DEF_VERSION_MIN_CONSUMER
+GRAPH_DEF_VERSION_MIN_PRODUCER GraphDef GraphKeys GraphOptions HistogramProto
+IdentityReader InteractiveSession LMDBReader LogMessage MONOLITHIC_BUILD
+MetaGraphDef NameAttrList NoGradient NodeDef NotDifferentiable OpError
+OptimizerOptions PaddingFIFOQueue Print PriorityQueue QUANTIZED_DTYPES QueueBase
+RandomShuffleQueue ReaderBase RunMetadata RunOptions Session SessionLog
+SparseConditionalAccumulator SparseFeature SparseTensorValue Summary SummaryMetadata
+TFRecordReader TensorInfo TextLineReader VERSION VarLenFeature VariableScope
+WholeFileReader accumulate_n add_check_numerics_ops add_to_collection
+add_to_collections all_variables angle app arg_max arg_min assert_greater_equal
+assert_integer assert_less_equal assert_near assert_negative assert_non_negative
+assert_non_positive assert_none_equal assert_positive assert_proper_iterable
+assert_rank_at_least assert_rank_in assert_same_float_dtype assert_scalar
+assert_type assert_variables_initialized assign assign_add assign_sub batch_gather
+batch_scatter_update batch_to_space_nd betainc bincount ceil check_numerics cholesky
+cholesky_solve clip_by_average_norm colocate_with confusion_matrix conj container
+control_flow_v2_enabled convert_to_tensor_or_indexed_slices
+convert_to_tensor_or_sparse_tensor count_nonzero count_up_to
+create_partitioned_variables cross cumprod data.experimental.DatasetStructure
+data.experimental.OptionalStructure data.experimental.RaggedTensorStructure
+data.experimental.SparseTensorStructure data.experimental.Structure
+data.experimental.TensorArrayStructure data.experimental.TensorStructure
+data.experimental.map_and_batch_with_legacy_function data.get_output_classes
+data.get_output_shapes data.get_output_types data.make_initializable_iterator
+data.make_one_shot_iterator debugging.is_finite debugging.is_inf debugging.is_nan
+debugging.is_non_decreasing debugging.is_strictly_increasing decode_base64
+decode_compressed decode_csv decode_json_example decode_raw delete_session_tensor
+depth_to_space dequantize deserialize_many_sparse diag diag_part digamma
+dimension_at_index dimension_value disable_control_flow_v2 disable_eager_execution
+disable_resource_variables disable_tensor_equality disable_v2_behavior
+disable_v2_tensorshape distribute.get_loss_reduction distributions div div_no_nan
+dtypes.as_string enable_control_flow_v2 enable_eager_execution
+enable_resource_variables enable_tensor_equality enable_v2_behavior
+enable_v2_tensorshape encode_base64 erf erfc errors.error_code_from_exception_type
+errors.exception_type_from_error_code errors.raise_exception_on_not_ok_status
+executing_eagerly_outside_functions experimental.output_all_intermediates expm1
+extract_image_patches fake_quant_with_min_max_args
+fake_quant_with_min_max_args_gradient fake_quant_with_min_max_vars
+fake_quant_with_min_max_vars_gradient fake_quant_with_min_max_vars_per_channel
+fake_quant_with_min_max_vars_per_channel_gradient feature_column.input_layer
+feature_column.linear_model feature_column.shared_embedding_columns fft fft2d fft3d
+fixed_size_partitioner flags floor_div floordiv floormod get_collection
+get_collection_ref get_default_graph get_default_session get_local_variable get_seed
+get_session_handle get_session_tensor get_variable get_variable_scope gfile
+global_norm global_variables global_variables_initializer glorot_normal_initializer
+glorot_uniform_initializer graph_util.convert_variables_to_constants
+graph_util.extract_sub_graph graph_util.must_run_on_cpu
+graph_util.remove_training_nodes graph_util.tensor_shape_from_node_def_name ifft
+ifft2d ifft3d igamma igammac imag image.extract_image_patches image.resize_area
+image.resize_bicubic image.resize_bilinear image.resize_image_with_crop_or_pad
+image.resize_image_with_pad image.resize_images image.resize_nearest_neighbor
+image.transpose_image initialize_all_tables initialize_all_variables
+initialize_local_variables initialize_variables initializers.global_variables
+initializers.local_variables initializers.tables_initializer
+initializers.uniform_unit_scaling initializers.variables invert_permutation
+io.PaddingFIFOQueue io.PriorityQueue io.QueueBase io.RandomShuffleQueue
+io.TFRecordCompressionType io.tf_record_iterator is_finite is_inf is_nan
+is_non_decreasing is_numeric_tensor is_strictly_increasing is_variable_initialized
+layers lbeta lgamma lin_space linalg.transpose lite.OpHint lite.TocoConverter
+lite.constants lite.experimental.convert_op_hints_to_stubs lite.toco_convert
+load_file_system_library local_variables local_variables_initializer log log1p
+log_sigmoid logging logical_xor losses.absolute_difference losses.add_loss
+losses.compute_weighted_loss losses.cosine_distance losses.get_losses
+losses.get_regularization_loss losses.get_regularization_losses
+losses.get_total_loss losses.hinge_loss losses.huber_loss losses.log_loss
+losses.mean_pairwise_squared_error losses.mean_squared_error
+losses.sigmoid_cross_entropy losses.softmax_cross_entropy
+losses.sparse_softmax_cross_entropy make_template manip matching_files
+matrix_band_part matrix_determinant matrix_diag matrix_diag_part matrix_inverse
+matrix_set_diag matrix_solve matrix_solve_ls matrix_transpose
+matrix_triangular_solve metrics.accuracy metrics.auc metrics.average_precision_at_k
+metrics.false_negatives metrics.false_negatives_at_thresholds
+metrics.false_positives metrics.false_positives_at_thresholds metrics.mean
+metrics.mean_absolute_error metrics.mean_cosine_distance metrics.mean_iou
+metrics.mean_per_class_accuracy metrics.mean_relative_error
+metrics.mean_squared_error metrics.mean_tensor metrics.percentage_below
+metrics.precision metrics.precision_at_k metrics.precision_at_thresholds
+metrics.precision_at_top_k metrics.recall metrics.recall_at_k
+metrics.recall_at_thresholds metrics.recall_at_top_k metrics.root_mean_squared_error
+metrics.sensitivity_at_specificity metrics.sparse_average_precision_at_k
+metrics.sparse_precision_at_k metrics.specificity_at_sensitivity
+metrics.true_negatives metrics.true_negatives_at_thresholds metrics.true_positives
+metrics.true_positives_at_thresholds min_max_variable_partitioner mixed_precision
+mod model_variables moving_average_variables multinomial nn.avg_pool_v2
+nn.bidirectional_dynamic_rnn nn.conv2d_backprop_filter nn.conv2d_backprop_input
+nn.conv3d_backprop_filter nn.conv3d_backprop_filter_v2 nn.ctc_beam_search_decoder_v2
+nn.ctc_loss_v2 nn.depthwise_conv2d_native nn.depthwise_conv2d_native_backprop_filter
+nn.depthwise_conv2d_native_backprop_input nn.dynamic_rnn nn.fused_batch_norm
+nn.log_uniform_candidate_sampler nn.max_pool_v2 nn.quantized_avg_pool
+nn.quantized_conv2d nn.quantized_max_pool nn.quantized_relu_x nn.raw_rnn
+nn.relu_layer nn.rnn_cell nn.softmax_cross_entropy_with_logits_v2
+nn.static_bidirectional_rnn nn.static_rnn nn.static_state_saving_rnn
+nn.uniform_candidate_sampler nn.xw_plus_b no_regularizer op_scope
+orthogonal_initializer parse_example parse_single_example
+parse_single_sequence_example parse_tensor placeholder placeholder_with_default
+polygamma profiler.AdviceProto profiler.GraphNodeProto profiler.MultiGraphNodeProto
+profiler.OpLogProto profiler.ProfileOptionBuilder profiler.Profiler profiler.advise
+profiler.profile profiler.write_op_log py_func python_io qr quantize quantize_v2
+quantized_concat ragged.RaggedTensorValue ragged.constant_value ragged.placeholder
+random.get_seed random.multinomial random.set_random_seed
+random.stateless_multinomial random_crop random_gamma random_normal random_poisson
+random_shuffle random_uniform read_file real reciprocal reduce_join regex_replace
+report_uninitialized_variables reset_default_graph resource_loader
+resource_variables_enabled reverse_v2 rint rsqrt saved_model.Builder
+saved_model.LEGACY_INIT_OP_KEY saved_model.MAIN_OP_KEY
+saved_model.build_signature_def saved_model.build_tensor_info saved_model.builder
+saved_model.classification_signature_def saved_model.constants
+saved_model.experimental.save saved_model.get_tensor_from_tensor_info
+saved_model.is_valid_signature saved_model.load_v2 saved_model.loader
+saved_model.main_op saved_model.main_op_with_restore
+saved_model.maybe_saved_model_directory saved_model.predict_signature_def
+saved_model.regression_signature_def saved_model.signature_constants
+saved_model.signature_def_utils saved_model.simple_save saved_model.tag_constants
+saved_model.utils scatter_add scatter_div scatter_max scatter_min scatter_mul
+scatter_nd_add scatter_nd_sub scatter_nd_update scatter_sub scatter_update
+segment_max segment_mean segment_min segment_prod segment_sum self_adjoint_eig
+self_adjoint_eigvals serialize_many_sparse serialize_sparse serialize_tensor
+set_random_seed setdiff1d sets.set_difference sets.set_intersection sets.set_size
+sets.set_union space_to_depth sparse.SparseConditionalAccumulator sparse.matmul
+sparse.merge sparse.placeholder sparse.reduce_max_sparse sparse.reduce_sum_sparse
+sparse_add sparse_concat sparse_fill_empty_rows sparse_mask sparse_matmul
+sparse_maximum sparse_merge sparse_minimum sparse_placeholder sparse_reduce_max
+sparse_reduce_max_sparse sparse_reduce_sum sparse_reduce_sum_sparse sparse_reorder
+sparse_reset_shape sparse_reshape sparse_retain sparse_segment_mean
+sparse_segment_sqrt_n sparse_segment_sum sparse_slice sparse_softmax sparse_split
+sparse_tensor_dense_matmul sparse_tensor_to_dense sparse_to_dense
+sparse_to_indicator sparse_transpose spectral squared_difference string_join
+string_split string_strip string_to_hash_bucket string_to_hash_bucket_fast
+string_to_hash_bucket_strong string_to_number substr summary.Event
+summary.FileWriter summary.FileWriterCache summary.SessionLog summary.Summary
+summary.SummaryDescription summary.TaggedRunMetadata summary.all_v2_summary_ops
+summary.get_summary_description summary.initialize summary.merge summary.merge_all
+summary.tensor_summary svd tables_initializer tensor_scatter_add tensor_scatter_sub
+tensor_scatter_update test.StubOutForTesting test.compute_gradient_error
+test.get_temp_dir test.mock test.test_src_dir_path to_bfloat16 to_complex128
+to_complex64 to_double to_float to_int32 to_int64 tpu.CrossShardOptimizer
+tpu.PaddingSpec tpu.batch_parallel tpu.bfloat16_scope tpu.core tpu.cross_replica_sum
+tpu.experimental.embedding_column tpu.experimental.shared_embedding_columns
+tpu.initialize_system tpu.outside_compilation tpu.replicate tpu.rewrite tpu.shard
+tpu.shutdown_system trace train.AdadeltaOptimizer train.AdagradDAOptimizer
+train.AdagradOptimizer train.AdamOptimizer train.CheckpointSaverHook
+train.CheckpointSaverListener train.ChiefSessionCreator train.FeedFnHook
+train.FinalOpsHook train.FtrlOptimizer train.GlobalStepWaiterHook
+train.GradientDescentOptimizer train.LoggingTensorHook train.LooperThread
+train.MomentumOptimizer train.MonitoredSession train.MonitoredTrainingSession
+train.NanLossDuringTrainingError train.NanTensorHook train.NewCheckpointReader
+train.Optimizer train.ProfilerHook train.ProximalAdagradOptimizer
+train.ProximalGradientDescentOptimizer train.QueueRunner train.RMSPropOptimizer
+train.Saver train.SaverDef train.Scaffold train.SecondOrStepTimer train.Server
+train.SessionCreator train.SessionManager train.SessionRunArgs
+train.SessionRunContext train.SessionRunHook train.SessionRunValues
+train.SingularMonitoredSession train.StepCounterHook train.StopAtStepHook
+train.SummarySaverHook train.Supervisor train.SyncReplicasOptimizer train.VocabInfo
+train.WorkerSessionCreator train.add_queue_runner train.assert_global_step
+train.basic_train_loop train.batch train.batch_join train.checkpoint_exists
+train.cosine_decay train.cosine_decay_restarts train.create_global_step
+train.do_quantize_training_on_graphdef train.experimental.DynamicLossScale
+train.experimental.FixedLossScale train.experimental.LossScale
+train.experimental.MixedPrecisionLossScaleOptimizer
+train.experimental.disable_mixed_precision_graph_rewrite
+train.experimental.enable_mixed_precision_graph_rewrite train.exponential_decay
+train.export_meta_graph train.generate_checkpoint_state_proto
+train.get_checkpoint_mtimes train.get_global_step train.get_or_create_global_step
+train.global_step train.import_meta_graph train.init_from_checkpoint
+train.input_producer train.inverse_time_decay train.limit_epochs
+train.linear_cosine_decay train.match_filenames_once train.maybe_batch
+train.maybe_batch_join train.maybe_shuffle_batch train.maybe_shuffle_batch_join
+train.natural_exp_decay train.noisy_linear_cosine_decay train.piecewise_constant
+train.piecewise_constant_decay train.polynomial_decay train.queue_runner
+train.range_input_producer train.remove_checkpoint train.replica_device_setter
+train.sdca_fprint train.sdca_optimizer train.sdca_shrink_l1 train.shuffle_batch
+train.shuffle_batch_join train.slice_input_producer train.start_queue_runners
+train.string_input_producer train.summary_iterator train.update_checkpoint_state
+train.warm_start train.write_graph trainable_variables truncated_normal
+truncated_normal_initializer uniform_unit_scaling_initializer unsorted_segment_max
+unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
+unsorted_segment_sqrt_n unsorted_segment_sum user_ops variable_axis_size_partitioner
+variable_op_scope variable_scope variables_initializer variance_scaling_initializer
+verify_tensor_all_finite where_v2 wrap_function write_file zeta
+"""
+_V2_ONLY = """
+autodiff data.IteratorSpec distribute.DistributedDataset
+distribute.DistributedIterator distribute.DistributedValues distribute.InputOptions
+distribute.MultiWorkerMirroredStrategy distribute.ParameterServerStrategy
+distribute.TPUStrategy distribute.coordinator dtensor eig eigvals
+errors.OperatorNotAllowedInGraphError experimental.dlpack experimental.dtensor
+experimental.numpy experimental.tensorrt feature_column.shared_embeddings
+get_current_name_scope image.resize_with_pad image.stateless_random_brightness
+image.stateless_random_contrast image.stateless_random_crop
+image.stateless_random_flip_left_right image.stateless_random_flip_up_down
+image.stateless_random_hue image.stateless_random_jpeg_quality
+image.stateless_random_saturation image.stateless_sample_distorted_bounding_box
+initializers.Constant initializers.GlorotNormal initializers.GlorotUniform
+initializers.HeNormal initializers.HeUniform initializers.Identity
+initializers.IdentityInitializer initializers.Initializer initializers.LecunNormal
+initializers.LecunUniform initializers.Ones initializers.Orthogonal
+initializers.OrthogonalInitializer initializers.RandomNormal
+initializers.RandomUniform initializers.STFT initializers.STFTInitializer
+initializers.TruncatedNormal initializers.VarianceScaling initializers.Zeros
+initializers.deserialize initializers.get initializers.serialize initializers.stft
+inside_function linalg.banded_triangular_solve linalg.eig linalg.eigvals
+losses.BinaryCrossentropy losses.BinaryFocalCrossentropy losses.CTC
+losses.CategoricalCrossentropy losses.CategoricalFocalCrossentropy
+losses.CategoricalGeneralizedCrossEntropy losses.CategoricalHinge losses.Circle
+losses.CosineSimilarity losses.Dice losses.Hinge losses.Huber losses.KLD
+losses.KLDivergence losses.LogCosh losses.Loss losses.MAE losses.MAPE losses.MSE
+losses.MSLE losses.MeanAbsoluteError losses.MeanAbsolutePercentageError
+losses.MeanSquaredError losses.MeanSquaredLogarithmicError losses.Poisson
+losses.SparseCategoricalCrossentropy losses.SquaredHinge losses.Tversky
+losses.binary_crossentropy losses.binary_focal_crossentropy
+losses.categorical_crossentropy losses.categorical_focal_crossentropy
+losses.categorical_generalized_cross_entropy losses.categorical_hinge losses.circle
+losses.cosine_similarity losses.ctc losses.deserialize losses.dice losses.get
+losses.hinge losses.huber losses.kld losses.kullback_leibler_divergence
+losses.logcosh losses.mae losses.mape losses.mse losses.msle losses.poisson
+losses.serialize losses.sparse_categorical_crossentropy losses.squared_hinge
+losses.tversky metrics.AUC metrics.Accuracy metrics.BinaryAccuracy
+metrics.BinaryCrossentropy metrics.BinaryIoU metrics.CategoricalAccuracy
+metrics.CategoricalCrossentropy metrics.CategoricalHinge
+metrics.ConcordanceCorrelation metrics.CosineSimilarity metrics.F1Score
+metrics.FBetaScore metrics.FalseNegatives metrics.FalsePositives metrics.Hinge
+metrics.IoU metrics.KLD metrics.KLDivergence metrics.LogCoshError metrics.MAE
+metrics.MAPE metrics.MSE metrics.MSLE metrics.Mean metrics.MeanAbsoluteError
+metrics.MeanAbsolutePercentageError metrics.MeanIoU metrics.MeanMetricWrapper
+metrics.MeanSquaredError metrics.MeanSquaredLogarithmicError metrics.Metric
+metrics.OneHotIoU metrics.OneHotMeanIoU metrics.PearsonCorrelation metrics.Poisson
+metrics.Precision metrics.PrecisionAtRecall metrics.R2Score metrics.Recall
+metrics.RecallAtPrecision metrics.RootMeanSquaredError
+metrics.SensitivityAtSpecificity metrics.SparseCategoricalAccuracy
+metrics.SparseCategoricalCrossentropy metrics.SparseTopKCategoricalAccuracy
+metrics.SpecificityAtSensitivity metrics.SquaredHinge metrics.Sum
+metrics.TopKCategoricalAccuracy metrics.TrueNegatives metrics.TruePositives
+metrics.binary_accuracy metrics.binary_crossentropy
+metrics.binary_focal_crossentropy metrics.categorical_accuracy
+metrics.categorical_crossentropy metrics.categorical_focal_crossentropy
+metrics.categorical_hinge metrics.concordance_correlation metrics.deserialize
+metrics.get metrics.hinge metrics.huber metrics.kld
+metrics.kullback_leibler_divergence metrics.logcosh metrics.mae metrics.mape
+metrics.mse metrics.msle metrics.pearson_correlation metrics.poisson
+metrics.serialize metrics.sparse_categorical_accuracy
+metrics.sparse_categorical_crossentropy metrics.sparse_top_k_categorical_accuracy
+metrics.squared_hinge metrics.top_k_categorical_accuracy nn.RNNCellDeviceWrapper
+nn.RNNCellDropoutWrapper nn.RNNCellResidualWrapper nn.gelu nn.isotonic_regression
+optimizers profiler.experimental random.set_seed saved_model.LoadOptions security
+sparse.map_values sparse.sampled_addmm summary.SummaryWriter
+summary.create_file_writer summary.create_noop_writer summary.experimental
+summary.flush summary.graph summary.record_if summary.should_record_summaries
+summary.trace_export summary.trace_off summary.trace_on summary.write tools
+train.CheckpointView train.TrackableView
+"""
+V1_ONLY = frozenset("tf." + name for name in _V1_ONLY.split())
+V2_ONLY = frozenset("tf." + name for name in _V2_ONLY.split())
+
+
+def _prefix_in(path: str, names: frozenset) -> str | None:
+    parts = path.split(".")
+    for end in range(2, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        if prefix in names:
+            return prefix
+    return None
+
+
+def v1_only(path: str) -> str | None:
+    """Returns the prefix of `path` (e.g. `'tf.train.AdamOptimizer'`) that only
+    `tf.compat.v1` has, or None."""
+    return _prefix_in(path, V1_ONLY)
+
+
+def v2_only(path: str) -> str | None:
+    """Returns the prefix of `path` (e.g. `'tf.autodiff'`) that `tf.compat.v1`
+    lacks, or None."""
+    return _prefix_in(path, V2_ONLY)

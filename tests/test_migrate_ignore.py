@@ -1,0 +1,112 @@
+"""`# emg-migrate: ignore[rule]`, `# emg-migrate: ignore` and `--ignore RULE`: a CI gate that can pass."""
+
+import pytest
+
+from estimator_multigpu.migrate import ignore, runner
+from estimator_multigpu.migrate.__main__ import main
+
+TWO_RULES = (
+    "import tensorflow.compat.v1 as tf\n"
+    "sv, c = tf.train.Supervisor(), tf.train.start_queue_runners(){comment}\n"
+)
+
+
+def _rules(tmp_path, source, ignored=frozenset()):
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    return sorted(f.rule.rule_id for f in runner.process(str(path), ignored).findings)
+
+
+@pytest.mark.parametrize(
+    "comment, left",
+    [
+        ("", ["queue-runner", "supervisor"]),
+        ("  # emg-migrate: ignore[supervisor]", ["queue-runner"]),
+        ("  # emg-migrate: ignore[supervisor, queue-runner]", []),
+        ("  # emg-migrate: ignore", []),
+        ("  # EMG-MIGRATE: IGNORE[queue-runner]", ["supervisor"]),
+        ("  # emg-migrate: ignore[layers]", ["queue-runner", "supervisor"]),
+    ],
+    ids=["none", "one_rule", "two_rules", "all_rules", "case", "other_rule"],
+)
+def test_inline_comment(tmp_path, comment, left):
+    assert _rules(tmp_path, TWO_RULES.format(comment=comment)) == left
+
+
+def test_comment_covers_its_own_line_only(tmp_path):
+    source = (
+        "import tensorflow.compat.v1 as tf\n"
+        "# emg-migrate: ignore\n"
+        "sv = tf.train.Supervisor()\n"
+    )
+    assert _rules(tmp_path, source) == ["supervisor"]
+
+
+def test_text_in_a_string_is_not_a_comment(tmp_path):
+    source = 'import tensorflow.compat.v1 as tf\nsv = tf.train.Supervisor("# emg-migrate: ignore")\n'
+    assert _rules(tmp_path, source) == ["supervisor"]
+
+
+def test_ignore_option_drops_a_rule_everywhere(tmp_path):
+    source = TWO_RULES.format(comment="")
+    assert _rules(tmp_path, source, frozenset({"supervisor"})) == ["queue-runner"]
+
+
+def test_ignore_option_is_repeatable_and_exits_0(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    path.write_text(TWO_RULES.format(comment=""))
+    assert main([str(path)]) == 1
+    assert main([str(path), "--ignore", "supervisor", "--ignore=queue-runner"]) == 0
+    assert "0 finding(s) in 1 file(s)" in capsys.readouterr().out
+
+
+def test_unknown_rule_is_a_usage_error(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(path), "--ignore", "queue_runner"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--ignore 'queue_runner' is not a rule id; use one of:" in err
+    assert "queue-runner" in err
+
+
+def test_help_documents_both_forms(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = "".join(capsys.readouterr().out.split())  # help text wraps anywhere
+    assert "[--ignoreRULE]" in out and "#emg-migrate:ignore[RULE]" in out
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\ny = tf.compat.v1.layers.dense\n",
+        "import tensorflow as tf\nsaver = tf.compat.v1.train.Saver()\n",
+        "import tensorflow.compat.v1 as tf\ny = tf.layers.dense\n",
+        "import tensorflow as tf\ntf1 = tf.compat.v1\ny = tf1.layers.conv2d\n",
+        "from tensorflow.compat.v1 import layers\ny = layers.dense\n",
+    ],
+    ids=["compat_layers", "compat_saver", "v1_import_layers", "v1_alias", "from_v1"],
+)
+def test_a_correct_port_is_not_a_finding(tmp_path, capsys, source):
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    assert main([str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_a_fully_migrated_tree_exits_0(tmp_path, capsys):
+    (tmp_path / "a.py").write_text(
+        "import tensorflow as tf\nrc = tf.estimator.RunConfig()\n"
+        "tf.logging.set_verbosity(tf.logging.INFO)\n"
+    )
+    (tmp_path / "b.py").write_text(TWO_RULES.format(comment="  # emg-migrate: ignore"))
+    assert main([str(tmp_path), "--fix", "--no-backup"]) == 0
+    assert main([str(tmp_path)]) == 0
+    capsys.readouterr()
+
+
+def test_comments_reads_only_comments():
+    source = 'x = "# emg-migrate: ignore"  # emg-migrate: ignore[a, b]\n# emg-migrate: ignore\n'
+    assert ignore.comments(source) == {1: {"a", "b"}, 2: {"*"}}
