@@ -8,6 +8,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu.diagnose import _tf_internals as internals
 from estimator_multigpu.diagnose import loading, stage_timing, step_runs
 from estimator_multigpu.diagnose.stage_timing import StageThroughput
 
@@ -95,15 +96,21 @@ def _check(source, step_fn, model_fn, steps, warmup_steps, stage_seconds) -> Non
 
 def _eager_dataset(source, params) -> tf.data.Dataset:
     if isinstance(source, tf.data.Dataset):
-        return source
-    loading.check_input_fn_signature(source, "input_fn_or_dataset")
-    dataset = loading.call_input_fn(source, "train", params)
+        dataset = source
+    else:
+        loading.check_input_fn_signature(source, "input_fn_or_dataset")
+        dataset = loading.call_input_fn(source, "train", params)
     if not isinstance(dataset, tf.data.Dataset):
         raise TypeError(
             "`input_fn_or_dataset` must return a tf.data.Dataset when called "
             f"eagerly; it returned {type(dataset).__name__}. Pass the function "
             "that builds the dataset (e.g. your dataset_fn), not one returning "
             "tensors."
+        )
+    if tf.is_symbolic_tensor(internals.variant_tensor(dataset)):
+        raise TypeError(
+            "`input_fn_or_dataset` is a graph-mode dataset; build it eagerly, or "
+            "pass the input_fn with `model_fn=` to time it in graph mode."
         )
     return dataset
 
@@ -161,8 +168,8 @@ def input_bound(
 ) -> InputBoundReport:
     """Measures whether training waits for its input, and which stage is slow.
 
-    Runs `steps` training steps on the real input, then `steps` on the first
-    batch reused every step (tf_cnn_benchmarks' synthetic data), after
+    Runs `steps` training steps on the real input, then `steps` on one batch
+    reused every step (tf_cnn_benchmarks' synthetic data), after
     `warmup_steps` untimed steps each. With `step_fn` (eager) the time each
     step waits for its batch is measured; with `model_fn` (graph mode) the
     input's share is `1 - synthetic / real` step time. Then every prefix of

@@ -8,12 +8,12 @@ sustain. The stage that adds the most time per example is the bottleneck.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable
 
 import tensorflow as tf
 
 from estimator_multigpu.diagnose import _tf_internals as internals
+from estimator_multigpu.diagnose import stage_drain
 from estimator_multigpu.diagnose.pipeline import Stage, topological
 from estimator_multigpu.diagnose.reading import read_dataset
 from estimator_multigpu.diagnose.rules._common import batch_levels
@@ -73,38 +73,15 @@ def _labels(dataset: tf.data.Dataset, datasets: list) -> tuple[list, list]:
     """Each Python stage's label and batch level (None when the graph differs)."""
     pipeline = read_dataset(dataset)
     if not _matches(datasets, pipeline.stages):
-        names = [type(d).__name__.strip("_") for d in datasets]
+        names = [internals.kernel_op(d) for d in datasets]
         return names, [None] * len(datasets)
     levels = batch_levels(pipeline)
     return [s.label for s in pipeline.stages], [levels[s] for s in pipeline.stages]
 
 
-def examples_in(element, batched: bool) -> int:
-    """Examples in an element: its leading dimension when batched, else 1."""
-    if not batched:
-        return 1
-    first = tf.nest.flatten(element)[0]
-    return int(first.shape[0]) if first.shape.rank else 1
-
-
 def _rates(dataset: tf.data.Dataset, level: int | None, seconds: float):
-    iterator = iter(dataset)
-    try:
-        next(iterator)  # Start-up (buffers filling) is not throughput.
-    except StopIteration:
-        return None, None
-    count, examples, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        try:
-            element = next(iterator)
-        except StopIteration:
-            break
-        count += 1
-        examples += examples_in(element, bool(level)) if level is not None else 0
-    elapsed = time.perf_counter() - start
-    if count == 0:
-        return None, None
-    return count / elapsed, (examples / elapsed if level is not None else None)
+    elements, examples = stage_drain.rates(dataset, bool(level), seconds)
+    return elements, (examples if level is not None else None)
 
 
 def _added(results: list, datasets: list) -> list[float | None]:

@@ -15,7 +15,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu.diagnose import loading
-from estimator_multigpu.diagnose.stage_timing import examples_in
+from estimator_multigpu.diagnose.stage_drain import examples_in
 
 Progress = Callable[[str, int, int, float], None]
 
@@ -77,7 +77,7 @@ def eager_run(next_element, step_fn, steps, warmup, phase, progress) -> Run:
 
 
 def eager_runs(dataset, step_fn, steps, warmup, progress) -> tuple[Run, Run]:
-    """The real run, then the run on the first batch repeated."""
+    """The real run, then the same steps on its last batch, reused every step."""
     iterator, kept = iter(dataset), []
 
     def next_real(i):
