@@ -15,9 +15,19 @@ def _loss(features):
     return tf.reduce_mean(tf.matmul(features, w))
 
 
-def unwrapped_model_fn(features, labels, mode):
+def raw_apply_model_fn(features, labels, mode):
+    """Updates the variable with an Apply op of its own, not an optimizer."""
     loss = _loss(features)
-    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)  # line!
+    w = tf.compat.v1.trainable_variables()[0]
+    grad = tf.gradients(loss, w)[0]
+    if hasattr(w, "handle"):  # A resource variable (v2 behaviour).
+        train_op = tf.raw_ops.ResourceApplyGradientDescent(
+            var=w.handle, alpha=0.1, delta=grad
+        )  # line!
+    else:
+        train_op = tf.raw_ops.ApplyGradientDescent(
+            var=w, alpha=0.1, delta=grad
+        ).op  # line!
     return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
@@ -46,14 +56,15 @@ def _build(model_fn, features=None, labels=None, mode=ModeKeys.TRAIN, **options)
         return replicated(features, labels, mode)
 
 
-def test_unwrapped_optimizer_names_the_line():
+def test_own_apply_op_names_the_line():
     with pytest.raises(
-        ValueError, match=r"not wrapped in\s+emg.TowerOptimizer"
+        ValueError, match=r"In tower 0, the model_fn updates variables itself"
     ) as info:
-        _build(unwrapped_model_fn)
+        _build(raw_apply_model_fn)
     assert re.search(
-        r"test_towers_errors.py:\d+: train_op = tf.compat.v1", str(info.value)
+        r"test_towers_errors.py:\d+: train_op = tf.raw_ops", str(info.value)
     )
+    assert "tf.compat.v1.train optimizer's minimize" in str(info.value)
 
 
 def test_train_op_without_tower_optimizer():
@@ -116,7 +127,7 @@ def test_model_fn_must_return_a_spec():
 )
 def test_bad_arguments(options, error, message):
     with pytest.raises(error, match=message):
-        emg.replicate_model_fn(unwrapped_model_fn, **options)
+        emg.replicate_model_fn(raw_apply_model_fn, **options)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ import tensorflow as tf
 from tensorflow.python.util import function_utils
 
 from estimator_multigpu.estimator.spec import EstimatorSpec
+from estimator_multigpu.towers import all_towers, diagnostics, empty, placement, plain
 from estimator_multigpu.towers import context as context_lib
-from estimator_multigpu.towers import diagnostics, empty, placement
 
 _KEYS = tf.compat.v1.GraphKeys
 # Collections each tower sees only its own entries of; the graph keeps tower
@@ -179,15 +179,23 @@ def build_towers(
     Returns:
       The towers, in device order.
     """
-    calls = [[] for _ in devices]
+    plain.install()
+    calls, means = [[] for _ in devices], [[] for _ in devices]
     towers = []
     for index, device in enumerate(devices):
         context = context_lib.TowerContext(
-            index, len(devices), weights[index], counts[index], loss_reduction, calls
+            index,
+            len(devices),
+            weights[index],
+            counts[index],
+            loss_reduction,
+            calls,
+            means=means,
         )
         with tf.device(device):
             shard = empty.pad_if_empty(tuple(shards[index]), counts[index])
         towers.append(
             _build_one(model_fn, shard + _fresh(run_args), device, placer, context)
         )
+    all_towers.finish(means, counts)
     return towers

@@ -43,6 +43,14 @@ class TowerContext:
       count: examples in this tower's shard: int, or int32 scalar tensor.
       loss_reduction: `'mean'` or `'sum'`.
       calls: `calls[t]` = the `ApplyCall`s of tower t, in call order.
+      means: `means[t][k]` = `(value, merged)` of tower t's k-th
+        `all_towers_mean` call (shared by all towers, like `calls`).
+      computed: `computed[id(optimizer)]` = `{id(gradient): gradient}` for
+        the gradients the optimizer's `compute_gradients` returned in this
+        tower (already this tower's share).
+      wrappers: `wrappers[id(optimizer)]` = `(optimizer, wrapper)`: the
+        `TowerOptimizer` that stands in for a plain optimizer called inside
+        this tower.
     """
 
     index: int
@@ -51,6 +59,14 @@ class TowerContext:
     count: Any
     loss_reduction: str
     calls: list
+    means: list = dataclasses.field(default_factory=list)
+    computed: dict = dataclasses.field(default_factory=dict)
+    wrappers: dict = dataclasses.field(default_factory=dict)
+
+    def record_gradients(self, optimizer: Any, grads_and_vars: list) -> None:
+        """Remembers the gradients `optimizer.compute_gradients` returned."""
+        own = self.computed.setdefault(id(optimizer), {})
+        own.update({id(g): g for g, _ in grads_and_vars if g is not None})
 
 
 def current() -> TowerContext | None:

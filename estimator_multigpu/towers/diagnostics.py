@@ -49,15 +49,21 @@ def check_no_new_variables(created: Sequence[tf.Variable], index: int) -> None:
 
 def _wrap_hint(line: str) -> str:
     return (
-        f"the model_fn updates variables with an optimizer that is not wrapped in "
-        f"emg.TowerOptimizer, at\n  {line}\nWith several devices every tower would "
-        "apply its own update. Wrap the optimizer where you create it: "
-        "optimizer = emg.TowerOptimizer(tf.compat.v1.train.SomeOptimizer(...))."
+        f"the model_fn updates variables itself (a Keras optimizer or assign "
+        f"ops), at\n  {line}\nWith several devices every tower would apply its "
+        "own update. Use a tf.compat.v1.train optimizer's minimize or "
+        "apply_gradients (plain, or wrapped in emg.TowerOptimizer to clip or "
+        "transform the aggregated gradients): the towers' gradients are then "
+        "summed and applied once, e.g. train_op = "
+        "tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(loss, global_step)."
     )
 
 
 def check_train_ops(towers: Sequence, mode: str) -> None:
-    """Raises ValueError for train ops built without `TowerOptimizer`.
+    """Raises ValueError for train ops built without a compat.v1 optimizer.
+
+    Plain `tf.compat.v1.train` optimizers act as `TowerOptimizer` in towers
+    (see `plain`), so what is left is variables updated another way.
 
     Args:
       towers: the built towers (`build.Tower`).
@@ -75,6 +81,7 @@ def check_train_ops(towers: Sequence, mode: str) -> None:
     if first.spec.train_op is not None and not first.context.calls[0]:
         op = getattr(first.spec.train_op, "op", first.spec.train_op)
         raise ValueError(
-            "The train_op was not built by emg.TowerOptimizer (no "
-            f"TowerOptimizer.minimize/apply_gradients call in the model_fn); {_wrap_hint(user_line(op))}"
+            "The train_op was not built by emg.TowerOptimizer or a "
+            "tf.compat.v1.train optimizer (no minimize/apply_gradients call in "
+            f"the model_fn); {_wrap_hint(user_line(op))}"
         )

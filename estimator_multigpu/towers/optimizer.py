@@ -7,7 +7,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu.towers import context as context_lib
-from estimator_multigpu.towers import gradients, losses
+from estimator_multigpu.towers import gradients, losses, plain, shares
 
 GradientTransform = Callable[[gradients.GradsAndVars], gradients.GradsAndVars]
 
@@ -27,7 +27,12 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
 
     Use one `TowerOptimizer` per wrapped optimizer, created inside the
     model_fn; several in one model_fn work (they are matched by call order).
-    Pass `apply_gradients` the pairs that `compute_gradients` returned.
+    Pass `apply_gradients` the pairs that `compute_gradients` returned; in a
+    tower that never calls `compute_gradients`, pairs computed another way
+    (`tf.gradients` of the tower's loss) are weighted by the tower's share of
+    the global batch (see `shares.tower_share`). A plain
+    `tf.compat.v1.train.Optimizer` called inside a tower is wrapped like this
+    automatically (see `plain`).
     """
 
     def __init__(
@@ -65,11 +70,14 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         """The wrapped optimizer's gradients of this tower's share of `loss`."""
         tower = context_lib.current()
         if tower is None:
-            return self._optimizer.compute_gradients(loss, var_list, **kwargs)
+            with plain.delegating():
+                return self._optimizer.compute_gradients(loss, var_list, **kwargs)
         scaled = losses.scale_loss(loss, tower)
-        pairs = self._optimizer.compute_gradients(scaled, var_list, **kwargs)
+        with plain.delegating():
+            pairs = self._optimizer.compute_gradients(scaled, var_list, **kwargs)
         if context_lib.may_be_empty(tower.count):
             pairs = gradients.mask_empty(pairs, tower.count)
+        tower.record_gradients(self, pairs)
         return pairs
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
@@ -77,10 +85,9 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         tower = context_lib.current()
         if tower is None:
             return self.apply_aggregated(list(grads_and_vars), global_step, name)
+        pairs = shares.tower_share(self, list(grads_and_vars), tower)
         placeholder = tf.no_op(name="apply_after_all_towers")
-        call = context_lib.ApplyCall(
-            self, list(grads_and_vars), global_step, name, placeholder
-        )
+        call = context_lib.ApplyCall(self, pairs, global_step, name, placeholder)
         tower.calls[tower.index].append(call)
         return placeholder
 
@@ -92,7 +99,8 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
             )
         if self._transform is not None:
             grads_and_vars = list(self._transform(list(grads_and_vars)))
-        return self._optimizer.apply_gradients(grads_and_vars, global_step, name)
+        with plain.delegating():
+            return self._optimizer.apply_gradients(grads_and_vars, global_step, name)
 
     def get_slot(self, *args, **kwargs):
         return self._optimizer.get_slot(*args, **kwargs)
@@ -152,15 +160,22 @@ def apply_tower_gradients(calls: list) -> list[tf.Operation]:
             "times; every tower must build the same train op (no branching "
             "on anything but `mode`, `params` and `config`)."
         )
+    summed = [
+        gradients.aggregate([tower_calls[k].grads_and_vars for tower_calls in calls])
+        for k in range(len(calls[0]))
+    ]
+    # No update starts before every gradient is computed: with reference
+    # variables (v1 behaviour) a gradient could otherwise read a variable
+    # another optimizer call has already updated.
+    all_grads = [g.op for pairs in summed for g, _ in pairs if g is not None]
     updates = []
-    for k, first in enumerate(calls[0]):
-        summed = gradients.aggregate(
-            [tower_calls[k].grads_and_vars for tower_calls in calls]
-        )
+    for first, pairs in zip(calls[0], summed):
         # The update waits for what the model_fn made apply_gradients wait for.
-        with tf.control_dependencies(first.placeholder.control_inputs):
+        waits = list(first.placeholder.control_inputs)
+        waits += all_grads if len(summed) > 1 else []
+        with tf.control_dependencies(waits):
             update = first.optimizer.apply_aggregated(
-                summed, first.global_step, first.name
+                pairs, first.global_step, first.name
             )
         update = getattr(update, "op", update)
         first.placeholder._add_control_input(update)

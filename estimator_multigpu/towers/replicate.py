@@ -37,7 +37,7 @@ def _check_model_fn(model_fn: Callable) -> None:
         )
 
 
-def _check_reduction(loss_reduction: str) -> str:
+def check_reduction(loss_reduction: str) -> str:
     if loss_reduction not in _REDUCTIONS:
         raise ValueError(
             f"`loss_reduction` must be 'mean' or 'sum'; received {loss_reduction!r}. "
@@ -184,7 +184,7 @@ def replicate_model_fn(
     """
     _check_model_fn(model_fn)
     devices = devices_lib.resolve(devices=devices)
-    loss_reduction = _check_reduction(loss_reduction)
+    loss_reduction = check_reduction(loss_reduction)
     variable_device = placement.check_variable_device(variable_device)
     remainder = split.check_remainder(remainder)
     if len(devices) == 1:

@@ -1,0 +1,179 @@
+"""`minimize`: the tower loop of compat.v1 training scripts, in one call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import tensorflow as tf
+
+from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import per_device
+from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.towers import (
+    build,
+    diagnostics,
+    losses,
+    merge,
+    placement,
+    replicate,
+    split,
+)
+from estimator_multigpu.towers import optimizer as optimizer_lib
+
+
+def _check_inputs(inputs: Any) -> tuple:
+    if not isinstance(inputs, (tuple, list)) or not inputs:
+        raise TypeError(
+            "`inputs` must be a non-empty tuple or list of tensors [batch, ...] "
+            "(split along the batch) or of emg.PerDevice values (e.g. "
+            "input_fn() of emg.inputs.sharded_input_fn, used as they are); "
+            f"received {inputs!r:.200}. For one tensor pass (tensor,)."
+        )
+    kinds = {per_device.is_per_device(x) for x in inputs}
+    if len(kinds) > 1:
+        raise TypeError(
+            "`inputs` mixes emg.PerDevice values and plain tensors; pass all of "
+            "them per device (the emg.inputs builders return both features and "
+            "labels per device) or all of them as global batches."
+        )
+    return tuple(inputs)
+
+
+def _check_optimizer(optimizer: Any) -> optimizer_lib.TowerOptimizer:
+    if isinstance(optimizer, optimizer_lib.TowerOptimizer):
+        return optimizer
+    if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
+        raise TypeError(
+            "`optimizer` must be a tf.compat.v1.train.Optimizer (or an "
+            "emg.TowerOptimizer wrapping one), e.g. "
+            f"tf.compat.v1.train.MomentumOptimizer(0.1, 0.9); received {optimizer!r} "
+            f"of type {type(optimizer).__name__}."
+        )
+    return optimizer_lib.TowerOptimizer(optimizer)
+
+
+def _check_tower_fn(tower_fn: Any) -> None:
+    if not callable(tower_fn):
+        raise TypeError(
+            "`tower_fn` must be a function tower_fn(*shard) -> scalar loss, called "
+            f"once per device; received {tower_fn!r}."
+        )
+
+
+def _devices(inputs: tuple, devices: Sequence[str] | None) -> list[str]:
+    if per_device.is_per_device(inputs[0]) and devices is None:
+        devices = list(inputs[0].devices)
+    devices = devices_lib.resolve(devices=devices)
+    for index, value in enumerate(inputs):
+        if per_device.is_per_device(value):
+            per_device.check_devices(value, devices, f"inputs[{index}]")
+    return devices
+
+
+def _shards(inputs: tuple, devices: Sequence[str], remainder: str):
+    """`([shard tuple] per tower, counts)`: PerDevice as is, else split."""
+    if per_device.is_per_device(inputs[0]):
+        shards = [tuple(x.values[t] for x in inputs) for t in range(len(devices))]
+        return shards, list(inputs[0].counts)
+    with tf.device(placement.host(devices[0])):
+        shards, _, counts = split.split(inputs, None, len(devices), remainder)
+    return [tuple(s) for s in shards], counts
+
+
+def _tower_model_fn(tower_fn: Callable, optimizer, global_step) -> Callable:
+    """A model_fn for `build_towers`: one tower's loss and minimize call."""
+
+    def model_fn(features, labels, mode):
+        loss = tf.convert_to_tensor(tower_fn(*features))
+        if loss.shape.rank != 0:
+            raise ValueError(
+                f"`tower_fn` must return the tower's scalar mean loss; it returned "
+                f"{loss.name} of shape {loss.shape}. Reduce it, e.g. "
+                "tf.reduce_mean(per_example_loss)."
+            )
+        train_op = optimizer.minimize(loss, global_step)
+        return EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+    return model_fn
+
+
+def minimize(
+    tower_fn: Callable[..., tf.Tensor],
+    inputs: Sequence[Any],
+    optimizer: tf.compat.v1.train.Optimizer,
+    devices: Sequence[str] | None = None,
+    global_step: tf.Variable | None = None,
+    loss_reduction: str = "mean",
+    remainder: str = "uneven",
+) -> tuple[tf.Tensor, tf.Operation]:
+    """Builds one training step over towers, for compat.v1 training scripts.
+
+    The successor of the hand-written tower loop (`for i in range(N): with
+    tf.device(...): loss = tower_loss(...); grads.append(
+    opt.compute_gradients(loss))` ... `average_gradients` ...
+    `apply_gradients`), for scripts that run a `MonitoredTrainingSession`
+    and no Estimator. It runs on the machinery of `emg.replicate_model_fn`:
+
+    - `tower_fn(*shard)` is called once per device, on that device, with the
+      device's share of `inputs`, and returns that tower's scalar mean loss.
+    - Variables are shared: tower 0 creates them under the names a
+      single-device run uses, later towers reuse them (create them with
+      `tf.compat.v1.get_variable` or `tf.compat.v1.layers`).
+    - A tower without examples (a short last batch) runs on one stand-in
+      example whose loss and gradients are masked out exactly.
+    - Gradients are weighted by each tower's share of the examples, summed
+      once per variable on the variable's device, and applied once; with
+      `loss_reduction='mean'` the step equals the single-device step on the
+      same global batch.
+
+    Args:
+      tower_fn: `tower_fn(*shard) -> loss`, the tower's scalar mean loss of
+        its `shard` (one tensor per entry of `inputs`).
+      inputs: a tuple or list of tensors `[batch_size, ...]`, split along the
+        batch (see `remainder`), or of `emg.PerDevice` values (e.g. what an
+        `emg.inputs.sharded_input_fn` input_fn returns), used as they are.
+      optimizer: a `tf.compat.v1.train.Optimizer`, or an `emg.TowerOptimizer`
+        for clipping or transforming the aggregated gradients.
+      devices: device names; default the devices of `PerDevice` inputs, else
+        `emg.devices.resolve()`.
+      global_step: passed to `optimizer.apply_gradients`; None: not
+        incremented.
+      loss_reduction: `'mean'` (towers weigh their share of the examples) or
+        `'sum'` (tower losses add up).
+      remainder: for split batches that do not divide by the device count:
+        `'uneven'`, `'drop'` or `'error'`.
+
+    Returns:
+      `(loss, train_op)`: the loss over the global batch (a scalar tensor),
+      and the op that applies the update and runs tower 0's UPDATE_OPS
+      (batch-norm moving averages).
+
+    Raises:
+      TypeError, ValueError: for bad arguments, before anything runs.
+    """
+    _check_tower_fn(tower_fn)
+    inputs = _check_inputs(inputs)
+    optimizer = _check_optimizer(optimizer)
+    loss_reduction = replicate.check_reduction(loss_reduction)
+    remainder = split.check_remainder(remainder)
+    devices = _devices(inputs, devices)
+    shards, counts = _shards(inputs, devices, remainder)
+    with tf.device(placement.host(devices[0])):
+        weights = losses.tower_weights(counts, loss_reduction)
+    towers = build.build_towers(
+        _tower_model_fn(tower_fn, optimizer, global_step),
+        [(shard, None) for shard in shards],
+        devices,
+        (ModeKeys.TRAIN, None, None),
+        weights,
+        counts,
+        loss_reduction,
+        placement.variable_placer("auto", devices),
+    )
+    diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
+    updates = optimizer_lib.apply_tower_gradients(towers[0].context.calls)
+    spec = merge.merge_specs(
+        towers, ModeKeys.TRAIN, updates, placement.host(devices[0])
+    )
+    return spec.loss, spec.train_op
