@@ -266,7 +266,7 @@ def test_examples_per_sec_is_batch_times_step_rate(tmp_path, batch):
         dataset = tf.data.Dataset.from_tensor_slices(({"x": X[:16]}, Y[:16])).repeat()
         return dataset.batch(8, drop_remainder=batch is not None)
 
-    estimator = _estimator(tmp_path, log_step_count_steps=2)
+    estimator = _estimator(tmp_path, log_step_count_steps=2, log_examples_per_sec=True)
     estimator.train(input_fn, steps=7)
     steps_per_sec = _event_values(estimator.model_dir, "global_step/sec")
     examples_per_sec = _event_values(estimator.model_dir, "examples/sec")
@@ -283,7 +283,14 @@ def test_logs_loss_step_and_rates(tmp_path, caplog):
     _estimator(tmp_path, log_step_count_steps=2).train(TRAIN_FN, steps=5)
     text = caplog.text
     assert "loss = " in text and "step = " in text
-    assert "global_step/sec" in text and "examples/sec" in text
+    assert "global_step/sec" in text and "examples/sec" not in text
+
+
+def test_examples_per_sec_logged_when_asked(tmp_path, caplog):
+    caplog.set_level("INFO", logger="tensorflow")
+    estimator = _estimator(tmp_path, log_step_count_steps=2, log_examples_per_sec=True)
+    estimator.train(TRAIN_FN, steps=5)
+    assert "global_step/sec" in caplog.text and "examples/sec" in caplog.text
 
 
 def test_user_scaffold_local_init_op_still_runs_input_initializers(tmp_path):

@@ -360,7 +360,7 @@ _BAD_CALLS = {
     ),
     "evaluate_steps_str": (
         lambda e: e.evaluate(EVAL_FN, steps="3"),
-        r"`steps` must be an int; received '3'",
+        r"`steps` must be an int .*; received '3'",
     ),
     "evaluate_name_int": (
         lambda e: e.evaluate(EVAL_FN, name=5),

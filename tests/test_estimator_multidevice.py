@@ -202,7 +202,10 @@ def _event_values(directory, tag):
 
 def test_examples_per_sec_counts_all_shards(tmp_path):
     config = emg_estimator.RunConfig(
-        model_dir=str(tmp_path), devices=TWO, log_step_count_steps=2
+        model_dir=str(tmp_path),
+        devices=TWO,
+        log_step_count_steps=2,
+        log_examples_per_sec=True,
     )
     estimator = emg_estimator.Estimator(
         model_fn, config=config, params={"tower_optimizer": True}

@@ -243,12 +243,14 @@ def test_spec_and_exporter_validation(build, error, match):
 @pytest.mark.parametrize(
     "args, match",
     [
-        (("spec", "spec"), "`train_spec` must have type `TrainSpec`"),
+        (("spec", None), "`train_spec` must have type `TrainSpec`"),
         ((None, "spec"), "`eval_spec` must have type"),
+        (("spec", "spec"), "`eval_spec` must have type"),  # Checked first, as tf.
     ],
-    ids=["train_spec", "eval_spec"],
+    ids=["train_spec", "eval_spec", "both"],
 )
 def test_train_and_evaluate_spec_types(tmp_path, args, match):
     train_spec = emg_estimator.TrainSpec(_input_fn) if args[0] is None else args[0]
+    eval_spec = emg_estimator.EvalSpec(_input_fn) if args[1] is None else args[1]
     with pytest.raises(TypeError, match=match):
-        emg_estimator.train_and_evaluate(_estimator(tmp_path), train_spec, args[1])
+        emg_estimator.train_and_evaluate(_estimator(tmp_path), train_spec, eval_spec)

@@ -6,9 +6,9 @@ import os
 from collections.abc import Callable
 
 import tensorflow as tf
-from absl import logging
 
 from estimator_multigpu.estimator import exporters
+from estimator_multigpu.estimator import log as logging
 
 
 def _read_eval_results(event_file: str):

@@ -8,10 +8,10 @@ import re
 import tempfile
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.saved_model import path_helpers
 
 from estimator_multigpu.estimator import damaged
+from estimator_multigpu.estimator import log as logging
 
 # What an interrupted save leaves: the sharded saver's `<prefix>-<step>_temp/`
 # of `part-*` files, and the temporary file of the `checkpoint` state update.

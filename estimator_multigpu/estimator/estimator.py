@@ -8,10 +8,15 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import tensorflow as tf
-from absl import logging
 
-from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
+from estimator_multigpu.estimator import (
+    checkpoints,
+    compat,
+    damaged,
+    model_fn_args,
+)
 from estimator_multigpu.estimator import evaluate as evaluate_lib
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import predict as predict_lib
 from estimator_multigpu.estimator import saved_model as saved_model_lib
 from estimator_multigpu.estimator import train as train_lib
@@ -158,6 +163,52 @@ class Estimator:
             experimental_mode,
         )
 
+    def export_savedmodel(
+        self,
+        export_dir_base: str,
+        serving_input_receiver_fn: Callable,
+        assets_extra: dict | None = None,
+        as_text: bool = False,
+        checkpoint_path: str | None = None,
+        strip_default_attrs: bool = False,
+    ) -> bytes:
+        """The older name of `export_saved_model` (predict graph only).
+
+        `strip_default_attrs` is accepted for compatibility; default-valued
+        attributes are always stripped, as `export_saved_model` does.
+        """
+        del strip_default_attrs
+        return self.export_saved_model(
+            export_dir_base,
+            serving_input_receiver_fn,
+            assets_extra,
+            as_text,
+            checkpoint_path,
+        )
+
+    def experimental_export_all_saved_models(
+        self,
+        export_dir_base: str,
+        input_receiver_fn_map: dict,
+        assets_extra: dict | None = None,
+        as_text: bool = False,
+        checkpoint_path: str | None = None,
+    ) -> bytes:
+        """One SavedModel with a MetaGraph for each mode of the map.
+
+        Args:
+          input_receiver_fn_map: `{ModeKeys.TRAIN: supervised_receiver_fn,
+            ModeKeys.EVAL: ..., ModeKeys.PREDICT: serving_receiver_fn}`.
+        """
+        return saved_model_lib.export_all_saved_models(
+            self,
+            export_dir_base,
+            input_receiver_fn_map,
+            assets_extra,
+            as_text,
+            checkpoint_path,
+        )
+
     def _call_model_fn(self, features, labels, mode, config=None, replicate=True):
         """Calls the (replicated, unless `replicate=False`) model_fn."""
         model_fn = self._model_fn
@@ -178,10 +229,11 @@ def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:
     if config is None:
         logging.info("Using default config.")
         config = RunConfig()
+    config = compat.as_emg_run_config(config)
     if not isinstance(config, RunConfig):
-        raise TypeError(
-            "config must be an instance of `RunConfig` (emg.estimator.RunConfig), "
-            f"but provided {config!r}."
+        raise ValueError(
+            f"config must be an instance of `RunConfig`, but provided {config!r} "
+            "(pass an emg.estimator.RunConfig)."
         )
     if config.session_config is None:
         config = config.replace(session_config=get_default_session_config())

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 import tensorflow as tf
-from absl import logging
+
+from estimator_multigpu.estimator import log as logging
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 

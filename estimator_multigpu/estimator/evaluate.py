@@ -6,14 +6,14 @@ import os
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.training import evaluation
 
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import checkpoints, damaged, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
-from estimator_multigpu.estimator.train import check_hooks
+from estimator_multigpu.estimator.train import as_step_count, check_hooks
 
 LOSS_METRIC_KEY = "loss"
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
@@ -84,7 +84,7 @@ class BatchCounterHook(tf.compat.v1.train.SessionRunHook):
 
 
 def _warn_no_batches(input_fn: Callable, results: dict) -> None:
-    metrics = ", ".join(f"{k} = {v}" for k, v in sorted(results.items()))
+    metrics = ", ".join(f"{k} = {v!s}" for k, v in sorted(results.items()))
     logging.warning(
         "Evaluation ran on no data: input_fn %s gave no batch, so the metrics "
         "(%s) measure nothing. Perhaps input is empty or misspecified.",
@@ -107,10 +107,7 @@ def _steps_hooks(steps: int | None) -> list:
     """A hook stopping after `steps` evaluation batches (none for None)."""
     if steps is None:
         return []
-    if isinstance(steps, bool) or not isinstance(steps, int):
-        raise TypeError(f"`steps` must be an int; received {steps!r}.")
-    if steps <= 0:
-        raise ValueError(f"Must specify steps > 0, given: {steps}")
+    steps = as_step_count(steps, "steps")
     return [evaluation._StopAfterNEvalsHook(num_evals=steps)]
 
 

@@ -103,6 +103,12 @@ class TensorServingInputReceiver(
     def __new__(cls, features, receiver_tensors, receiver_tensors_alternatives=None):
         if features is None:
             raise ValueError("features must be defined.")
+        if not isinstance(features, _TENSOR_TYPES):
+            raise ValueError(
+                "features must be a Tensor, SparseTensor, or RaggedTensor; "
+                f"received {type(features).__name__}. TensorServingInputReceiver "
+                "takes one tensor; pass a dict to ServingInputReceiver instead."
+            )
         receiver = ServingInputReceiver(
             features, receiver_tensors, receiver_tensors_alternatives
         )
@@ -112,6 +118,73 @@ class TensorServingInputReceiver(
             receiver.receiver_tensors,
             receiver.receiver_tensors_alternatives,
         )
+
+
+class SupervisedInputReceiver(
+    collections.namedtuple(
+        "SupervisedInputReceiver", ["features", "labels", "receiver_tensors"]
+    )
+):
+    """What a receiver fn for a train or eval export returns (features and labels)."""
+
+    def __new__(cls, features, labels, receiver_tensors):
+        features = wrap_and_check_input_tensors(features, "feature")
+        labels = wrap_and_check_input_tensors(labels, "label")
+        receiver_tensors = wrap_and_check_input_tensors(
+            receiver_tensors, "receiver_tensor"
+        )
+        return super().__new__(cls, features, labels, receiver_tensors)
+
+
+def build_raw_supervised_input_receiver_fn(features, labels, default_batch_size=None):
+    """A receiver fn feeding raw features and labels, shaped as given.
+
+    Args:
+      features: a tensor `[batch_size, ...]` or a dict of them.
+      labels: a tensor `[batch_size, ...]` or a dict of them.
+      default_batch_size: the batch dimension of the placeholders (None:
+        any).
+
+    Raises:
+      ValueError: if `features` and `labels` share a key.
+    """
+    overlap = set(_keys(features, SINGLE_RECEIVER_DEFAULT_NAME)) & set(
+        _keys(labels, SINGLE_LABEL_DEFAULT_NAME)
+    )
+    if overlap:
+        raise ValueError(
+            "Features and labels must have distinct keys. Found overlapping "
+            f"keys: {overlap}"
+        )
+
+    def supervised_input_receiver_fn():
+        features_in, features_out = _raw_placeholders(
+            features, SINGLE_RECEIVER_DEFAULT_NAME, default_batch_size
+        )
+        labels_in, labels_out = _raw_placeholders(
+            labels, SINGLE_LABEL_DEFAULT_NAME, default_batch_size
+        )
+        return SupervisedInputReceiver(
+            features_out, labels_out, {**features_in, **labels_in}
+        )
+
+    return supervised_input_receiver_fn
+
+
+def _keys(tensors, default_name: str) -> list:
+    return list(tensors) if isinstance(tensors, dict) else [default_name]
+
+
+def _raw_placeholders(tensors, default_name: str, default_batch_size):
+    """`(receiver tensors dict, what the model_fn gets)` for raw `tensors`."""
+    if isinstance(tensors, dict):
+        placeholders = {
+            name: _placeholder_like(t, default_batch_size)
+            for name, t in tensors.items()
+        }
+        return placeholders, placeholders
+    placeholder = _placeholder_like(tensors, default_batch_size)
+    return {default_name: placeholder}, placeholder
 
 
 def build_parsing_serving_input_receiver_fn(

@@ -7,8 +7,8 @@ import os
 from collections.abc import Callable
 
 import tensorflow as tf
-from absl import logging
 
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.model_fn_args import fn_args
 
 

@@ -1,14 +1,14 @@
-"""Session hooks the runner adds: step rate with examples/sec."""
+"""Session hooks: step rate with examples/sec (opt-in), and the hooks users import."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.core.framework import summary_pb2
 
 from estimator_multigpu import per_device
+from estimator_multigpu.estimator import log as logging
 
 
 def batch_size_of(features: Any) -> int | tf.Tensor | None:
@@ -23,13 +23,22 @@ def batch_size_of(features: Any) -> int | tf.Tensor | None:
         if all(isinstance(c, int) for c in counts):
             return sum(counts)
         return tf.add_n([tf.cast(c, tf.int64) for c in counts])
-    tensors = [t for t in tf.nest.flatten(features) if isinstance(t, tf.Tensor)]
+    tensors = [t for t in _leaves(features) if isinstance(t, tf.Tensor)]
     if not tensors or tensors[0].shape.rank in (None, 0):
         return None
-    static = tensors[0].shape[0]
+    static = tf.compat.dimension_value(tensors[0].shape[0])
     if static is not None:
         return int(static)
     return tf.shape(tensors[0], out_type=tf.int64)[0]
+
+
+def _leaves(features: Any) -> list:
+    """The leaves of a nest, in insertion order (dict keys may mix types)."""
+    if isinstance(features, dict):
+        return [leaf for value in features.values() for leaf in _leaves(value)]
+    if isinstance(features, (list, tuple)):
+        return [leaf for value in features for leaf in _leaves(value)]
+    return [features]
 
 
 class StepCounterHook(tf.compat.v1.train.StepCounterHook):

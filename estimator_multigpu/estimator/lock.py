@@ -22,8 +22,7 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from absl import logging
-
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import processes
 
 LOCK_NAME = ".emg-train.lock"

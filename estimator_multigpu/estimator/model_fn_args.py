@@ -7,10 +7,10 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from absl import logging
 from tensorflow.python.util import function_utils
 
 from estimator_multigpu import per_device
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import EstimatorSpec
 
 _TOWERS_MODULE = "estimator_multigpu.towers.replicate"

@@ -7,24 +7,25 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from absl import logging
 
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import checkpoints, damaged
 from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import check_hooks
 
 
 def check_predict_keys(predict_keys) -> list[str] | None:
-    """Returns `predict_keys` as a list; raises TypeError for a bare string."""
+    """Returns `predict_keys` as a list (one name alone, as tf.estimator takes it).
+
+    Raises:
+      TypeError: for something that is neither a name nor a list of names.
+    """
     if predict_keys is None:
         return None
     if isinstance(predict_keys, str):
-        raise TypeError(
-            f"`predict_keys` must be a list of prediction names, not the string "
-            f"{predict_keys!r}; pass [{predict_keys!r}]."
-        )
+        return [predict_keys]
     try:
         return list(predict_keys)
     except TypeError:

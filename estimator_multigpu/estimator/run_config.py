@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import os
 from collections.abc import Sequence
 
@@ -10,10 +11,12 @@ import tensorflow as tf
 from tensorflow.core.protobuf import rewriter_config_pb2
 
 from estimator_multigpu import devices as devices_lib
+from estimator_multigpu.estimator import cluster, strategies
 
 _USE_DEFAULT = object()
+_STRATEGY_FIELDS = ("_train_distribute", "_eval_distribute", "_experimental_distribute")
 
-_REPLACEABLE = (
+_TF_REPLACEABLE = (
     "model_dir",
     "tf_random_seed",
     "save_summary_steps",
@@ -23,11 +26,27 @@ _REPLACEABLE = (
     "keep_checkpoint_max",
     "keep_checkpoint_every_n_hours",
     "log_step_count_steps",
+    "train_distribute",
     "device_fn",
+    "protocol",
+    "eval_distribute",
+    "experimental_distribute",
+    "experimental_max_worker_delay_secs",
     "session_creation_timeout_secs",
     "checkpoint_save_graph_def",
-    "devices",
-    "num_gpus",
+)
+_REPLACEABLE = _TF_REPLACEABLE + ("devices", "num_gpus", "log_examples_per_sec")
+_CLUSTER_PROPERTIES = (
+    "cluster_spec",
+    "task_type",
+    "task_id",
+    "global_id_in_cluster",
+    "master",
+    "evaluation_master",
+    "is_chief",
+    "num_ps_replicas",
+    "num_worker_replicas",
+    "service",
 )
 
 _SAVE_CKPT_ERR = (
@@ -62,9 +81,13 @@ def _resolve_save_defaults(steps, secs):
 class RunConfig:
     """Configuration of an `Estimator` run; same arguments as tf.estimator's.
 
-    Local (single-process) fields only; the multi-worker fields read as a
-    single chief worker. `devices` / `num_gpus` add in-graph replication: an
-    `Estimator` with either set wraps its `model_fn` in `replicate_model_fn`.
+    Arguments keep tf.estimator's order; `TF_CONFIG` is read into the cluster
+    properties (`is_chief`, `master`, `num_worker_replicas`, ...) as there.
+    `devices` / `num_gpus`, or a `MirroredStrategy` / `OneDeviceStrategy` as
+    `train_distribute`, replicate the `model_fn` over those devices with
+    `replicate_model_fn`. Training itself runs in this one process: a
+    `TF_CONFIG` naming a non-chief task or a cluster of several training tasks
+    makes `train` raise.
     """
 
     def __init__(
@@ -78,27 +101,41 @@ class RunConfig:
         keep_checkpoint_max: int = 5,
         keep_checkpoint_every_n_hours: float = 10000,
         log_step_count_steps: int | None = 100,
+        train_distribute=None,
         device_fn=None,
+        protocol: str | None = None,
+        eval_distribute=None,
+        experimental_distribute=None,
+        experimental_max_worker_delay_secs: int | None = None,
         session_creation_timeout_secs: int = 7200,
         checkpoint_save_graph_def: bool = True,
         devices: Sequence[str] | None = None,
         num_gpus: int | None = None,
+        log_examples_per_sec: bool = False,
     ):
         """Builds a `RunConfig`; see `tf.estimator.RunConfig` for the fields.
 
         Args:
+          train_distribute: None, or a `tf.distribute.MirroredStrategy` /
+            `OneDeviceStrategy` whose devices the model is replicated over.
+          eval_distribute: as `train_distribute`, for `evaluate` (default:
+            `train_distribute`'s devices).
           devices: compute devices to replicate the model over, e.g.
             `['/gpu:0', '/gpu:1']`.
           num_gpus: replicate over the first `num_gpus` devices instead.
+          log_examples_per_sec: also log and record `examples/sec` beside
+            `global_step/sec` (off by default, as in tf.estimator).
 
         Raises:
-          ValueError: for both checkpoint frequencies, both `devices` and
-            `num_gpus`, or an out-of-range value.
+          ValueError: for both checkpoint frequencies, more than one way of
+            naming devices, a strategy that cannot be honoured, or an
+            out-of-range value.
         """
         steps, secs = _resolve_save_defaults(
             save_checkpoints_steps, save_checkpoints_secs
         )
-        self._model_dir = _as_path(model_dir)
+        env = cluster.tf_config()
+        self._model_dir = cluster.model_dir_from(env, _as_path(model_dir))
         self._tf_random_seed = tf_random_seed
         self._save_summary_steps = save_summary_steps
         self._save_checkpoints_steps = steps
@@ -107,11 +144,19 @@ class RunConfig:
         self._keep_checkpoint_max = keep_checkpoint_max
         self._keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
         self._log_step_count_steps = log_step_count_steps
+        self._train_distribute = train_distribute
         self._device_fn = device_fn
+        self._protocol = protocol
+        self._eval_distribute = eval_distribute
+        self._experimental_distribute = experimental_distribute
+        self._experimental_max_worker_delay_secs = experimental_max_worker_delay_secs
         self._session_creation_timeout_secs = session_creation_timeout_secs
         self._checkpoint_save_graph_def = checkpoint_save_graph_def
         self._devices = devices
         self._num_gpus = num_gpus
+        self._log_examples_per_sec = log_examples_per_sec
+        for key, value in cluster.properties(env).items():
+            setattr(self, "_" + key, value)
         _validate(self)
 
     def replace(self, **kwargs) -> RunConfig:
@@ -132,12 +177,35 @@ class RunConfig:
         _validate(new)
         return new
 
+    def __deepcopy__(self, memo) -> RunConfig:
+        """A copy sharing the (uncopyable) distribution strategies."""
+        new = copy.copy(self)
+        for key, value in vars(self).items():
+            if key not in _STRATEGY_FIELDS:
+                setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
     @property
     def compute_devices(self) -> list[str] | None:
         """Devices the model is replicated over, or None for no replication."""
+        strategy_devices = self._strategy_devices()[0]
+        if strategy_devices is not None:
+            return devices_lib.resolve(devices=strategy_devices)
         if self._devices is None and self._num_gpus is None:
             return None
         return devices_lib.resolve(num_gpus=self._num_gpus, devices=self._devices)
+
+    def _strategy_devices(self) -> tuple:
+        """`(train, eval)` devices of the distribution strategies, or Nones."""
+        train, evaluation = strategies.from_distribute_config(
+            self._experimental_distribute
+        )
+        train = self._train_distribute or train
+        evaluation = self._eval_distribute or evaluation
+        return (
+            strategies.devices_of(train, "train_distribute"),
+            strategies.devices_of(evaluation, "eval_distribute"),
+        )
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={getattr(self, '_' + k)!r}" for k in _REPLACEABLE)
@@ -174,54 +242,97 @@ def _add_properties():
         setattr(
             RunConfig, name, property(lambda self, _n=name: getattr(self, "_" + _n))
         )
-    local = {
-        "cluster_spec": lambda self: tf.train.ClusterSpec({}),
-        "is_chief": lambda self: True,
-        "master": lambda self: "",
-        "evaluation_master": lambda self: "",
-        "num_ps_replicas": lambda self: 0,
-        "num_worker_replicas": lambda self: 1,
-        "task_id": lambda self: 0,
-        "task_type": lambda self: "worker",
-        "global_id_in_cluster": lambda self: 0,
-        "service": lambda self: None,
-        "train_distribute": lambda self: None,
-        "eval_distribute": lambda self: None,
-        "protocol": lambda self: None,
-    }
-    for name, getter in local.items():
-        setattr(RunConfig, name, property(getter))
+    for name in _CLUSTER_PROPERTIES:
+        setattr(
+            RunConfig, name, property(lambda self, _n=name: getattr(self, "_" + _n))
+        )
 
 
 _add_properties()
 
-_CHECKS = (
-    ("model_dir", lambda v: bool(v), "a non-empty path"),
-    ("save_summary_steps", lambda v: v >= 0, ">= 0"),
-    ("save_checkpoints_steps", lambda v: v >= 0, ">= 0"),
-    ("save_checkpoints_secs", lambda v: v >= 0, ">= 0"),
-    ("keep_checkpoint_max", lambda v: v >= 0, ">= 0"),
-    ("keep_checkpoint_every_n_hours", lambda v: v > 0, "> 0"),
-    ("log_step_count_steps", lambda v: v > 0, "> 0"),
-    ("session_creation_timeout_secs", lambda v: v > 0, "> 0"),
-    ("tf_random_seed", lambda v: isinstance(v, int), "an int"),
+_CHECKS = (  # (field, valid, tf.estimator's message, what we expect)
+    ("model_dir", bool, "model_dir should be non-empty", "a non-empty path"),
+    ("save_summary_steps", lambda v: v >= 0, None, ">= 0"),
+    ("save_checkpoints_steps", lambda v: v >= 0, None, ">= 0"),
+    ("save_checkpoints_secs", lambda v: v >= 0, None, ">= 0"),
+    ("keep_checkpoint_max", lambda v: v >= 0, None, ">= 0"),
+    ("keep_checkpoint_every_n_hours", lambda v: v > 0, None, "> 0"),
+    ("log_step_count_steps", lambda v: v > 0, None, "> 0"),
+    ("session_creation_timeout_secs", lambda v: v > 0, None, "> 0"),
+    (
+        "tf_random_seed",
+        lambda v: isinstance(v, int),
+        "tf_random_seed must be integer.",
+        "an int",
+    ),
+    (
+        "experimental_max_worker_delay_secs",
+        lambda v: isinstance(v, int),
+        "experimental_max_worker_delay_secs must be an integer if set.",
+        "an int",
+    ),
     (
         "session_config",
         lambda v: isinstance(v, tf.compat.v1.ConfigProto),
+        "session_config must be instance of ConfigProto",
         "a ConfigProto",
     ),
-    ("device_fn", callable, "a callable taking one argument `op`"),
+    (
+        "device_fn",
+        lambda v: callable(v) and _arg_names(v) == ["op"],
+        'device_fn must be callable with exactly one argument "op".',
+        "a callable taking one argument `op`",
+    ),
+    (
+        "protocol",
+        lambda v: v in ("grpc", "grpc+verbs"),
+        "protocol should be grpc or grpc+verbs",
+        "None, 'grpc' or 'grpc+verbs'",
+    ),
 )
 
 
+def _arg_names(fn) -> list[str] | None:
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
 def _validate(config: RunConfig) -> None:
-    for name, ok, want in _CHECKS:
+    """tf.estimator's checks (its message first, ours after), then devices."""
+    for name, ok, tf_message, want in _CHECKS:
         value = getattr(config, "_" + name)
         if value is not None and not ok(value):
-            raise ValueError(f"RunConfig `{name}` must be {want}; received {value!r}.")
+            tf_message = tf_message or f"{name} should be {want}"
+            raise ValueError(
+                f"{tf_message} (RunConfig `{name}` must be {want}; received {value!r})."
+            )
+    _validate_devices(config)
+
+
+def _validate_devices(config: RunConfig) -> None:
+    """One way of naming devices; strategies we honour; devices that exist."""
+    named = [
+        f"`{name}`"
+        for name in ("devices", "num_gpus", "train_distribute")
+        if getattr(config, "_" + name) is not None
+    ]
     if config._devices is not None and config._num_gpus is not None:
         raise ValueError(
             f"RunConfig got both `devices` ({config._devices!r}) and `num_gpus` "
             f"({config._num_gpus!r}); pass only one of them."
+        )
+    if len(named) > 1:
+        raise ValueError(
+            f"RunConfig got {' and '.join(named)}: they name the devices to "
+            "replicate over in different ways; pass only one of them."
+        )
+    train, evaluation = config._strategy_devices()
+    if train is not None and evaluation is not None and train != evaluation:
+        raise ValueError(
+            f"RunConfig `train_distribute` runs on {train} but `eval_distribute` "
+            f"on {evaluation}; emg.estimator evaluates on the training devices. "
+            "Pass the same strategy (or eval_distribute=None)."
         )
     config.compute_devices  # noqa: B018  (raises for unknown devices)

@@ -6,11 +6,11 @@ import os
 from collections.abc import Callable
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.saved_model.model_utils import export_utils
 
 from estimator_multigpu.estimator import checkpoints, damaged
 from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 
 
@@ -41,6 +41,33 @@ def export_saved_model(
             "export.ServingInputReceiver, e.g. "
             "export.build_raw_serving_input_receiver_fn({'x': tensor})."
         )
+    return export_all_saved_models(
+        estimator,
+        export_dir_base,
+        {mode: serving_input_receiver_fn},
+        assets_extra,
+        as_text,
+        checkpoint_path,
+    )
+
+
+def export_all_saved_models(
+    estimator,
+    export_dir_base: str,
+    input_receiver_fn_map: dict,
+    assets_extra: dict | None = None,
+    as_text: bool = False,
+    checkpoint_path: str | None = None,
+) -> bytes:
+    """One SavedModel with a MetaGraph per mode of `input_receiver_fn_map`.
+
+    Modes are exported in tf.estimator's order (train, eval, predict); the
+    first saves the variables, the others share them.
+
+    Returns:
+      The export directory, as bytes.
+    """
+    modes = _ordered_modes(input_receiver_fn_map)
     export_dir_base = checkpoints.as_path(export_dir_base, "export_dir_base")
     if not export_dir_base:
         raise ValueError(
@@ -52,10 +79,17 @@ def export_saved_model(
     export_dir = export_utils.get_timestamped_export_dir(export_dir_base)
     temp_dir = export_utils.get_temp_export_dir(export_dir)
     try:
-        with tf.Graph().as_default():
-            builder = _add_meta_graph(
-                estimator, temp_dir, serving_input_receiver_fn, checkpoint_path, mode
-            )
+        builder = None
+        for mode in modes:
+            with tf.Graph().as_default():
+                builder = _add_meta_graph(
+                    estimator,
+                    temp_dir,
+                    input_receiver_fn_map[mode],
+                    checkpoint_path,
+                    mode,
+                    builder,
+                )
         builder.save(as_text)
         _copy_assets_extra(temp_dir, assets_extra)
         tf.io.gfile.rename(temp_dir, export_dir)
@@ -64,6 +98,24 @@ def export_saved_model(
         raise
     logging.info("Exported SavedModel to %s", export_dir)
     return export_dir
+
+
+def _ordered_modes(input_receiver_fn_map) -> list[str]:
+    """The map's modes in tf.estimator's export order; ValueError if none."""
+    order = (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.PREDICT)
+    if not isinstance(input_receiver_fn_map, dict) or not input_receiver_fn_map:
+        raise ValueError(
+            "`input_receiver_fn_map` must map ModeKeys to receiver fns, e.g. "
+            "{ModeKeys.PREDICT: serving_input_receiver_fn}; received "
+            f"{input_receiver_fn_map!r}."
+        )
+    unknown = [mode for mode in input_receiver_fn_map if mode not in order]
+    if unknown:
+        raise ValueError(
+            f"`input_receiver_fn_map` has unknown modes {unknown}; use "
+            "ModeKeys.TRAIN, ModeKeys.EVAL or ModeKeys.PREDICT."
+        )
+    return [mode for mode in order if input_receiver_fn_map.get(mode)]
 
 
 def _remove_quietly(temp_dir: bytes) -> None:
@@ -89,11 +141,14 @@ def _default_checkpoint(estimator) -> str:
     return tf.train.latest_checkpoint(path) if tf.io.gfile.isdir(path) else path
 
 
-def _add_meta_graph(estimator, temp_dir, receiver_fn, checkpoint_path, mode):
+def _add_meta_graph(
+    estimator, temp_dir, receiver_fn, checkpoint_path, mode, builder=None
+):
     """Builds `mode`'s graph, restores the checkpoint; returns a SavedModel builder.
 
-    The builder (which creates `temp_dir`) comes after the graph is built,
-    so a model_fn or receiver that fails leaves no directory behind.
+    A new builder (which creates `temp_dir`) comes after the graph is built,
+    so a model_fn or receiver that fails leaves no directory behind; with
+    `builder` given, the MetaGraph joins it and shares its variables.
     """
     tf.compat.v1.train.create_global_step()
     tf.compat.v1.random.set_random_seed(estimator.config.tf_random_seed)
@@ -105,21 +160,24 @@ def _add_meta_graph(estimator, temp_dir, receiver_fn, checkpoint_path, mode):
     if local_init is None:
         local_init = tf.compat.v1.train.Scaffold.default_local_init_op()
     saver = spec.scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
+    meta_graph = {
+        "tags": export_utils.EXPORT_TAG_MAP[mode],
+        "signature_def_map": _signatures(receiver, spec, mode),
+        "assets_collection": tf.compat.v1.get_collection(
+            tf.compat.v1.GraphKeys.ASSET_FILEPATHS
+        ),
+        "main_op": local_init,
+        "saver": saver,
+        "strip_default_attrs": True,
+        "clear_devices": True,
+    }
     with tf.compat.v1.Session(config=estimator.config.session_config) as session:
         _restore(saver, session, checkpoint_path, mode)
+        if builder is not None:
+            builder.add_meta_graph(**meta_graph)
+            return builder
         builder = tf.compat.v1.saved_model.Builder(temp_dir)
-        builder.add_meta_graph_and_variables(
-            session,
-            tags=export_utils.EXPORT_TAG_MAP[mode],
-            signature_def_map=_signatures(receiver, spec, mode),
-            assets_collection=tf.compat.v1.get_collection(
-                tf.compat.v1.GraphKeys.ASSET_FILEPATHS
-            ),
-            main_op=local_init,
-            saver=saver,
-            strip_default_attrs=True,
-            clear_devices=True,
-        )
+        builder.add_meta_graph_and_variables(session, **meta_graph)
     return builder
 
 

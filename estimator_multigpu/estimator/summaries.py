@@ -8,9 +8,10 @@ import socket
 
 import numpy as np
 import tensorflow as tf
-from absl import logging
 from google.protobuf import message
 from tensorflow.core.framework import summary_pb2
+
+from estimator_multigpu.estimator import log as logging
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 _WRITER_NUMBERS = itertools.count()
@@ -68,7 +69,9 @@ def _parse_summary(key: str, value: bytes) -> list:
 
 def _dict_to_str(dictionary: dict) -> str:
     return ", ".join(
-        f"{k} = {v}" for k, v in sorted(dictionary.items()) if not isinstance(v, bytes)
+        f"{k} = {v!s}"
+        for k, v in sorted(dictionary.items())
+        if not isinstance(v, bytes)
     )
 
 

@@ -5,14 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.training import training_util
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints, damaged, lock, summaries
+from estimator_multigpu.estimator import (
+    checkpoints,
+    cluster,
+    damaged,
+    lock,
+    summaries,
+)
 from estimator_multigpu.estimator import hooks as hooks_lib
 from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 
 
@@ -63,21 +70,48 @@ def as_list(values, item_type: type, argument: str) -> list:
         ) from None
 
 
-def check_steps(steps: int | None, max_steps: int | None) -> None:
-    """Raises ValueError/TypeError for bad `steps` / `max_steps`."""
+def check_steps(steps, max_steps) -> tuple[int | None, int | None]:
+    """`steps` and `max_steps` as ints (integral numpy or float values too).
+
+    Raises:
+      ValueError: for both given, or a value that is not > 0.
+      TypeError: for a value that is not an integral number.
+    """
     if steps is not None and max_steps is not None:
         raise ValueError(
             f"Can not provide both steps ({steps}) and max_steps ({max_steps}): "
             "`steps` adds to the current global step, `max_steps` is absolute; "
             "pass one of them."
         )
-    for name, value in (("steps", steps), ("max_steps", max_steps)):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"`{name}` must be an int; received {value!r}.")
-        if value <= 0:
-            raise ValueError(f"Must specify {name} > 0, given: {value}")
+    steps = as_step_count(steps, "steps")
+    max_steps = as_step_count(max_steps, "max_steps")
+    return steps, max_steps
+
+
+def as_step_count(value, name: str) -> int | None:
+    """`value` as a positive int, as tf.estimator accepts it (None passes)."""
+    if value is None:
+        return None
+    number = _integral(value)
+    if number is None:
+        raise TypeError(
+            f"`{name}` must be an int (or an integral float / numpy integer); "
+            f"received {value!r} of type {type(value).__name__}."
+        )
+    if number <= 0:
+        raise ValueError(f"Must specify {name} > 0, given: {number}")
+    return number
+
+
+def _integral(value) -> int | None:
+    """`value` as an int when it is an integral number (not a bool), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    return None
 
 
 def train(
@@ -99,7 +133,8 @@ def train(
     Raises:
       lock.ModelDirLockedError: if another process trains in `model_dir`.
     """
-    check_steps(steps, max_steps)
+    cluster.check_trainable_here(estimator.config)
+    steps, max_steps = check_steps(steps, max_steps)
     hooks = check_hooks(hooks)
     saving_listeners = check_listeners(saving_listeners)
     input_fn_lib.verify_input_fn(input_fn)
@@ -135,7 +170,7 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
         checkpoints.maybe_warm_start(estimator._warm_start_settings)
     _add_loss_summary(spec.loss)
     worker_hooks = input_hooks + hooks + _default_hooks(spec, global_step, config)
-    if config.log_step_count_steps:
+    if config.log_step_count_steps and config.log_examples_per_sec:
         worker_hooks.append(
             hooks_lib.StepCounterHook(
                 config.log_step_count_steps,
@@ -230,9 +265,16 @@ def _session(estimator, scaffold, worker_hooks, chief_hooks, spec):
             save_summaries_steps=config.save_summary_steps,
             config=config.session_config,
             max_wait_secs=config.session_creation_timeout_secs,
-            log_step_count_steps=None,  # Our StepCounterHook logs.
+            log_step_count_steps=_session_step_count_steps(config),
             save_graph_def=config.checkpoint_save_graph_def,
         )
+
+
+def _session_step_count_steps(config) -> int | None:
+    """The session's own step counter, unless ours (with examples/sec) runs."""
+    if config.log_examples_per_sec:
+        return None
+    return config.log_step_count_steps
 
 
 def _run_loop(session, spec, input_fn):

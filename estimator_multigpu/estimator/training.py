@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import collections
 
-from absl import logging
-
-from estimator_multigpu.estimator import eval_listener
+from estimator_multigpu.estimator import compat, eval_listener
+from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.train import check_hooks, check_listeners
 
 
@@ -117,15 +116,22 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
       `(metrics of the last evaluation, export results)` as tf.estimator.
 
     Raises:
-      TypeError: for specs of the wrong type.
+      TypeError: for an estimator or specs of the wrong type.
     """
-    if not isinstance(train_spec, TrainSpec):
-        raise TypeError(
-            f"`train_spec` must have type `TrainSpec`. Got: {type(train_spec)}"
-        )
+    train_spec = compat.as_emg_train_spec(train_spec)
+    eval_spec = compat.as_emg_eval_spec(eval_spec)
     if not isinstance(eval_spec, EvalSpec):
         raise TypeError(
             f"`eval_spec` must have type `EvalSpec`. Got: {type(eval_spec)}"
+        )
+    if not hasattr(estimator, "train") or not hasattr(estimator, "config"):
+        raise TypeError(
+            "`estimator` must have type `tf.estimator.Estimator`. Got: "
+            f"{type(estimator)} (pass an emg.estimator.Estimator)."
+        )
+    if not isinstance(train_spec, TrainSpec):
+        raise TypeError(
+            f"`train_spec` must have type `TrainSpec`. Got: {type(train_spec)}"
         )
     config = estimator.config
     logging.info(

@@ -1,0 +1,230 @@
+"""`TF_CONFIG` read into the cluster properties of a `RunConfig`, as tf.estimator."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import tensorflow as tf
+
+from estimator_multigpu.estimator import log as logging
+
+CHIEF, MASTER, WORKER, PS, EVALUATOR = "chief", "master", "worker", "ps", "evaluator"
+_LOCAL_MASTER = ""
+_GRPC = "grpc://"
+
+
+def tf_config() -> dict:
+    """`TF_CONFIG` parsed (an empty dict when unset)."""
+    config = json.loads(os.environ.get("TF_CONFIG", "{}"))
+    if config:
+        logging.info("TF_CONFIG environment variable: %s", config)
+    return config
+
+
+def model_dir_from(config: dict, model_dir: str | None) -> str | None:
+    """`model_dir`, or TF_CONFIG's; ValueError when both differ or one is empty."""
+    if model_dir == "":
+        raise ValueError(
+            "model_dir should be non-empty (RunConfig `model_dir` must be a "
+            "non-empty path; received '')."
+        )
+    from_env = config.get("model_dir")
+    if from_env == "":
+        raise ValueError("model_dir in TF_CONFIG should be non-empty.")
+    if from_env:
+        if model_dir and from_env != model_dir:
+            raise ValueError(
+                "`model_dir` provided in RunConfig construct, if set, must have "
+                "the same value as the model_dir in TF_CONFIG. model_dir: "
+                f'{model_dir}\nTF_CONFIG["model_dir"]: {from_env}.\n'
+            )
+        logging.info("Using model_dir in TF_CONFIG: %s", from_env)
+    return model_dir or from_env
+
+
+def properties(config: dict) -> dict:
+    """The cluster properties (`is_chief`, `master`, ...) `config` describes."""
+    service = config.get("service")
+    if service is not None and not isinstance(service, dict):
+        raise TypeError(
+            f'If "service" is set in TF_CONFIG, it must be a dict. Given {type(service)}'
+        )
+    spec = tf.train.ClusterSpec(config.get("cluster", {}))
+    task = config.get("task", {})
+    if not spec:
+        props = _local(config, task)
+    elif MASTER in spec.jobs:
+        props = _with_master(config, spec, task)
+    else:
+        props = _with_chief(config, spec, task)
+    return dict(props, service=service)
+
+
+def _local(config: dict, task: dict) -> dict:
+    task_type = task.get("type", WORKER)
+    task_id = int(task.get("index", 0))
+    if task_type != WORKER:
+        raise ValueError(
+            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.'
+        )
+    if task_id != 0:
+        raise ValueError('If "cluster" is not set in TF_CONFIG, task index must be 0.')
+    return {
+        "cluster_spec": tf.train.ClusterSpec({}),
+        "task_type": task_type,
+        "task_id": task_id,
+        "global_id_in_cluster": 0,
+        "master": config.get("session_master", _LOCAL_MASTER),
+        "evaluation_master": config.get("eval_session_master", _LOCAL_MASTER),
+        "is_chief": True,
+        "num_ps_replicas": 0,
+        "num_worker_replicas": 1,
+    }
+
+
+def _with_chief(config: dict, spec, task: dict) -> dict:
+    task_type, task_id = _task(spec, task, CHIEF)
+    props = {
+        "task_type": task_type,
+        "task_id": task_id,
+        "evaluation_master": _eval_master(task_type, config),
+        "is_chief": task_type == CHIEF,
+    }
+    if task_type == EVALUATOR:
+        return dict(
+            props,
+            cluster_spec=tf.train.ClusterSpec({}),
+            master=_LOCAL_MASTER,
+            num_ps_replicas=0,
+            num_worker_replicas=0,
+            global_id_in_cluster=None,
+        )
+    return dict(props, **_member(config, spec, task_type, task_id, CHIEF))
+
+
+def _with_master(config: dict, spec, task: dict) -> dict:
+    if CHIEF in spec.jobs:
+        raise ValueError(
+            "If `master` node exists in `cluster`, job `chief` is not supported."
+        )
+    task_type, task_id = _task(spec, task, MASTER)
+    if task_type == EVALUATOR:
+        raise ValueError(
+            "If `master` node exists in `cluster`, task_type `evaluator` is not "
+            "supported."
+        )
+    props = _member(config, spec, task_type, task_id, MASTER)
+    return dict(
+        props,
+        task_type=task_type,
+        task_id=task_id,
+        evaluation_master=_eval_master(task_type, config),
+        is_chief=task_type == MASTER,
+    )
+
+
+def _member(config: dict, spec, task_type: str, task_id: int, chief: str) -> dict:
+    """Properties of a task that trains (not an evaluator)."""
+    jobs = spec.as_dict()
+    return {
+        "cluster_spec": spec,
+        "master": _session_master(spec, task_type, task_id, config),
+        "num_ps_replicas": len(jobs.get(PS, [])),
+        "num_worker_replicas": len(jobs.get(WORKER, [])) + len(jobs.get(chief, [])),
+        "global_id_in_cluster": _global_id(spec, task_type, task_id, chief),
+    }
+
+
+def _task(spec, task: dict, chief: str) -> tuple[str, int]:
+    """The validated `(task_type, task_id)` of TF_CONFIG's `task`."""
+    if chief not in spec.jobs:
+        raise ValueError(
+            f'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.'
+        )
+    if len(spec.job_tasks(chief)) > 1:
+        raise ValueError(
+            f'The "cluster" in TF_CONFIG must have only one "{chief}" node.'
+        )
+    task_type, task_id = task.get("type"), task.get("index")
+    if not task_type:
+        raise ValueError('If "cluster" is set in TF_CONFIG, task type must be set.')
+    if task_id is None:
+        raise ValueError('If "cluster" is set in TF_CONFIG, task index must be set.')
+    task_id = int(task_id)
+    if task_id < 0:
+        raise ValueError("Task index must be non-negative number.")
+    if task_type != EVALUATOR:
+        _check_member(spec, task_type, task_id)
+    return task_type, task_id
+
+
+def _check_member(spec, task_type: str, task_id: int) -> None:
+    note = (
+        "Note that these values may be coming from the TF_CONFIG environment variable."
+    )
+    if task_type not in spec.jobs:
+        raise ValueError(
+            f"{task_type} is not a valid task_type in the cluster_spec:\n{spec}\n\n"
+            + note
+        )
+    if not 0 <= task_id < len(spec.job_tasks(task_type)):
+        raise ValueError(
+            f"{task_id} is not a valid task_id for task_type {task_type} in the "
+            f"cluster_spec:\n{spec}\n\n" + note
+        )
+
+
+def _session_master(spec, task_type: str, task_id: int, config: dict) -> str:
+    if "session_master" in config:
+        return config["session_master"]
+    jobs = spec.jobs
+    if len(jobs) == 1 and len(spec.job_tasks(jobs[0])) == 1:
+        return _LOCAL_MASTER
+    return _GRPC + spec.job_tasks(task_type)[task_id]
+
+
+def _eval_master(task_type: str, config: dict) -> str:
+    if task_type == EVALUATOR:
+        return config.get("eval_session_master", _LOCAL_MASTER)
+    return _LOCAL_MASTER
+
+
+def _global_id(spec, task_type: str, task_id: int, chief: str) -> int:
+    order = [chief] + [t for t in sorted(spec.jobs) if t not in (chief, PS)]
+    if PS in spec.jobs:
+        order.append(PS)
+    next_id = 0
+    for job in order:
+        if job == task_type:
+            return next_id + task_id
+        next_id += len(spec.job_tasks(job))
+    raise RuntimeError(f"`task_type` ({task_type}) is not in cluster_spec ({spec}).")
+
+
+def check_trainable_here(config) -> None:
+    """Raises unless this process alone is the whole training cluster.
+
+    Multi-worker training is not run by this runner; a worker, a parameter
+    server or a chief with peers would otherwise train alone, silently.
+
+    Raises:
+      ValueError: for a non-chief task or a cluster with more than one
+        training task.
+    """
+    if not config.is_chief:
+        raise ValueError(
+            f"TF_CONFIG names this process task_type={config.task_type!r}, "
+            f"task_id={config.task_id}: not the chief. emg.estimator trains in "
+            "one process only (multi-worker training is not supported); unset "
+            "TF_CONFIG, or run the chief alone."
+        )
+    if config.num_worker_replicas > 1 or config.num_ps_replicas > 0:
+        raise ValueError(
+            f"TF_CONFIG describes a cluster with {config.num_worker_replicas} "
+            f"worker(s) and {config.num_ps_replicas} parameter server(s): "
+            f"{config.cluster_spec.as_dict()}. emg.estimator trains in one "
+            "process only (multi-worker training is not supported); use a "
+            "cluster of a single chief, or RunConfig(devices=[...]) for the "
+            "devices of this machine."
+        )

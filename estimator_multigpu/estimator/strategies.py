@@ -1,0 +1,56 @@
+"""`RunConfig(train_distribute=...)`: a tf.distribute strategy as our towers' devices."""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+_SUPPORTED = (
+    tf.distribute.MirroredStrategy,
+    tf.compat.v1.distribute.MirroredStrategy,
+    tf.distribute.OneDeviceStrategy,
+    tf.compat.v1.distribute.OneDeviceStrategy,
+)
+
+
+def devices_of(strategy, argument: str) -> list[str] | None:
+    """The devices a `MirroredStrategy` / `OneDeviceStrategy` runs on.
+
+    Args:
+      strategy: a `tf.distribute.Strategy`, or None.
+      argument: the `RunConfig` argument it came from, for error messages.
+
+    Returns:
+      Its devices (e.g. `['/job:localhost/replica:0/task:0/device:GPU:0']`),
+      or None for no strategy.
+
+    Raises:
+      ValueError: for a strategy the runner cannot honour (multi-worker,
+        parameter-server, TPU, central storage), naming what to use.
+    """
+    if strategy is None:
+        return None
+    if type(strategy) in _SUPPORTED:
+        return list(strategy.extended.worker_devices)
+    raise ValueError(
+        f"RunConfig `{argument}` got a {type(strategy).__name__}; emg.estimator "
+        "runs a model on the devices of one machine only and honours "
+        "tf.distribute.MirroredStrategy or OneDeviceStrategy there. Pass "
+        f"{argument}=tf.distribute.MirroredStrategy([...]) or "
+        "RunConfig(devices=[...]); for several machines use emg.distribute."
+    )
+
+
+def from_distribute_config(distribute_config) -> tuple:
+    """`(train_distribute, eval_distribute)` of an `experimental_distribute`."""
+    if distribute_config is None:
+        return None, None
+    if getattr(distribute_config, "remote_cluster", None):
+        raise ValueError(
+            "RunConfig `experimental_distribute` has a remote_cluster "
+            f"({distribute_config.remote_cluster!r}); emg.estimator trains in "
+            "one process only. Drop remote_cluster."
+        )
+    return (
+        getattr(distribute_config, "train_distribute", None),
+        getattr(distribute_config, "eval_distribute", None),
+    )
