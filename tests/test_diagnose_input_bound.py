@@ -100,6 +100,7 @@ def test_fast_pipeline_is_not_input_bound():
     assert report.step_seconds > STEP_SECONDS
 
 
+@pytest.mark.tf_compat
 def test_model_fn_slow_input_is_highly_input_bound():
     report = diagnose.input_bound(
         lambda params: slow_dataset(),
@@ -114,6 +115,7 @@ def test_model_fn_slow_input_is_highly_input_bound():
     assert report.slowest_stage.transformation == "map (MapDataset)"
 
 
+@pytest.mark.tf_compat
 def test_model_fn_fast_input_is_not_input_bound():
     """The synthetic comparison subtracts two timed runs, so on a shared 2-core
     machine it resolves a few percent at best: asserted below the 20% band."""
@@ -268,12 +270,14 @@ def test_input_that_ends_early_is_explained():
         diagnose.input_bound(short.batch(4), cheap_step, steps=5, warmup_steps=1)
 
 
+@pytest.mark.tf_compat
 def test_fast_stages_are_not_capped_by_python():
     elements, examples = stage_drain.rates(tf.data.Dataset.range(10**9), False, 0.3)
     assert elements > 200_000  # One Python next() per element tops out near 30k/s.
     assert examples == elements
 
 
+@pytest.mark.tf_compat
 @pytest.mark.parametrize(
     "size, expected", [(0, None), (50, 50)], ids=["empty", "short"]
 )
