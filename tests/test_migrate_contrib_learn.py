@@ -1,12 +1,15 @@
 """Tests for the contrib-era shapes: Dataset.map arguments, batch_norm, contrib.learn."""
 
 import ast
+import os
+import subprocess
+import sys
 import textwrap
 
 import pytest
-from migrate_helpers import parse_ok
+from migrate_helpers import CORPUS, parse_ok
 
-from estimator_multigpu.migrate import fixer, scanner
+from estimator_multigpu.migrate import fixer, runner, scanner
 
 
 def fix(source):
@@ -199,3 +202,23 @@ def test_learn_runner_imported_from_its_module_is_found():
     )
     found = only(fix(source)[1], "contrib-learn")
     assert found.line == 2 and found.api.endswith("learn_runner.run")
+
+
+@pytest.mark.slow
+def test_contrib_era_estimator_script_trains_after_fix(tmp_path):
+    name = "contrib_era_estimator.py"
+    result = runner.process(str(CORPUS / name))
+    assert result.rewritten and not result.remaining
+    script = tmp_path / name
+    script.write_text(result.rewritten)
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_USE_LEGACY_KERAS": "1"}
+    proc = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "model")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "variables True True" and lines[-1] == "improved True"
