@@ -8,6 +8,7 @@ import tensorflow as tf
 import estimator_multigpu as emg
 from estimator_multigpu import diagnose
 from estimator_multigpu.diagnose import _tf_internals as internals
+from estimator_multigpu.diagnose.discovery import pipeline_feeding
 from estimator_multigpu.diagnose.reading import read_dataset
 from tests.conftest import ALL_DEVICES
 
@@ -189,3 +190,15 @@ def test_findings_as_json_round_trips():
     assert [diagnose.Finding(**f) for f in document["findings"]] == sorted(
         findings, key=lambda f: ["error", "warning", "info"].index(f.severity)
     )
+
+
+def test_multi_device_iterator_is_read_as_one_host_pipeline():
+    input_fn = emg.inputs.multi_device_input_fn(
+        lambda ctx: tf.data.Dataset.range(8), ALL_DEVICES[:2], global_batch_size=4
+    )
+    with tf.Graph().as_default():
+        pipeline = pipeline_feeding(input_fn())
+    dealers = [s for s in pipeline.stages if s.kind == "multi_device"]
+    assert len(pipeline.roots) == 2 and len(dealers) == 2
+    assert all(len(s.inputs) == 1 for s in dealers)
+    assert dealers[0].inputs[0] is dealers[1].inputs[0]  # The one host pipeline.

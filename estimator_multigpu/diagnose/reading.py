@@ -103,7 +103,7 @@ class GraphReader:
                 kind = MULTI_DEVICE if node.op == "MultiDeviceIterator" else DEVICE_COPY
             else:
                 pending.extend((_input_name(t), depth + 1) for t in node.input)
-        return found, kind
+        return list(dict.fromkeys(found)), kind  # Two handles may reach one dataset.
 
 
 def _serialize(dataset: tf.data.Dataset) -> tf.compat.v1.GraphDef | None:
