@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.util import function_utils
 
 from estimator_multigpu import devices as devices_lib
@@ -147,10 +146,15 @@ def replicate_model_fn(
     global batch and an N-tower step equals the single-device step on the
     same batch; regularization losses added to every tower's loss count
     once. With `'sum'` the towers' losses add up, and towers after the first
-    drop the REGULARIZATION_LOSSES they add, which count once. Optimizers
-    must be wrapped in `emg.TowerOptimizer` (an unwrapped one raises an error
-    naming the line): gradients are summed over towers once per variable on
-    its device, then clipped/transformed and applied once.
+    drop the REGULARIZATION_LOSSES they add, which count once. Optimizers:
+    a `tf.compat.v1.train` optimizer's `minimize`/`apply_gradients` called in
+    the model_fn acts as if wrapped in `emg.TowerOptimizer` (wrap it yourself
+    to clip or transform the aggregated gradients): gradients are summed over
+    towers once per variable on its device, then clipped/transformed and
+    applied once. Pairs computed with `tf.gradients` instead of
+    `compute_gradients` are weighted by the tower's share of the examples.
+    Keras optimizers and hand-made `assign` updates raise an error naming
+    the line.
 
     Batch norm and UPDATE_OPS: each tower sees only its own entries of the
     UPDATE_OPS, LOSSES and SUMMARIES collections, and only tower 0's are kept:
@@ -159,11 +163,18 @@ def replicate_model_fn(
     normalises with its own sub-batch statistics (no synchronised batch norm),
     as in every tower-style multi-GPU setup.
 
-    EVAL: `tf.compat.v1.metrics` are merged exactly (their totals and counts
-    are summed over towers each step). PREDICT: predictions and export
-    outputs are concatenated in global-batch order. Hooks, scaffold and
-    training_chief_hooks come from tower 0; input iterator initializers are
-    merged into a user scaffold's `local_init_op`.
+    What is merged and what is tower 0's: the spec's `loss` (the global-batch
+    loss), the gradients and update, `eval_metric_ops` made with
+    `tf.compat.v1.metrics` (totals and counts summed over towers each step),
+    `predictions` and `export_outputs` (concatenated in global-batch order)
+    cover all towers. Everything else comes from tower 0 and sees only its
+    examples: `training_hooks`, `training_chief_hooks`, `evaluation_hooks`,
+    `prediction_hooks`, the `scaffold` (input iterator initializers are merged
+    into a user scaffold's `local_init_op`), summaries (the SUMMARIES
+    collection), and any tensor the model_fn computes itself, such as the
+    loss a `LoggingTensorHook` logs. To log or summarise the value of a
+    per-tower scalar over the whole global batch, wrap it:
+    `tf.compat.v1.summary.scalar("loss", emg.towers.all_towers_mean(loss))`.
 
     Args:
       model_fn: `model_fn(features, labels, mode, params, config)` returning
@@ -189,7 +200,7 @@ def replicate_model_fn(
     remainder = split.check_remainder(remainder)
     if len(devices) == 1:
         return _single_device(model_fn, devices[0])
-    logging.info("Replicating the model_fn over %s.", devices)
+    tf.get_logger().info("Replicating the model_fn over %s.", devices)
 
     def replicated_model_fn(features, labels, mode, params=None, config=None):
         shards, counts = _shards(features, labels, devices, remainder)
