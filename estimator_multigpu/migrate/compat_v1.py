@@ -103,7 +103,7 @@ def blocker(tree, table, uses, v2_uses) -> str | None:
         )
     if v2_uses:
         node = v2_uses[0]
-        api = table.resolve_tf(node)
+        api = v1_names.v2_only(table.resolve_tf(node))
         return (
             f"line {node.lineno} uses {api}, which tf.compat.v1 lacks; write "
             f"tf.compat.v1.<name> for each TF1 name instead of switching the import"

@@ -12,10 +12,6 @@ from estimator_multigpu.migrate.guide_rules import COMPAT_ANCHOR, ported, rule
 SUMMARY_OPS = ("scalar", "image", "histogram", "audio", "text")
 SUMMARY_V1 = ("merge_all", "merge", "FileWriter")
 _QUEUE_USERS = ("start_queue_runners", "QueueRunner", "add_queue_runner", "Supervisor")
-LAYERS_NOTE = (
-    "under the compat.v1 port on TF 2.16+: pip install tf-keras and set "
-    "TF_USE_LEGACY_KERAS=1 before TensorFlow is imported"
-)
 
 
 def summary_edits(source: str) -> list:
@@ -38,14 +34,35 @@ def covers(api: str) -> bool:
 
 
 def summary_rule(name: str) -> rules.Rule:
+    """The rule for a bare `tf.summary.<name>` in graph-mode code."""
+    if name in SUMMARY_V1:
+        what = f"tf.summary.{name} exists only in tf.compat.v1 on TF 2.x"
+    else:
+        what = (
+            f"tf.summary.{name} under `import tensorflow as tf` is the TF 2 summary "
+            "API (eager, needs a default writer and a step; fails in graph mode)"
+        )
     base = rule(
         "summary-v1",
-        f"tf.summary.{name} under `import tensorflow as tf` is the TF 2 summary API "
-        "(eager, needs a default writer and step; fails in graph-mode code)",
+        what,
         f"tf.compat.v1.summary.{name} (emg-migrate --fix writes it)",
         COMPAT_ANCHOR,
     )
     return ported(base, "or the compat.v1 import")
+
+
+def layers_rule() -> rules.Rule:
+    """The rule for bare `tf.layers` under `import tensorflow as tf`."""
+    base = rule(
+        "layers",
+        "tf.layers exists only in tf.compat.v1 on TF 2.x, and there needs "
+        "tf-keras on TF 2.16+",
+        "the compat.v1 import (emg-migrate --fix writes it); on TF 2.16+ also "
+        "pip install tf-keras and set TF_USE_LEGACY_KERAS=1 before TensorFlow is "
+        "imported (or move to tf.keras.layers)",
+        "legacy-layers",
+    )
+    return ported(base)
 
 
 GPU_PROBE = rule(
@@ -126,7 +143,7 @@ def refine(tree: ast.Module, table: aliases.AliasTable, findings: list) -> list:
         if rid == "layers" and _via_compat(table, f.node):
             continue
         if rid == "layers" and compat_v1.root_name(f.node) == tf_name:
-            f.rule = ported(f.rule, LAYERS_NOTE)
+            f.rule = layers_rule()
         elif f.api == "tf.train.Coordinator" and not queues:
             continue
         elif rid == "queue-reader" and id(f.node) not in called and f.rule.chain:

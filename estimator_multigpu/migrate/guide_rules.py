@@ -31,12 +31,12 @@ class PortedRule(GuideRule):
     """A rule on a bare TF1 name that the compat.v1 import switch resolves."""
 
 
-def ported(base: rules.Rule, note: str) -> PortedRule:
+def ported(base: rules.Rule, note: str = "") -> PortedRule:
     """`base`, marked as resolved by the compat.v1 port, with `note` added."""
     return PortedRule(
         base.rule_id,
         base.summary,
-        f"{base.replacement}; {note}",
+        f"{base.replacement}; {note}" if note else base.replacement,
         base.topic,
         anchor=base.guide.split("#", 1)[1],
     )

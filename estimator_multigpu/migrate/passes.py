@@ -87,7 +87,9 @@ def fix(source: str, findings: list, notes: list) -> str:
         return source
     new, why = compat_v1.port(source)
     if why:
-        notes.append((todo[0].line, f"compat.v1 import not switched: {why}"))
+        lines = [f.line for f in findings if f.rule.rule_id == compat_v1.RULE_ID]
+        line = min(lines, default=todo[0].line)
+        notes.append((line, f"compat.v1 import not switched: {why}"))
         return _rename_summaries(source, findings)
     for f in todo:
         f.fixed = True

@@ -1,0 +1,244 @@
+"""Step zero of `emg-migrate --fix`: bare TF 1.x names and the compat.v1 import."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from migrate_helpers import CORPUS
+
+from estimator_multigpu.migrate import compat_v1, runner, v1_names
+from estimator_multigpu.migrate.__main__ import main
+
+TRAINER = CORPUS / "bare_tf1_trainer.py"
+# Corpus scripts whose `# port:` markers name what the passes after the rule scan add.
+PORT_CORPUS = ("bare_tf1_trainer.py",)
+
+
+def _process(tmp_path, source, name="a.py"):
+    path = tmp_path / name
+    path.write_text(source)
+    return runner.process(str(path))
+
+
+def _names(result):
+    return [(f.line, f.rule.rule_id, f.fixed) for f in result.findings]
+
+
+def _has(module, dotted: str) -> bool:
+    """True if `module.<dotted>` exists (the last name is looked up with dir())."""
+    *parents, last = dotted.split(".")
+    for name in parents:
+        module = getattr(module, name, None)
+        if module is None:
+            return False
+    return last in dir(module)
+
+
+def test_name_tables_match_the_installed_tensorflow():
+    import tensorflow as tf
+
+    if not tf.__version__.startswith("2.21."):
+        pytest.skip(f"the tables list TensorFlow 2.21, not {tf.__version__}")
+    v1 = tf.compat.v1
+    missing = [n for n in sorted(v1_names.V1_ONLY) if not _has(v1, n[3:])]
+    in_v2 = [n for n in sorted(v1_names.V1_ONLY) if _has(tf, n[3:])]
+    assert (missing, in_v2) == ([], [])
+    assert [n for n in sorted(v1_names.V2_ONLY) if _has(v1, n[3:])] == []
+
+
+@pytest.mark.parametrize(
+    "path, prefix",
+    [
+        ("tf.train.AdamOptimizer.minimize", "tf.train.AdamOptimizer"),
+        ("tf.logging.info", "tf.logging"),
+        ("tf.app.flags.DEFINE_integer", "tf.app"),
+        ("tf.variable_scope", "tf.variable_scope"),
+        ("tf.Session", "tf.Session"),
+        ("tf.data.Dataset", None),
+        ("tf.nn.relu", None),
+    ],
+)
+def test_v1_only(path, prefix):
+    assert v1_names.v1_only(path) == prefix
+
+
+def test_bare_names_are_one_fixable_finding_at_the_import(tmp_path):
+    result = _process(
+        tmp_path,
+        "import tensorflow as tf\n\n"
+        "x = tf.placeholder(tf.float32)\n"
+        "with tf.variable_scope('a'):\n"
+        "    opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "sess = tf.Session()\n",
+    )
+    [finding] = result.findings
+    assert (finding.line, finding.rule.rule_id, finding.fixed) == (1, "compat-v1", True)
+    assert finding.text == (
+        "4 TF 1.x name(s): tf.placeholder (line 3); tf.variable_scope (line 4); "
+        "tf.train.GradientDescentOptimizer (line 5); tf.Session (line 6)"
+    )
+    assert result.rewritten.startswith(
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n\nx = tf.placeholder"
+    )
+
+
+def test_the_call_goes_after_every_opening_import(tmp_path):
+    source = (
+        '"""Doc."""\nimport os\nimport tensorflow as tf\nfrom os import path\n\n'
+        "tf.logging.info(os.sep)\nimport sys\n"
+    )
+    new = _process(tmp_path, source).rewritten
+    assert new == source.replace(
+        "import tensorflow as tf\nfrom os import path\n",
+        "import tensorflow.compat.v1 as tf\nfrom os import path\ntf.disable_v2_behavior()\n",
+    )
+
+
+def test_an_existing_disable_call_is_not_repeated(tmp_path):
+    source = "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\ns = tf.Session()\n"
+    new = _process(tmp_path, source).rewritten
+    assert new == source.replace(
+        "import tensorflow as", "import tensorflow.compat.v1 as"
+    )
+
+
+def test_the_queue_rewrites_see_through_the_compat_import(tmp_path):
+    result = _process(
+        tmp_path,
+        "import tensorflow.compat.v1 as tf\n\n\n"
+        "def inputs(files):\n"
+        "    queue = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)\n"
+        "    reader = tf.TextLineReader()\n"
+        "    _, line = reader.read(queue)\n"
+        "    return tf.train.batch([line], batch_size=2)\n",
+    )
+    assert _names(result) == [
+        (5, "queue-producer", True),
+        (6, "queue-reader", True),
+        (8, "queue-batcher", True),
+    ]
+    assert "emg.inputs.queues.batch" in result.rewritten
+
+
+def test_a_name_compat_v1_lacks_blocks_the_switch(tmp_path):
+    source = (
+        "import tensorflow as tf\n"
+        "s = tf.Session()\n"
+        "g = tf.autodiff.ForwardAccumulator\n"
+        "tf.summary.scalar('loss', 1.0)\n"
+    )
+    result = _process(tmp_path, source)
+    assert _names(result) == [(1, "compat-v1", False), (4, "summary-v1", True)]
+    assert (
+        "--fix cannot here: line 3 uses tf.autodiff"
+        in result.findings[0].rule.replacement
+    )
+    assert result.notes == [
+        (
+            1,
+            "compat.v1 import not switched: line 3 uses tf.autodiff, which "
+            "tf.compat.v1 lacks; write tf.compat.v1.<name> for each TF1 name "
+            "instead of switching the import",
+        )
+    ]
+    assert result.rewritten == source.replace(
+        "tf.summary.scalar", "tf.compat.v1.summary.scalar"
+    )
+
+
+def test_without_a_module_import_the_file_is_left_byte_identical(tmp_path, capsys):
+    source = "def f():\n    import tensorflow as tf\n    return tf.Session()\n"
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    assert main([str(path), "--fix"]) == 1
+    out = capsys.readouterr().out
+    assert "a.py:3:12: compat-v1 [manual] `tf.Session`" in out
+    assert "Use: tf.compat.v1.Session" in out
+    assert path.read_text() == source and not (tmp_path / "a.py.bak").exists()
+
+
+def test_an_imported_bare_name_gets_its_exact_replacement(tmp_path):
+    result = _process(tmp_path, "from tensorflow import logging\nlogging.info('x')\n")
+    # `from tensorflow import logging` binds tensorflow.logging: each use is reported.
+    assert [(f.line, f.rule.rule_id, f.fixed) for f in result.findings] == [
+        (2, "compat-v1", False)
+    ]
+    assert result.findings[0].rule.replacement.startswith("tf.compat.v1.logging")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\nw = tf.summary.create_file_writer('d')\n"
+        "tf.summary.scalar('loss', 1.0, step=3)\n",
+        "import tensorflow as tf\nx = tf.data.Dataset.range(3).map(tf.nn.relu)\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\ns = tf.Session()\n",
+    ],
+    ids=["v2_summary", "v2_names", "already_ported"],
+)
+def test_no_finding(tmp_path, source):
+    assert _process(tmp_path, source).findings == []
+
+
+def test_the_port_is_a_reason_on_the_rule():
+    assert compat_v1.group_rule("tf", None).guide.endswith("#step-0-the-compatv1-port")
+
+
+_DRIVER = """
+import json, runpy, sys, traceback
+out = {}
+for label, path, log_dir in json.loads(sys.argv[1]):
+    sys.argv[1:] = [log_dir]
+    try:
+        runpy.run_path(path, run_name="__main__")
+        out[label] = "ran"
+    except Exception as e:
+        out[label] = type(e).__name__ + ": " + str(e)
+    print("RESULT", label, out[label], flush=True)
+print(json.dumps(out))
+"""
+
+
+def test_the_fixed_trainer_trains_on_this_tensorflow(tmp_path):
+    result = runner.process(str(TRAINER))
+    assert all(f.fixed for f in result.findings)
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(result.rewritten)
+    runs = [
+        ("original", str(TRAINER), str(tmp_path / "log_a")),
+        ("fixed", str(fixed), str(tmp_path / "log_b")),
+    ]
+    env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="2")
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["original"].startswith("AttributeError")  # bare tf.logging on TF 2
+    assert out["fixed"] == "ran"
+    assert "final loss 0.0\n" in proc.stdout
+    assert any(n.startswith("events.out.tfevents") for n in os.listdir(runs[1][2]))
+
+
+def _marked(path):
+    """(line, rule) pairs named by `# expect:` (rule scan) and `# port:` (passes)."""
+    out = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = re.search(r"#\s*(?:expect|port):\s*([\w\-, ]+)", line)
+        if match:
+            out += [(number, r.strip()) for r in match.group(1).split(",")]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("name", PORT_CORPUS)
+def test_corpus_findings_with_the_passes(name):
+    path = CORPUS / name
+    found = runner.process(str(path)).findings
+    assert sorted((f.line, f.rule.rule_id) for f in found) == _marked(path)
