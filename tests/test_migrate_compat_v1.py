@@ -13,8 +13,12 @@ from estimator_multigpu.migrate import compat_v1, runner, v1_names
 from estimator_multigpu.migrate.__main__ import main
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
-# Corpus scripts whose `# port:` markers name what the passes after the rule scan add.
-PORT_CORPUS = ("bare_tf1_trainer.py",)
+# Corpus scripts whose `# port:` markers name every finding the tool reports.
+PORT_CORPUS = (
+    "bare_tf1_trainer.py",
+    "reader_class_as_value.py",
+    "thread_coordinator.py",
+)
 
 
 def _process(tmp_path, source, name="a.py"):
@@ -228,10 +232,10 @@ def test_the_fixed_trainer_trains_on_this_tensorflow(tmp_path):
 
 
 def _marked(path):
-    """(line, rule) pairs named by `# expect:` (rule scan) and `# port:` (passes)."""
+    """(line, rule) pairs named by `# port:` (the findings after the passes)."""
     out = []
     for number, line in enumerate(path.read_text().splitlines(), start=1):
-        match = re.search(r"#\s*(?:expect|port):\s*([\w\-, ]+)", line)
+        match = re.search(r"#\s*port:\s*([\w\-, ]+)", line)
         if match:
             out += [(number, r.strip()) for r in match.group(1).split(",")]
     return sorted(out)

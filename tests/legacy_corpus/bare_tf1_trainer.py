@@ -14,7 +14,7 @@ tf.logging.set_verbosity(tf.logging.ERROR)
 
 def model(x):
     with tf.variable_scope("model"):
-        return tf.layers.dense(x, 1, name="out")  # expect: layers
+        return tf.layers.dense(x, 1, name="out")  # expect: layers  # port: layers
 
 
 def main(log_dir):

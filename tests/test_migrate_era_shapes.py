@@ -1,0 +1,100 @@
+"""Shapes from TF 1.x code of the era: summaries, GPU probes, Coordinators, reader classes."""
+
+import pytest
+
+from estimator_multigpu.migrate import runner
+
+
+def _process(tmp_path, source):
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    return runner.process(str(path))
+
+
+def _found(tmp_path, source):
+    return [(f.line, f.rule.rule_id) for f in _process(tmp_path, source).findings]
+
+
+V1 = "import tensorflow.compat.v1 as tf\n"
+BARE = "import tensorflow as tf\n"
+
+
+@pytest.mark.parametrize(
+    "call", ["scalar('loss', x)", "image('img', x)", "histogram('w', x)", "merge_all()"]
+)
+def test_bare_graph_summary_is_fixed_to_compat_v1(tmp_path, call):
+    source = BARE + "x = tf.zeros([])\ns = tf.summary." + call + "\n"
+    result = _process(tmp_path, source)
+    assert [(f.line, f.rule.rule_id, f.fixed) for f in result.findings] == [
+        (3, "summary-v1", True)
+    ]
+    # Nothing else is TF1-only here, so the port is the compat.v1 import.
+    assert result.rewritten.startswith("import tensorflow.compat.v1 as tf\n")
+
+
+def test_summary_is_renamed_where_the_import_cannot_switch(tmp_path):
+    source = BARE + "f = tf.autodiff.ForwardAccumulator\ntf.summary.scalar('a', 1.0)\n"
+    result = _process(tmp_path, source)
+    assert result.rewritten == source.replace(
+        "tf.summary.scalar", "tf.compat.v1.summary.scalar"
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        BARE + "tf.summary.scalar('loss', 1.0, step=1)\n",
+        BARE + "tf.summary.scalar('loss', 1.0, 1)\n",
+        V1 + "tf.summary.scalar('loss', 1.0)\n",
+        BARE + "tf.compat.v1.summary.scalar('loss', 1.0)\n",
+    ],
+    ids=["v2_step_kw", "v2_step_arg", "compat_import", "compat_name"],
+)
+def test_summaries_that_work_are_not_findings(tmp_path, source):
+    assert _found(tmp_path, source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        BARE + "ok = tf.test.is_gpu_available()\n",
+        V1 + "ok = tf.test.is_gpu_available(True)\n",
+    ],
+)
+def test_gpu_probe_is_reported_like_device_lib(tmp_path, source):
+    result = _process(tmp_path, source)
+    [finding] = result.findings
+    assert (finding.line, finding.rule.rule_id, finding.fixed) == (
+        2,
+        "device-lib",
+        False,
+    )
+    assert "tf.config.list_physical_devices('GPU')" in finding.rule.replacement
+
+
+THREADS = V1 + "import threading\ncoord = tf.train.Coordinator()\ncoord.join([])\n"
+
+
+def test_coordinator_of_python_threads_is_not_a_finding(tmp_path):
+    assert _found(tmp_path, THREADS) == []
+
+
+def test_coordinator_of_queue_runners_is_a_finding(tmp_path):
+    source = THREADS + "threads = tf.train.start_queue_runners(coord=coord)\n"
+    assert _found(tmp_path, source) == [(3, "queue-runner"), (5, "queue-runner")]
+
+
+def test_reader_class_handed_over_gets_the_tf_data_advice(tmp_path):
+    result = _process(tmp_path, V1 + "spec = dict(reader=tf.TFRecordReader)\n")
+    [finding] = result.findings
+    assert finding.rule.rule_id == "queue-reader"
+    assert "emg.inputs.record_dataset_fn" in finding.rule.replacement
+    assert "queues.read" not in finding.rule.replacement
+
+
+def test_called_reader_keeps_the_queue_read_advice(tmp_path):
+    result = _process(
+        tmp_path, V1 + "def f(q):\n    return tf.TFRecordReader().read(q)\n"
+    )
+    [finding] = result.findings
+    assert "emg.inputs.queues.read" in finding.rule.replacement
