@@ -166,7 +166,8 @@ def test_warm_start_from_of_wrong_type(tmp_path):
         (
             {"hooks": ["not a hook"]},
             TypeError,
-            "`hooks` must be SessionRunHook instances",
+            r"^All hooks must be SessionRunHook instances, given: 'not a hook' "
+            r"\(`hooks` takes",
         ),
         (
             {"saving_listeners": [object()]},

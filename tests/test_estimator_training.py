@@ -178,7 +178,7 @@ def _input_fn():
         (
             lambda: emg_estimator.TrainSpec(_input_fn, hooks=[1]),
             TypeError,
-            "`hooks` must be SessionRunHook",
+            r"All hooks must be SessionRunHook instances, given: 1 \(`hooks` takes",
         ),
         (
             lambda: emg_estimator.EvalSpec(_input_fn, steps=0),

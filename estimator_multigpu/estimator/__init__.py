@@ -1,6 +1,8 @@
 """Estimator-compatible runner that works with or without tf.estimator."""
 
-from estimator_multigpu.estimator import export
+import tensorflow as _tf
+
+from estimator_multigpu.estimator import experimental, export
 from estimator_multigpu.estimator.best_exporter import BestExporter
 from estimator_multigpu.estimator.checkpoints import WarmStartSettings
 from estimator_multigpu.estimator.estimator import Estimator
@@ -10,6 +12,7 @@ from estimator_multigpu.estimator.exporters import (
     LatestExporter,
 )
 from estimator_multigpu.estimator.lock import ModelDirLockedError
+from estimator_multigpu.estimator.metrics import add_metrics
 from estimator_multigpu.estimator.run_config import RunConfig
 from estimator_multigpu.estimator.spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
 from estimator_multigpu.estimator.training import (
@@ -18,7 +21,50 @@ from estimator_multigpu.estimator.training import (
     train_and_evaluate,
 )
 
+# tf.estimator re-exported these tf.compat.v1.train names; so do we.
+_train = _tf.compat.v1.train
+CheckpointSaverHook = _train.CheckpointSaverHook
+CheckpointSaverListener = _train.CheckpointSaverListener
+FeedFnHook = _train.FeedFnHook
+FinalOpsHook = _train.FinalOpsHook
+GlobalStepWaiterHook = _train.GlobalStepWaiterHook
+LoggingTensorHook = _train.LoggingTensorHook
+NanLossDuringTrainingError = _train.NanLossDuringTrainingError
+NanTensorHook = _train.NanTensorHook
+ProfilerHook = _train.ProfilerHook
+SecondOrStepTimer = _train.SecondOrStepTimer
+SessionRunArgs = _train.SessionRunArgs
+SessionRunContext = _train.SessionRunContext
+SessionRunHook = _train.SessionRunHook
+SessionRunValues = _train.SessionRunValues
+StepCounterHook = _train.StepCounterHook
+StopAtStepHook = _train.StopAtStepHook
+SummarySaverHook = _train.SummarySaverHook
+VocabInfo = _train.VocabInfo
+
+HOOK_NAMES = (
+    "CheckpointSaverHook",
+    "CheckpointSaverListener",
+    "FeedFnHook",
+    "FinalOpsHook",
+    "GlobalStepWaiterHook",
+    "LoggingTensorHook",
+    "NanLossDuringTrainingError",
+    "NanTensorHook",
+    "ProfilerHook",
+    "SecondOrStepTimer",
+    "SessionRunArgs",
+    "SessionRunContext",
+    "SessionRunHook",
+    "SessionRunValues",
+    "StepCounterHook",
+    "StopAtStepHook",
+    "SummarySaverHook",
+    "VocabInfo",
+)
+
 __all__ = [
+    *HOOK_NAMES,
     "HAS_TF_ESTIMATOR",
     "BestExporter",
     "Estimator",
@@ -32,6 +78,8 @@ __all__ = [
     "RunConfig",
     "TrainSpec",
     "WarmStartSettings",
+    "add_metrics",
+    "experimental",
     "export",
     "train_and_evaluate",
 ]

@@ -125,11 +125,15 @@ class SupervisedInputReceiver(
         "SupervisedInputReceiver", ["features", "labels", "receiver_tensors"]
     )
 ):
-    """What a receiver fn for a train or eval export returns (features and labels)."""
+    """What a receiver fn for a train or eval export returns.
+
+    `features` and `labels` (a tensor or a dict of them) go to the model_fn
+    as given; `receiver_tensors` are the signature's inputs.
+    """
 
     def __new__(cls, features, labels, receiver_tensors):
-        features = wrap_and_check_input_tensors(features, "feature")
-        labels = wrap_and_check_input_tensors(labels, "label")
+        wrap_and_check_input_tensors(features, "feature", allow_int_keys=True)
+        wrap_and_check_input_tensors(labels, "label", allow_int_keys=True)
         receiver_tensors = wrap_and_check_input_tensors(
             receiver_tensors, "receiver_tensor"
         )

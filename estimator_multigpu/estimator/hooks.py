@@ -41,7 +41,7 @@ def _leaves(features: Any) -> list:
     return [features]
 
 
-class StepCounterHook(tf.compat.v1.train.StepCounterHook):
+class ExampleCounterHook(tf.compat.v1.train.StepCounterHook):
     """`tf.train.StepCounterHook` that also reports examples/sec.
 
     Writes `global_step/sec` (as tf.estimator does) and `examples/sec` to the

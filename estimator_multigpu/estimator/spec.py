@@ -175,6 +175,8 @@ def _validate_metrics(eval_metric_ops):
     if not isinstance(eval_metric_ops, dict):
         raise TypeError(f"eval_metric_ops must be a dict, given: {eval_metric_ops}")
     for key, value in eval_metric_ops.items():
+        if is_metric_object(value):
+            continue
         if not isinstance(value, tuple) or len(value) != 2:
             raise TypeError(
                 "Values of eval_metric_ops must be (metric_value, update_op) "
@@ -183,6 +185,14 @@ def _validate_metrics(eval_metric_ops):
         for part in tf.nest.flatten(value):
             _check_graph(part, f"eval_metric_ops {key}")
     return eval_metric_ops
+
+
+def is_metric_object(value) -> bool:
+    """True for a Keras `Metric` object (tf.keras / tf_keras), as tf.estimator takes."""
+    return all(
+        callable(getattr(value, name, None))
+        for name in ("result", "update_state", "reset_state")
+    )
 
 
 def _validate_scaffold(scaffold):

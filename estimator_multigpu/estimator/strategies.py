@@ -20,8 +20,7 @@ def devices_of(strategy, argument: str) -> list[str] | None:
       argument: the `RunConfig` argument it came from, for error messages.
 
     Returns:
-      Its devices (e.g. `['/job:localhost/replica:0/task:0/device:GPU:0']`),
-      or None for no strategy.
+      Its devices (e.g. `['/gpu:0', '/gpu:1']`), or None for no strategy.
 
     Raises:
       ValueError: for a strategy the runner cannot honour (multi-worker,
@@ -30,7 +29,7 @@ def devices_of(strategy, argument: str) -> list[str] | None:
     if strategy is None:
         return None
     if type(strategy) in _SUPPORTED:
-        return list(strategy.extended.worker_devices)
+        return [_local_name(d) for d in strategy.extended.worker_devices]
     raise ValueError(
         f"RunConfig `{argument}` got a {type(strategy).__name__}; emg.estimator "
         "runs a model on the devices of one machine only and honours "
@@ -38,6 +37,14 @@ def devices_of(strategy, argument: str) -> list[str] | None:
         f"{argument}=tf.distribute.MirroredStrategy([...]) or "
         "RunConfig(devices=[...]); for several machines use emg.distribute."
     )
+
+
+def _local_name(device: str) -> str:
+    """`/job:localhost/replica:0/task:0/device:GPU:1` as `/gpu:1`."""
+    spec = tf.DeviceSpec.from_string(device)
+    if spec.job not in (None, "localhost") or spec.device_type is None:
+        return device
+    return f"/{spec.device_type.lower()}:{spec.device_index or 0}"
 
 
 def from_distribute_config(distribute_config) -> tuple:

@@ -29,8 +29,8 @@ def check_hooks(hooks, argument: str = "hooks") -> list:
     for hook in hooks:
         if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
             raise TypeError(
-                f"`{argument}` must be SessionRunHook instances (e.g. "
-                f"tf.compat.v1.train.LoggingTensorHook), given: {hook!r}."
+                f"All hooks must be SessionRunHook instances, given: {hook!r} "
+                f"(`{argument}` takes e.g. emg.estimator.LoggingTensorHook)."
             )
     return hooks
 
@@ -172,7 +172,7 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
     worker_hooks = input_hooks + hooks + _default_hooks(spec, global_step, config)
     if config.log_step_count_steps and config.log_examples_per_sec:
         worker_hooks.append(
-            hooks_lib.StepCounterHook(
+            hooks_lib.ExampleCounterHook(
                 config.log_step_count_steps,
                 estimator.model_dir,
                 hooks_lib.batch_size_of(features),

@@ -88,6 +88,34 @@ ESTIMATOR_NAMES = (
     "EvalSpec",
     "train_and_evaluate",
     "export.ServingInputReceiver",
+    # Hooks and helpers emg.estimator re-exports (tf.compat.v1.train classes).
+    "CheckpointSaverHook",
+    "CheckpointSaverListener",
+    "FeedFnHook",
+    "FinalOpsHook",
+    "GlobalStepWaiterHook",
+    "LoggingTensorHook",
+    "NanLossDuringTrainingError",
+    "NanTensorHook",
+    "ProfilerHook",
+    "SecondOrStepTimer",
+    "SessionRunArgs",
+    "SessionRunContext",
+    "SessionRunHook",
+    "SessionRunValues",
+    "StepCounterHook",
+    "StopAtStepHook",
+    "SummarySaverHook",
+    "VocabInfo",
+    "add_metrics",
+    "experimental.InMemoryEvaluatorHook",
+    "experimental.build_raw_supervised_input_receiver_fn",
+    "experimental.make_early_stopping_hook",
+    "experimental.make_stop_at_checkpoint_step_hook",
+    "experimental.stop_if_higher_hook",
+    "experimental.stop_if_lower_hook",
+    "experimental.stop_if_no_decrease_hook",
+    "experimental.stop_if_no_increase_hook",
 )
 
 
@@ -165,8 +193,8 @@ def _estimator_rules() -> dict[str, Rule]:
         "tf.estimator": Rule(
             "estimator",
             "tf.estimator is gone on TF 2.16+",
-            "emg.estimator (Estimator, EstimatorSpec, ModeKeys, RunConfig, ...); "
-            "hooks live in tf.compat.v1.train; canned estimators need a model_fn",
+            "emg.estimator (Estimator, EstimatorSpec, ModeKeys, RunConfig, hooks, "
+            "experimental, ...); canned estimators need a model_fn",
             "estimator",
         )
     }
