@@ -50,7 +50,9 @@ def _tf_gradients_model_fn(wrap):
     def model_fn(features, labels, mode):
         loss = _loss(features, labels)
         variables = tf.compat.v1.trainable_variables()
-        grads = tf.gradients(loss, variables)
+        # tf.tuple: no update before all gradients, or with reference
+        # variables (v1 behaviour) one device's step itself would race.
+        grads = tf.tuple(tf.gradients(loss, variables))
         optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.5)
         optimizer = emg.TowerOptimizer(optimizer) if wrap else optimizer
         step = tf.compat.v1.train.get_or_create_global_step()

@@ -140,6 +140,21 @@ def _check_args(optimizer, clip_global_norm, transform_gradients) -> None:
         )
 
 
+def _gate(summed: list) -> list[tf.Operation]:
+    """What every update waits for: all gradients, where reads may race.
+
+    A reference variable (v1 behaviour) is read in place: an update that ran
+    before another gradient finished reading the variable would change that
+    gradient. So with reference variables, or several optimizer calls, no
+    update starts before every gradient is computed.
+    """
+    pairs = [pair for call in summed for pair in call]
+    refs = any(not hasattr(v, "handle") for _, v in pairs)
+    if len(summed) < 2 and not refs:
+        return []
+    return [g.op for g, _ in pairs if g is not None]
+
+
 def apply_tower_gradients(calls: list) -> list[tf.Operation]:
     """Applies the gradients recorded in all towers, once per optimizer call.
 
@@ -164,15 +179,11 @@ def apply_tower_gradients(calls: list) -> list[tf.Operation]:
         gradients.aggregate([tower_calls[k].grads_and_vars for tower_calls in calls])
         for k in range(len(calls[0]))
     ]
-    # No update starts before every gradient is computed: with reference
-    # variables (v1 behaviour) a gradient could otherwise read a variable
-    # another optimizer call has already updated.
-    all_grads = [g.op for pairs in summed for g, _ in pairs if g is not None]
+    gate = _gate(summed)
     updates = []
     for first, pairs in zip(calls[0], summed):
         # The update waits for what the model_fn made apply_gradients wait for.
-        waits = list(first.placeholder.control_inputs)
-        waits += all_grads if len(summed) > 1 else []
+        waits = list(first.placeholder.control_inputs) + gate
         with tf.control_dependencies(waits):
             update = first.optimizer.apply_aggregated(
                 pairs, first.global_step, first.name
