@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import statistics
-import tempfile
 from collections.abc import Mapping, Sequence
 
 from absl import flags
+
+from estimator_multigpu.diagnose import plot as plot_lib
 
 _INSTALL = "pip install 'estimator-multigpu[diagnose]' (or pip install matplotlib)"
 
@@ -149,12 +150,6 @@ def _figure(bars: Sequence[Bar], title: str, xlabel: str):
     return figure
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_bar_chart(bars: Sequence[Bar], path: str, title: str, xlabel: str) -> str:
     """Writes bars (median, runs as dots, ratio note) to a new PNG file.
 
@@ -179,17 +174,4 @@ def write_bar_chart(bars: Sequence[Bar], path: str, title: str, xlabel: str) -> 
     if not bars:
         raise ValueError("`bars` is empty; pass at least one contender to plot.")
     check_path(path)
-    figure = _figure(bars, title, xlabel)
-    handle, temporary = tempfile.mkstemp(
-        suffix=".png", dir=os.path.dirname(os.path.abspath(path))
-    )
-    try:
-        with os.fdopen(handle, "wb") as out:
-            figure.savefig(out, format="png", dpi=100)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private.
-        os.link(temporary, path)  # Fails, atomically, if `path` appeared meanwhile.
-    finally:
-        os.unlink(temporary)
-    return path
+    return plot_lib.save_png(_figure(bars, title, xlabel), path)

@@ -81,6 +81,13 @@ def test_input_fn_builders_pass(builder, kwargs):
     _problems(diagnose.check_input_fn(builder(_pairs, DEVICES, **kwargs)))
 
 
+def test_sharded_input_fn_without_prefetch_to_device_still_prefetches():
+    input_fn = emg.inputs.sharded_input_fn(
+        _pairs, DEVICES, global_batch_size=4, prefetch_to_device=False
+    )
+    _problems(diagnose.check_input_fn(input_fn))
+
+
 def test_sharded_input_fn_is_checked_per_device_pipeline():
     input_fn = emg.inputs.sharded_input_fn(
         lambda ctx: tf.data.Dataset.range(20).shuffle(20).map(lambda x: (x, x)),

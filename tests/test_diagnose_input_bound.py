@@ -201,6 +201,9 @@ def test_plot_writes_a_png_and_never_overwrites(tmp_path):
     assert diagnose.plot_stages(report, path) == path
     with open(path, "rb") as png:
         assert png.read(8) == b"\x89PNG\r\n\x1a\n"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~mask  # Not mkstemp's 0600.
     with pytest.raises(
         FileExistsError, match=r"stages.png' exists; .*never overwrites"
     ):

@@ -60,14 +60,38 @@ def plot_stages(report: InputBoundReport, path: str) -> str:
         raise FileExistsError(
             f"{path!r} exists; plot_stages never overwrites a file. Choose a new name."
         )
-    figure = _figure(report)
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=".png", dir=folder)
+    return save_png(_figure(report), path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def save_png(figure, path: str) -> str:
+    """Writes a matplotlib `figure` to a new PNG file, atomically.
+
+    The PNG goes to a temporary file in the same folder, is flushed to disk
+    and linked into place, so a reader never sees half a file; the file gets
+    the permissions the umask gives new files; an existing file is never
+    replaced.
+
+    Returns:
+      `path`.
+
+    Raises:
+      FileExistsError: if `path` exists (also if it appears meanwhile).
+    """
+    handle, temporary = tempfile.mkstemp(
+        suffix=".png", dir=os.path.dirname(os.path.abspath(path))
+    )
     try:
         with os.fdopen(handle, "wb") as out:
             figure.savefig(out, format="png", dpi=100)
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private.
         os.link(temporary, path)  # Fails, atomically, if `path` appeared meanwhile.
     finally:
         os.unlink(temporary)
