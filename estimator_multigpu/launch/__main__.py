@@ -1,0 +1,73 @@
+"""Command line: `python -m estimator_multigpu.launch --ps=1 --workers=2 -- CMD ...`.
+
+Starts each task of a local cluster on 127.0.0.1 (free ports) running CMD
+with its own `TF_CONFIG`, prefixes its output lines (`[worker:1] ...`), and
+exits with the chief's status, or the status of the first task that fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from estimator_multigpu.launch.plan import plan_tasks
+from estimator_multigpu.launch.supervisor import Supervisor
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, not {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, not {text!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m estimator_multigpu.launch",
+        description="Run a command as every task of a local TF_CONFIG cluster.",
+        epilog="Every task, ps included, runs the command with its own TF_CONFIG.",
+    )
+    p.add_argument("--ps", type=_count, default=0, help="parameter-server tasks")
+    p.add_argument("--workers", type=_count, default=1, help="worker tasks")
+    p.add_argument("--chief", action="store_true", help="add a chief task")
+    p.add_argument("--evaluator", action="store_true", help="add an evaluator")
+    p.add_argument(
+        "--restart-failed", action="store_true", help="restart crashed workers"
+    )
+    p.add_argument("--max-restarts", type=_count, default=3, help="per worker")
+    p.add_argument("--grace-seconds", type=_seconds, default=10.0)
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD [ARG ...]")
+    return p
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command: put it after `--`, e.g. -- python -m cifar10.main")
+    try:
+        tasks = plan_tasks(args.ps, args.workers, args.chief, args.evaluator)
+    except ValueError as error:
+        parser.error(str(error))
+    signal.signal(signal.SIGTERM, _terminate)
+    restarts = args.max_restarts if args.restart_failed else 0
+    return Supervisor(tasks, command, restarts, args.grace_seconds).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""The local cluster launcher: TF_CONFIG per task, prefixes, stop, restart."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from estimator_multigpu import cluster
+from estimator_multigpu.launch import plan_tasks
+
+# The task script: writes its TF_CONFIG and pid to DIR, then acts by role.
+_TASK = r"""
+import json, os, pathlib, signal, sys, time
+out = pathlib.Path(sys.argv[1])
+modes = set(sys.argv[2].split("+"))
+config = json.loads(os.environ["TF_CONFIG"])
+name = f"{config['task']['type']}{config['task']['index']}"
+(out / f"{name}.pid.{os.getpid()}").write_text(os.environ["TF_CONFIG"])
+print(f"hello from {name}", flush=True)
+primary = name == "chief0"
+if "ignore_term" in modes:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if "fail" in modes and name == "worker1":
+    sys.exit(3)
+if "crash_once" in modes and name == "worker1":
+    if not (out / "crashed").exists():
+        (out / "crashed").write_text("")
+        os.kill(os.getpid(), signal.SIGKILL)
+    (out / "rejoined").write_text("")
+if "crash_always" in modes and name == "worker1":
+    sys.exit(5)
+if primary:
+    while "all" in modes and len(list(out.glob("*.pid.*"))) < 5:
+        time.sleep(0.05)
+    while "crash_once" in modes and not (out / "rejoined").exists():
+        time.sleep(0.05)
+    if modes & {"all", "crash_once"}:
+        sys.exit(0)
+time.sleep(120)
+"""
+
+
+def _launch(tmp_path, mode, *flags, timeout=60):
+    script = tmp_path / "task.py"
+    script.write_text(_TASK)
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", *flags, "--"]
+    argv += [sys.executable, str(script), str(tmp_path), mode]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+
+
+def _task_pids(tmp_path):
+    return [int(p.name.rsplit(".", 1)[1]) for p in tmp_path.glob("*.pid.*")]
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _assert_all_gone(tmp_path):
+    pids = _task_pids(tmp_path)
+    assert pids
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in pids if _alive(p)]
+
+
+def test_plan_gives_each_task_its_tf_config():
+    tasks = plan_tasks(ps=1, workers=2, chief=True, evaluator=True)
+    assert [t.name for t in tasks] == [
+        "chief:0",
+        "worker:0",
+        "worker:1",
+        "ps:0",
+        "evaluator:0",
+    ]
+    parsed = [cluster.parse_tf_config(t.tf_config) for t in tasks]
+    assert [(c.task_type, c.task_index) for c in parsed] == [
+        (t.task_type, t.index) for t in tasks
+    ]
+    addresses = [a for jobs in parsed[0].jobs.values() for a in jobs]
+    assert len(set(addresses)) == 4
+    assert all(a.startswith("127.0.0.1:") for a in addresses)
+    assert all(c.jobs == parsed[0].jobs for c in parsed)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"ps": 1, "workers": 0}, r"`workers` is 0 and there is no chief"),
+        ({"ps": -1, "workers": 1}, r"`ps` must be an integer >= 0, got -1"),
+        ({"ps": 0, "workers": 1.5}, r"`workers` must be an integer >= 0, got 1.5"),
+    ],
+    ids=["no_training_task", "negative_ps", "float_workers"],
+)
+def test_plan_rejects_bad_counts(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        plan_tasks(**kwargs)
+
+
+def test_runs_every_task_and_prefixes_lines(tmp_path):
+    result = _launch(tmp_path, "all", "--ps=1", "--workers=2", "--chief", "--evaluator")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("chief:0", "worker:0", "worker:1", "ps:0", "evaluator:0"):
+        assert f"[{name}] hello from {name.replace(':', '')}" in result.stdout
+    assert "[launch] chief:0 exited with status 0" in result.stdout
+    configs = {
+        p.name.split(".")[0]: json.loads(p.read_text())
+        for p in tmp_path.glob("*.pid.*")
+    }
+    assert configs["worker1"]["task"] == {"type": "worker", "index": 1}
+    assert "evaluator" not in configs["evaluator0"]["cluster"]
+    _assert_all_gone(tmp_path)
+
+
+def test_failing_task_stops_job_with_its_status(tmp_path):
+    result = _launch(tmp_path, "fail", "--ps=1", "--workers=2", "--chief")
+    assert result.returncode == 3, result.stdout
+    assert "[launch] worker:1 failed with status 3: stopping all tasks" in result.stdout
+    _assert_all_gone(tmp_path)
+
+
+def test_sigkill_after_grace_when_sigterm_ignored(tmp_path):
+    start = time.monotonic()
+    result = _launch(tmp_path, "ignore_term+fail", "--workers=3", "--grace-seconds=0.5")
+    assert result.returncode == 3
+    assert 0.5 <= time.monotonic() - start < 30
+    _assert_all_gone(tmp_path)
+
+
+def test_restart_failed_worker_rejoins(tmp_path):
+    result = _launch(
+        tmp_path, "crash_once", "--workers=2", "--chief", "--restart-failed"
+    )
+    assert result.returncode == 0, result.stdout
+    assert "[launch] worker:1 failed with status 137: restart 1" in result.stdout
+    assert result.stdout.count("[worker:1] hello from worker1") == 2
+    _assert_all_gone(tmp_path)
+
+
+def test_restarts_are_bounded(tmp_path):
+    result = _launch(
+        tmp_path,
+        "crash_always",
+        "--workers=2",
+        "--chief",
+        "--restart-failed",
+        "--max-restarts=2",
+    )
+    assert result.returncode == 5
+    assert result.stdout.count("[worker:1] hello from worker1") == 3
+    assert "worker:1 failed with status 5: stopping all tasks" in result.stdout
+    _assert_all_gone(tmp_path)
+
+
+def test_crashed_chief_is_not_restarted(tmp_path):
+    script = tmp_path / "t.py"
+    script.write_text(
+        "import os, sys, time\nsys.exit(7) if '\"chief\"' in os.environ['TF_CONFIG'].split('task')[1] else time.sleep(60)\n"
+    )
+    argv = [
+        sys.executable,
+        "-m",
+        "estimator_multigpu.launch",
+        "--chief",
+        "--restart-failed",
+        "--",
+        sys.executable,
+        str(script),
+    ]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 7
+    assert "chief:0 exited with status 7" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "signum",
+    [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+    ids=["ctrl_c", "sigterm", "sigkill"],
+)
+def test_stopping_launcher_leaves_no_orphans(tmp_path, signum):
+    script = tmp_path / "task.py"
+    script.write_text(_TASK)
+    argv = [
+        sys.executable,
+        "-m",
+        "estimator_multigpu.launch",
+        "--ps=1",
+        "--workers=2",
+        "--grace-seconds=1",
+        "--",
+    ]
+    argv += [sys.executable, str(script), str(tmp_path), "ignore_term"]
+    launcher = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while len(_task_pids(tmp_path)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(_task_pids(tmp_path)) == 3
+    launcher.send_signal(signum)
+    launcher.wait(timeout=30)
+    assert launcher.returncode == {signal.SIGINT: 130, signal.SIGTERM: 130}.get(
+        signum, -9
+    )
+    _assert_all_gone(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "flags, match",
+    [
+        (["--workers=1"], r"no command: put it after `--`"),
+        (["--workers=0", "--", "true"], r"`workers` is 0 and there is no chief"),
+        (["--ps=-1", "--", "true"], r"--ps: must be an integer >= 0, not '-1'"),
+        (
+            ["--grace-seconds=x", "--", "true"],
+            r"--grace-seconds: must be a number >= 0",
+        ),
+    ],
+    ids=["no_command", "no_training_task", "negative_ps", "bad_grace"],
+)
+def test_usage_errors_start_nothing(flags, match):
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", *flags]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert re.search(match, result.stderr), result.stderr
