@@ -12,7 +12,7 @@ from estimator_multigpu import per_device
 from estimator_multigpu.estimator import checkpoints, damaged, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
-from estimator_multigpu.estimator.spec import ModeKeys, is_metric_object
+from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import as_step_count, check_hooks
 
 LOSS_METRIC_KEY = "loss"
@@ -145,29 +145,10 @@ def _build(estimator, input_fn, hooks, checkpoint_path):
 def _split_metric_ops(metrics: dict):
     """`(group of update ops, {name: value})`, sorted so graphs are stable."""
     update_ops, values = [], {}
-    for name, metric in sorted(metrics.items()):
-        values[name], update = _value_and_update(name, metric)
+    for name, (value, update) in sorted(metrics.items()):
+        values[name] = value
         update_ops.append(update)
     return tf.group(*update_ops), values
-
-
-def _value_and_update(name: str, metric):
-    """`(value, update_op)` of a metric tuple or a Keras `Metric` object."""
-    if not is_metric_object(metric):
-        return metric
-    updates = list(getattr(metric, "updates", None) or [])
-    if len(updates) > 1:
-        raise RuntimeError(
-            f"Metric object contains more than one update op (metric {name!r}: "
-            f"{len(updates)}); use one metric object per update."
-        )
-    if not updates:
-        raise RuntimeError(
-            f"Metric object {name!r} has no update op: call it (or its "
-            "update_state) on this batch inside the model_fn, with a Keras that "
-            "runs in graph mode (tf_keras on TF 2.16+)."
-        )
-    return metric.result(), updates[0]
 
 
 def _with_default_local_init(scaffold):

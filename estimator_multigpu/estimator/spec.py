@@ -174,9 +174,8 @@ def _validate_metrics(eval_metric_ops):
         return {}
     if not isinstance(eval_metric_ops, dict):
         raise TypeError(f"eval_metric_ops must be a dict, given: {eval_metric_ops}")
+    eval_metric_ops = _metric_objects_as_tuples(eval_metric_ops)
     for key, value in eval_metric_ops.items():
-        if is_metric_object(value):
-            continue
         if not isinstance(value, tuple) or len(value) != 2:
             raise TypeError(
                 "Values of eval_metric_ops must be (metric_value, update_op) "
@@ -193,6 +192,42 @@ def is_metric_object(value) -> bool:
         callable(getattr(value, name, None))
         for name in ("result", "update_state", "reset_state")
     )
+
+
+def _metric_objects_as_tuples(eval_metric_ops: dict) -> dict:
+    """Keras `Metric` objects as `(result, update_op)`, as tf.estimator does.
+
+    Their variables join LOCAL_VARIABLES (so evaluation initialises them)
+    and METRIC_VARIABLES.
+
+    Raises:
+      ValueError: for a metric object whose `update_state` was not called.
+    """
+    converted = dict(eval_metric_ops)
+    for key, value in eval_metric_ops.items():
+        if not is_metric_object(value):
+            continue
+        updates = list(getattr(value, "updates", None) or [])
+        if not updates:
+            raise ValueError(
+                f'Please call update_state(...) on the "{value.name}" metric '
+                "(in the model_fn, with a Keras that runs in graph mode: "
+                "tf_keras on TF 2.16+)."
+            )
+        converted[key] = (value.result(), updates[0])
+        for collection in (
+            tf.compat.v1.GraphKeys.LOCAL_VARIABLES,
+            tf.compat.v1.GraphKeys.METRIC_VARIABLES,
+        ):
+            _add_new(collection, value.variables)
+    return converted
+
+
+def _add_new(collection: str, variables) -> None:
+    existing = set(tf.compat.v1.get_collection(collection))
+    for variable in variables:
+        if variable not in existing:
+            tf.compat.v1.add_to_collection(collection, variable)
 
 
 def _validate_scaffold(scaffold):
