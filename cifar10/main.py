@@ -87,6 +87,12 @@ _CACHE_DIR = flags.DEFINE_string(
 _SYNTHETIC = flags.DEFINE_list(
     "synthetic_examples", ["10000", "2000"], "Train,test sizes of the generated set."
 )
+_DIAGNOSE = flags.DEFINE_boolean(
+    "diagnose",
+    False,
+    "Print the pipeline doctor's report (emg.diagnose) on the training input "
+    "before training.",
+)
 _LOG_EVERY = flags.DEFINE_integer(
     "log_every_steps", 20, "Progress interval.", lower_bound=1
 )
@@ -265,6 +271,21 @@ def _prepared_data(config: config_lib.TrainConfig) -> str:
         raise SystemExit(f"Error: {error}") from error
 
 
+def _diagnosis(config: config_lib.TrainConfig, data_dir: str) -> str:
+    """The pipeline doctor's report on the training input_fn."""
+    import estimator_multigpu as emg
+    from cifar10 import trainer
+
+    train_input_fn, _ = trainer.input_fns(config, data_dir)
+    try:
+        findings = emg.diagnose.check_input_fn(train_input_fn)
+    except emg.diagnose.NoPipelineError as error:  # --input=queue.
+        return f"Pipeline doctor: {error}"
+    return "Pipeline doctor on the training input:\n" + emg.diagnose.format_findings(
+        findings
+    )
+
+
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"Unexpected arguments: {argv[1:]}")
@@ -278,6 +299,8 @@ def main(argv):
         flush=True,
     )
     data_dir = _prepared_data(config)
+    if _DIAGNOSE.value:
+        print(_diagnosis(config, data_dir), flush=True)
     from cifar10 import trainer
 
     results = trainer.train_and_evaluate(config, data_dir)

@@ -143,3 +143,14 @@ def test_queue_input_trains_and_evaluates_on_two_devices(tmp_path):
     results = trainer.run(tiny_config(tmp_path, input="queue", train_steps=3))
     assert results["global_step"] == 3 and 0 <= results["accuracy"] <= 1
     assert results["loss"] > 0
+
+
+@pytest.mark.parametrize("input_kind", ["tfdata", "queue"])
+def test_diagnose_reports_on_the_training_input(tmp_path, input_kind):
+    config = tiny_config(tmp_path, input=input_kind)
+    report = main._diagnosis(config, trainer.prepare(config))
+    if input_kind == "tfdata":  # Our own pipeline: no warning, no error.
+        assert report.startswith("Pipeline doctor on the training input:")
+        assert " 0 errors, 0 warnings" in report
+    else:
+        assert "no pipeline to check" in report and "migrate" in report

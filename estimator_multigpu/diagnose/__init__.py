@@ -1,6 +1,10 @@
 """Pipeline doctor and input-bound analysis (`python -m estimator_multigpu.diagnose`)."""
 
-from estimator_multigpu.diagnose.checking import check, check_input_fn
+from estimator_multigpu.diagnose.checking import (
+    NoPipelineError,
+    check,
+    check_input_fn,
+)
 from estimator_multigpu.diagnose.findings import (
     ERROR,
     INFO,
@@ -31,6 +35,7 @@ __all__ = [
     "WARNING",
     "Finding",
     "InputBoundReport",
+    "NoPipelineError",
     "StageThroughput",
     "check",
     "check_input_fn",
