@@ -16,6 +16,7 @@ from estimator_multigpu.migrate import (
     imports,
     reader_helpers,
     replicate_args,
+    tower_rewrite,
 )
 from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets, apply
 from estimator_multigpu.migrate.scanner import Finding
@@ -167,6 +168,7 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     edits = _chain_edits(tree, table, off, emg, findings, notes)
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
+    edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
     if not edits:
         return FixResult(source, notes)
     edits += imports.dead_imports(tree, table, off, findings)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, contrib_calls, rules, towers
+from estimator_multigpu.migrate import (
+    aliases,
+    astutil,
+    contrib_calls,
+    rules,
+    tower_rewrite,
+    towers,
+)
 from estimator_multigpu.migrate.edits import Offsets
 
 
@@ -138,8 +145,10 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     _Visitor(table, make).visit(tree)
     for node, path, rule in _unused_imports(tree):
         make(node, path, dataclasses.replace(rule, rename=None), node)
+    loops = tower_rewrite.find(tree, table, off)
     for node, is_loop in towers.find(tree, table):
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
+        rule = loops.get(id(node), (None, rule))[1]
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
     for node, api, rule, covered in contrib_calls.find(tree, table, off):
         findings[:] = [f for f in findings if id(f.node) not in covered]

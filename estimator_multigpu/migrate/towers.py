@@ -37,18 +37,50 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def _tainted(loop: ast.For) -> set[str]:
+    """Names in the loop whose value depends on the loop variable."""
+    tainted = _names(loop.target)
+    assigns = [n for n in walk_scope(loop.body) if isinstance(n, ast.Assign)]
+    grew = True
+    while grew:
+        grew = False
+        for node in assigns:
+            if _names(node.value) & tainted:
+                new = set().union(*(_names(t) for t in node.targets)) - tainted
+                tainted |= new
+                grew = grew or bool(new)
+    return tainted
+
+
+def appended(loop: ast.For) -> set[str]:
+    """The lists the loop body appends to (`tower_grads.append(grads)`)."""
+    out = set()
+    for node in walk_scope(loop.body):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "append"
+            and isinstance(node.func.value, ast.Name)
+        ):
+            out.add(node.func.value.id)
+    return out
+
+
 def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
     """True if `loop` places per-device copies of a model, tf1-tutorial style.
 
-    A tower loop opens `tf.device(...)` on a device named from the loop
-    variable and, in the same body, computes gradients, reuses variables, or
-    opens a scope named "tower".
+    A tower loop opens `tf.device(...)` on a device that depends on the loop
+    variable (however the name is built: `'/gpu:%d' % i`, `.format`, an
+    f-string, a variable, a device setter, a helper) and, in the same body,
+    computes gradients, reuses variables, opens a scope named "tower", or
+    collects per-iteration values (losses, gradients) in a list.
     """
     devices = _with_calls(loop.body, table, ("tf.device",))
-    if not any(_names(call) & _names(loop.target) for call in devices):
+    tainted = _tainted(loop)
+    if not any(_names(call) & tainted for call in devices):
         return False
     called = {call_target(n) for n in walk_scope(loop.body) if isinstance(n, ast.Call)}
-    if called & set(_GRADIENT_CALLS + _REUSE_CALLS):
+    if called & set(_GRADIENT_CALLS + _REUSE_CALLS) or appended(loop):
         return True
     scopes = _with_calls(loop.body, table, _SCOPES)
     if any(k.arg == "reuse" for call in scopes for k in call.keywords):
@@ -68,12 +100,39 @@ def is_averaging_helper(func: ast.FunctionDef) -> bool:
     return False
 
 
-def find(tree: ast.AST, table: aliases.AliasTable) -> list[tuple[ast.stmt, bool]]:
-    """Returns (node, is_loop) for the tower loops and averaging helpers in `tree`."""
+def _starred_over(node: ast.AST, names: set[str]) -> bool:
+    """True for `zip(*tower_grads)` / `itertools.chain(*tower_grads)`."""
+    return isinstance(node, ast.Call) and any(
+        isinstance(a, ast.Starred) and _names(a.value) & names for a in node.args
+    )
+
+
+def _inline_averaging(tree: ast.AST, collected: set[str]) -> list[ast.AST]:
+    """Loops and comprehensions that walk the towers' lists side by side."""
     found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and _starred_over(node.iter, collected):
+            found.append(node)
+        elif isinstance(node, ast.comprehension) and _starred_over(
+            node.iter, collected
+        ):
+            found.append(node.iter)
+    return found
+
+
+def find(tree: ast.AST, table: aliases.AliasTable) -> list[tuple[ast.AST, bool]]:
+    """Returns (node, is_loop) for the tower loops and gradient averaging in `tree`.
+
+    Averaging is an `average_gradients`-style helper, or a loop or
+    comprehension over `zip(*L)` / `chain(*L)` of a list `L` a tower loop fills.
+    """
+    found, collected = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.For) and is_tower_loop(node, table):
             found.append((node, True))
+            collected |= appended(node)
         elif isinstance(node, ast.FunctionDef) and is_averaging_helper(node):
             found.append((node, False))
-    return found
+    inside = {id(n) for f, _ in found for n in ast.walk(f) if n is not f}
+    inline = _inline_averaging(tree, collected)
+    return found + [(n, False) for n in inline if id(n) not in inside]

@@ -1,0 +1,270 @@
+"""Hand-written tower loops: found by what they do; the canonical one becomes emg.towers.minimize."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from migrate_helpers import CORPUS, parse_ok
+
+from estimator_multigpu.migrate import fixer, runner, scanner
+
+
+def scan(source):
+    source = textwrap.dedent(source)
+    return scanner.scan_tree(ast.parse(source), source, "snippet.py")
+
+
+def fix(source):
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = scanner.scan_tree(tree, source, "snippet.py")
+    return fixer.fix(source, tree, findings).source, findings
+
+
+def towers_found(source):
+    return [(f.line, f.api) for f in scan(source) if f.rule.rule_id == "tower-loop"]
+
+
+LOOP = """\
+import tensorflow as tf
+
+
+def build(devices, opt, features, num_gpus, device_type):
+    tower_losses = []
+    for i in range(num_gpus):
+        {device_line}
+        with tf.device({device}):
+            loss = model(features[i])
+            tower_losses.append(loss)
+    return tower_losses
+"""
+
+
+@pytest.mark.parametrize(
+    "device_line, device",
+    [
+        ("pass", "'/gpu:%d' % i"),
+        ("pass", "'/gpu:{}'.format(i)"),
+        ("pass", "f'/gpu:{i}'"),
+        ("worker = '/{}:{}'.format(device_type, i)", "worker"),
+        (
+            "setter = local_device_setter(worker_device='/gpu:%d' % i)",
+            "setter",
+        ),
+        ("pass", "device_name(i)"),
+    ],
+    ids=["percent", "format", "f_string", "variable", "device_setter", "helper"],
+)
+def test_loop_collecting_losses_is_found_however_the_device_is_named(
+    device_line, device
+):
+    source = LOOP.format(device_line=device_line, device=device)
+    assert towers_found(source) == [(6, "tower loop")]
+
+
+def test_loop_on_one_fixed_device_is_not_a_tower_loop():
+    source = LOOP.format(device_line="pass", device="'/cpu:0'")
+    assert towers_found(source) == []
+
+
+def test_tf_gradients_in_the_loop_is_found():
+    source = """
+    import tensorflow as tf
+    for d in devices:
+        with tf.device(d):
+            grads = tf.gradients(model(x), params)
+    """
+    assert towers_found(source) == [(3, "tower loop")]
+
+
+ESTIMATOR_STYLE = """\
+import itertools
+
+import tensorflow as tf
+
+
+def model_fn(features, labels, mode, params):
+    tower_losses, tower_gradvars = [], []
+    for i in range(params.num_gpus):
+        worker_device = '/{}:{}'.format('gpu', i)
+        with tf.variable_scope('resnet', reuse=bool(i != 0)):
+            with tf.device(worker_device):
+                loss, gradvars = tower_fn(features[i], labels[i])
+                tower_losses.append(loss)
+                tower_gradvars.append(gradvars)
+    all_grads = {}
+    for grad, var in itertools.chain(*tower_gradvars):
+        all_grads.setdefault(var, []).append(grad)
+    mean = [g for g in zip(*tower_losses)]
+    return all_grads, mean
+"""
+
+
+def test_estimator_style_loop_and_inline_averaging_are_found():
+    found = [
+        (f.line, f.api, f.rule.replacement)
+        for f in scan(ESTIMATOR_STYLE)
+        if f.rule.rule_id == "tower-loop"
+    ]
+    assert [(line, api) for line, api, _ in found] == [
+        (8, "tower loop"),
+        (16, "gradient averaging"),
+        (18, "gradient averaging"),
+    ]
+    # Inside a model_fn the advice is replicate_model_fn, not minimize.
+    assert "emg.replicate_model_fn" in found[0][2]
+
+
+CANONICAL = (CORPUS / "tower_loop_split.py").read_text()
+
+
+def test_canonical_loop_becomes_minimize():
+    new, findings = fix(CANONICAL)
+    assert parse_ok(new)
+    assert "loss, train_op = emg.towers.minimize(\n" in new
+    assert (
+        "        lambda images_shard, labels_shard: "
+        "tower_loss(images_shard, labels_shard, 0.01),\n"
+        "        (images, labels),\n"
+        "        opt,\n"
+        '        devices=["/cpu:%d" % i for i in range(NUM_DEVICES)],\n'
+        "        global_step=global_step,\n"
+        "    )  # the update\n"
+    ) in new
+    for gone in (
+        "tower_grads",
+        "average_gradients",
+        "compute_gradients",
+        "for i in range(NUM_DEVICES):",
+    ):
+        assert gone not in new
+    # What the user's code does around the loop is kept.
+    assert "image_splits = tf.split(images, NUM_DEVICES)" in new
+    assert "# One tower per device, sharing the variables.\n" in new
+    assert all(f.fixed for f in findings)
+
+
+def test_canonical_loop_finding_names_the_exact_call():
+    (loop,) = [f for f in scan(CANONICAL) if f.api == "tower loop"]
+    assert loop.rule.replacement.startswith(
+        "loss, train_op = emg.towers.minimize(lambda images_shard, labels_shard: "
+        "tower_loss(images_shard, labels_shard, 0.01), (images, labels), opt, "
+        'devices=["/cpu:%d" % i for i in range(NUM_DEVICES)], '
+        "global_step=global_step)"
+    )
+
+
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        (
+            "    train_op = opt.apply_gradients(grads, global_step=global_step)",
+            "    tf.summary.histogram('g', grads[0][0])\n"
+            "    train_op = opt.apply_gradients(grads, global_step=global_step)",
+            "reads `grads`, which the rewrite removes",
+        ),
+        (
+            'with tf.name_scope("tower_%d" % i):',
+            'with tf.name_scope("tower_%d" % i) as scope:',
+            "is not tf.device or a scope without `as`",
+        ),
+        (
+            "global_step=global_step)",
+            "global_step=global_step, name='step')",
+            "apply_gradients takes more than grads and global_step",
+        ),
+        (
+            "tower_loss(image_splits[i], label_splits[i], 0.01)",
+            "tower_loss(image_splits[i], label_splits[i], 0.01 * i)",
+            r"`0.01 \* i` depends on the loop variable",
+        ),
+        (
+            "label_splits = tf.split(labels, NUM_DEVICES)",
+            "label_splits = tf.split(labels, NUM_DEVICES, axis=1)",
+            "`label_splits\\[i\\]` is not a shard of",
+        ),
+        (
+            "    grads = average_gradients(tower_grads)",
+            "    grads = average_gradients(tower_grads)\n    print(loss)",
+            "reads `loss` before the update is built",
+        ),
+    ],
+    ids=[
+        "grads_read_later",
+        "scope_bound",
+        "apply_named",
+        "argument_reads_index",
+        "split_on_another_axis",
+        "loss_read_before_apply",
+    ],
+)
+def test_other_shapes_stay_findings_that_say_why(old, new, reason):
+    assert old in CANONICAL
+    source = CANONICAL.replace(old, new)
+    rewritten, findings = fix(source)
+    assert rewritten == source
+    (loop,) = [f for f in findings if f.api == "tower loop"]
+    assert not loop.fixed
+    assert "emg.towers.minimize(tower_fn, inputs, optimizer" in loop.rule.replacement
+    assert __import__("re").search(reason, loop.rule.replacement)
+
+
+def test_statement_sharing_a_line_is_not_rewritten():
+    source = CANONICAL.replace(
+        "    tower_grads = []\n", "    tower_grads = []; unrelated = 1\n"
+    )
+    assert fix(source)[0] == source
+
+
+def test_helper_used_elsewhere_is_kept():
+    source = CANONICAL + "\n\nOTHER = average_gradients\n"
+    new, findings = fix(source)
+    assert "def average_gradients(tower_grads):" in new
+    assert "emg.towers.minimize(" in new
+    helper = [f for f in findings if f.api == "gradient averaging"]
+    assert [f.fixed for f in helper] == [False]
+
+
+_DRIVER = """
+import contextlib, io, json, runpy, sys
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+out = {}
+for label, path, devices in json.loads(sys.argv[1]):
+    tf.compat.v1.reset_default_graph()
+    buffer = io.StringIO()
+    sys.argv[1:] = [path + ".work", str(devices)]
+    with contextlib.redirect_stdout(buffer):
+        runpy.run_path(path, run_name="__main__")
+    out[label] = buffer.getvalue().splitlines()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_rewritten_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
+    result = runner.process(str(CORPUS / "tower_loop_split.py"))
+    assert not result.remaining
+    new = tmp_path / "rewritten.py"
+    new.write_text(result.rewritten)
+    old = str(CORPUS / "tower_loop_split.py")
+    runs = [[f"{name}{n}", path, n] for n in (1, 2) for name, path in (
+        ("loop", old), ("minimize", str(new)))]  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["loop1"][0] == "step 3"
+    assert out["minimize1"] == out["loop1"]
+    assert out["minimize2"] == out["loop2"] == out["loop1"]
