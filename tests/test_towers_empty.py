@@ -171,3 +171,30 @@ def test_metrics_when_tower_zero_is_empty():
             assert session.run(values) == got
     assert got["accuracy"] == expected["accuracy"]
     np.testing.assert_allclose(got["mean_logit"], expected["mean_logit"], rtol=1e-5)
+
+
+def test_string_features_of_an_empty_tower_come_back_in_order():
+    """The stand-in of a string feature is an empty string, trimmed like the rest."""
+    names = np.array([b"a", b"bb", b"ccc"])
+
+    def model_fn(features, labels, mode):
+        del labels
+        scale = tf.compat.v1.get_variable(
+            "scale", [], initializer=tf.compat.v1.ones_initializer()
+        )
+        length = tf.cast(tf.strings.length(features["name"]), tf.float32) * scale
+        return EstimatorSpec(
+            mode, predictions={"name": features["name"], "length": length}
+        )
+
+    with tf.Graph().as_default():
+        dataset = tf.data.Dataset.from_tensor_slices({"name": names}).batch(2)
+        features = tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
+        spec = emg.replicate_model_fn(model_fn, devices=ALL_DEVICES[:3])(
+            features, None, ModeKeys.PREDICT
+        )
+        with tf.compat.v1.Session() as session:
+            _initialize(session)
+            steps = [session.run(spec.predictions) for _ in range(2)]
+    assert [list(s["name"]) for s in steps] == [[b"a", b"bb"], [b"ccc"]]
+    assert [list(s["length"]) for s in steps] == [[1.0, 2.0], [3.0]]
