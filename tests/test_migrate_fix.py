@@ -604,7 +604,13 @@ def test_keep_input_reading_unbatched_values_is_left_alone():
 
 
 def test_a_reader_function_that_cannot_be_a_source_is_named_in_the_note():
-    result, _ = fix((CORPUS / "cifar10_tutorial_input.py").read_text())
+    # A caller that hands the whole record on keeps the record object.
+    source = (CORPUS / "cifar10_tutorial_input.py").read_text()
+    source = source.replace(
+        "    read_input.label.set_shape([1])\n",
+        "    read_input.label.set_shape([1])\n    log_record(read_input)\n",
+    )
+    result, _ = fix(source)
     assert any(
         "`read_cifar10` reads the queue but cannot become a source: the records "
         "are unpacked into something other than names" in note

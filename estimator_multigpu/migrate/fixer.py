@@ -14,8 +14,11 @@ from estimator_multigpu.migrate import (
     chains,
     contrib_calls,
     imports,
+    queue_loops,
     reader_helpers,
+    records,
     replicate_args,
+    scanner,
     tower_rewrite,
 )
 from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets, apply
@@ -149,6 +152,33 @@ def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Ed
     return out
 
 
+def _flattened(source, tree, findings) -> FixResult | None:
+    """The fix of `source` with its record objects flattened first.
+
+    None when there are none, or when flattening them lets nothing more be
+    rewritten. Flattening adds or removes no legacy API use, so the n-th
+    finding of an API before it is the n-th of that API after it.
+    """
+    flat = records.flatten(source, tree)
+    if flat is None or not findings:
+        return None
+    flat_tree = ast.parse(flat)
+    again = scanner.scan_tree(flat_tree, flat, findings[0].path)
+    result = fix(flat, flat_tree, again)
+    by_api: dict[str, list[Finding]] = {}
+    for f in again:
+        by_api.setdefault(f.api, []).append(f)
+    pairs = [
+        (f, by_api.get(f.api, []).pop(0) if by_api.get(f.api) else None)
+        for f in findings
+    ]
+    if not any(new is not None and new.fixed for _, new in pairs):
+        return None
+    for old, new in pairs:
+        old.fixed = old.fixed or bool(new is not None and new.fixed)
+    return result
+
+
 def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     """Rewrites what is safe in `source`; marks the `findings` it resolved.
 
@@ -161,6 +191,9 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     Returns:
       The new text and the reasons queue chains were left for a manual rewrite.
     """
+    staged = _flattened(source, tree, findings)
+    if staged is not None:
+        return staged
     table = aliases.AliasTable(tree)
     off = Offsets(source)
     emg, add_import = _emg_name(tree, table)
@@ -169,6 +202,7 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
+    edits = queue_loops.edits(tree, off, findings, edits)
     if not edits:
         return FixResult(source, notes)
     edits += imports.dead_imports(tree, table, off, findings)

@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     aliases,
     astutil,
     contrib_calls,
+    queue_loops,
     rules,
     tower_rewrite,
     towers,
@@ -150,6 +151,8 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
         rule = loops.get(id(node), (None, rule))[1]
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
+    for node in queue_loops.find(tree, table):
+        make(node, queue_loops.API, queue_loops.RULE, node)
     for node, api, rule, covered in contrib_calls.find(tree, table, off):
         findings[:] = [f for f in findings if id(f.node) not in covered]
         make(node, api, rule, node)
