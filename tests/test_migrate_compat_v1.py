@@ -17,6 +17,8 @@ TRAINER = CORPUS / "bare_tf1_trainer.py"
 PORT_CORPUS = (
     "bare_tf1_trainer.py",
     "reader_class_as_value.py",
+    "slim_clones_input.py",
+    "slim_model_train.py",
     "thread_coordinator.py",
 )
 

@@ -55,10 +55,10 @@ def drop(findings: list, source: str, rules=frozenset()) -> list:
 
 def known_rules() -> set[str]:
     """Every rule id the tool reports (what `--ignore` accepts)."""
-    from estimator_multigpu.migrate import compat_v1, era, rules
+    from estimator_multigpu.migrate import compat_v1, era, rules, slim
 
     found = {r.rule_id for r in rules.TABLE.values()}
-    for module in (rules, era):
+    for module in (rules, era, slim):
         found |= {v.rule_id for v in vars(module).values() if isinstance(v, rules.Rule)}
     found |= {compat_v1.RULE_ID, "summary-v1", "contrib-slim"}
     return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import aliases, compat_v1, era, scanner
+from estimator_multigpu.migrate import aliases, compat_v1, era, scanner, slim
 from estimator_multigpu.migrate.edits import Offsets, apply
 from estimator_multigpu.migrate.guide_rules import PortedRule
 
@@ -45,8 +45,9 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     """
     table = aliases.AliasTable(tree)
     off = Offsets(source)
-    out = era.refine(tree, table, findings)
+    out = slim.group(era.refine(tree, table, findings))
     out += [_finding(path, off, *hit) for hit in era.find(tree, table)]
+    out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
     out += _compat_findings(tree, table, off, path)
     out.sort(key=lambda f: (f.line, f.col))
     return out
@@ -77,11 +78,29 @@ def _rename_summaries(source: str, findings: list) -> str:
 
 
 def fix(source: str, findings: list, notes: list) -> str:
-    """Applies the compat.v1 port to `source` (already rewritten by the fixer).
+    """Applies the compat.v1 and tf_slim ports to `source` (already rewritten
+    by the fixer).
 
-    Marks the findings it resolves as fixed; when the port is not safe, adds
-    the reason to `notes` and returns `source` unchanged.
+    Marks the findings they resolve as fixed; a port that is not safe adds
+    its reason to `notes` and leaves its part of `source` unchanged.
     """
+    return _port_slim(_port_compat(source, findings, notes), findings, notes)
+
+
+def _port_slim(source: str, findings: list, notes: list) -> str:
+    core = [f for f in findings if f.rule.rule_id == slim.RULE_ID]
+    core = [f for f in core if f.rule.summary == slim.group_rule(slim.CORE).summary]
+    if not core:
+        return source
+    new, why = slim.port(source)
+    if why:
+        notes.append((core[0].line, f"slim import not replaced by tf_slim: {why}"))
+        return source
+    core[0].fixed = True
+    return new
+
+
+def _port_compat(source: str, findings: list, notes: list) -> str:
     todo = _portable(findings)
     if not todo:
         return source

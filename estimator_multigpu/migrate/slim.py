@@ -1,0 +1,152 @@
+"""tf.contrib.slim: one finding per file and slim module; `import tf_slim as slim` where it works."""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate import aliases
+from estimator_multigpu.migrate.edits import Offsets, apply
+from estimator_multigpu.migrate.guide_rules import rule
+
+RULE_ID = "contrib-slim"
+ANCHOR = "tf-contrib"
+CORE = "layers"
+_INPUT = (
+    "emg.inputs.sharded_input_fn(dataset_fn) over a tf.data pipeline "
+    "(emg.inputs.record_dataset_fn for TFRecords), one shard per device; "
+    "prefetch_queue becomes dataset.prefetch"
+)
+_ADVICE = {
+    CORE: "import tf_slim as slim (pip install tf-slim): tf_slim 1.1 runs slim's "
+    "layers, arg_scope, losses and learning.create_train_op on TF 2.21 under the "
+    "compat.v1 port, but not slim.batch_norm (use tf.compat.v1.layers."
+    "batch_normalization: decay->momentum, is_training->training, with tf-keras)",
+    "tfexample_decoder": "tf.io.parse_single_example + tf.io.decode_image in a "
+    "tf.data map (emg.inputs.record_dataset_fn): tf_slim 1.1's tfexample_decoder "
+    "crashes on TF 2.21 (control_flow_ops has no `case`)",
+    "dataset_data_provider": _INPUT,
+    "prefetch_queue": _INPUT,
+    "parallel_reader": _INPUT,
+    "queues": _INPUT,
+    "dataset": _INPUT,
+    "data": _INPUT,
+    "learning": "emg.estimator.Estimator (or tf.compat.v1.train."
+    "MonitoredTrainingSession) for slim.learning.train; tf_slim's "
+    "learning.create_train_op works as is",
+}
+# What tf_slim 1.1 cannot run on TF 2.21: a file using them keeps its import.
+BROKEN = ("batch_norm", "tfexample_decoder")
+CLONES = rule(
+    "slim-clones",
+    "slim model_deploy clones are hand-written towers (one model copy per device)",
+    "clones are towers: put clone_fn's body in a model_fn and wrap it with "
+    "emg.replicate_model_fn(model_fn, devices=emg.devices.resolve(num_gpus="
+    "config.num_clones)); optimize_clones -> emg.TowerOptimizer(optimizer) "
+    "(it averages the clones' gradients)",
+    "tower-loops",
+)
+_CLONE_CALLS = ("create_clones", "optimize_clones", "deploy", "DeploymentConfig")
+
+
+def module_of(api: str) -> str:
+    """`'tf.contrib.slim.prefetch_queue.x'` -> `'prefetch_queue'`; layers etc. -> CORE."""
+    parts = api.split(".")
+    sub = parts[3] if len(parts) > 3 else ""
+    return sub if sub in _ADVICE else CORE
+
+
+def group_rule(module: str) -> object:
+    what = "slim" if module == CORE else f"slim.{module}"
+    return rule(
+        RULE_ID, f"tf.contrib.{what} is gone since TF 2.0", _ADVICE[module], ANCHOR
+    )
+
+
+def _text(members) -> str:
+    counts: dict[str, int] = {}
+    lines: list[int] = []
+    for f in members:
+        name = f.api.replace("tf.contrib.", "", 1)
+        counts[name] = counts.get(name, 0) + 1
+        lines += [] if f.line in lines else [f.line]
+    names = ", ".join(f"{n} x{c}" for n, c in counts.items())
+    shown = ", ".join(map(str, lines[:12])) + (", ..." if len(lines) > 12 else "")
+    return f"{len(members)} use(s): {names} (line {shown})"
+
+
+def group(findings: list) -> list:
+    """Replaces the per-use slim findings by one per slim module (first line)."""
+    groups: dict[str, list] = {}
+    out = []
+    for f in findings:
+        if f.rule.rule_id == RULE_ID:
+            groups.setdefault(module_of(f.api), []).append(f)
+        else:
+            out.append(f)
+    for module, members in groups.items():
+        first = members[0]
+        first.rule, first.text = group_rule(module), _text(members)
+        out.append(first)
+    return out
+
+
+def clone_calls(tree: ast.Module, table: aliases.AliasTable):
+    """Yields (node, api, text, rule) for model_deploy clone calls."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr not in _CLONE_CALLS:
+            continue
+        base = table.resolve(node.value) or ""
+        if base.rsplit(".", 1)[-1] == "model_deploy":
+            yield node, f"model_deploy.{node.attr}", ast.unparse(node), CLONES
+
+
+def _binding(tree: ast.Module) -> tuple[ast.stmt, str] | None:
+    """The one module-level statement that binds slim, and the name it binds."""
+    found = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import) and len(stmt.names) == 1:
+            alias = stmt.names[0]
+            if alias.name == "tensorflow.contrib.slim" and alias.asname:
+                found.append((stmt, alias.asname))
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module == "tensorflow.contrib":
+            if [a.name for a in stmt.names] == ["slim"]:
+                found.append((stmt, stmt.names[0].asname or "slim"))
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            value = aliases.AliasTable(tree).resolve_tf(stmt.value)
+            if value == "tf.contrib.slim" and isinstance(stmt.targets[0], ast.Name):
+                found.append((stmt, stmt.targets[0].id))
+    return found[0] if len(found) == 1 else None
+
+
+def blocker(source: str) -> str | None:
+    """Why `import tf_slim` cannot replace the slim import, or None."""
+    tree = ast.parse(source)
+    bound = _binding(tree)
+    if bound is None:
+        return "no single `import tensorflow.contrib.slim as slim` to replace"
+    name = bound[1]
+    used = {
+        n.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
+    }
+    broken = sorted(used & set(BROKEN))
+    if broken:
+        return f"slim.{broken[0]} does not run in tf_slim 1.1 on TF 2.21"
+    other = sorted(used & (set(_ADVICE) - {CORE}))
+    if other:
+        return f"slim.{other[0]} needs the rewrite its finding names first"
+    return None
+
+
+def port(source: str) -> tuple[str, str | None]:
+    """Rewrites the slim import to `import tf_slim as <name>` where tf_slim works."""
+    why = blocker(source)
+    if why:
+        return source, why
+    stmt, name = _binding(ast.parse(source))
+    off = Offsets(source)
+    new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
+    return apply(source, [off.replace(stmt, new)]), None
