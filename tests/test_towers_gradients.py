@@ -86,10 +86,15 @@ def two_optimizers_model_fn(features, labels, mode, params):
     adam = emg.TowerOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))
     momentum = emg.TowerOptimizer(tf.compat.v1.train.MomentumOptimizer(0.5, 0.9))
     step = tf.compat.v1.train.get_or_create_global_step()
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    dense_pairs = adam.compute_gradients(loss, var_list=dense)
+    emb_pairs = momentum.compute_gradients(loss, var_list=emb)
+    # Both updates after all gradients: with reference variables (v1
+    # behaviour) one device's step would otherwise race.
+    grads = [g.op for g, _ in dense_pairs + emb_pairs]
+    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops") + grads):
         train_op = tf.group(
-            adam.minimize(loss, step, var_list=dense),
-            momentum.minimize(loss, var_list=emb),
+            adam.apply_gradients(dense_pairs, step),
+            momentum.apply_gradients(emb_pairs),
         )
     return EstimatorSpec(mode, loss=loss, train_op=train_op)
 

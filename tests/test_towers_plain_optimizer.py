@@ -100,9 +100,14 @@ def clipped_model_fn(features, labels, mode):
     plain = tf.compat.v1.train.GradientDescentOptimizer(0.5)
     dense = tf.compat.v1.trainable_variables("dense")
     emb = tf.compat.v1.trainable_variables("emb")
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    dense_pairs = clipped.compute_gradients(loss, var_list=dense)
+    emb_pairs = plain.compute_gradients(loss, var_list=emb)
+    # Both updates after all gradients: with reference variables (v1
+    # behaviour) one device's step would otherwise race.
+    grads = [g.op for g, _ in dense_pairs + emb_pairs]
+    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops") + grads):
         train_op = tf.group(
-            clipped.minimize(loss, var_list=dense), plain.minimize(loss, var_list=emb)
+            clipped.apply_gradients(dense_pairs), plain.apply_gradients(emb_pairs)
         )
     return _spec(mode, loss, train_op)
 
