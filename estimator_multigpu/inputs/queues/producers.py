@@ -39,9 +39,16 @@ def _static_size(tensor: tf.Tensor, argument: str) -> tf.Tensor:
     return tf.shape(tensor, out_type=tf.int64)[0]
 
 
+def _text(shape: tf.TensorShape) -> str:
+    """`(None, 3)` under v1 and v2 behaviour alike (v1 prints `(?, 3)`)."""
+    return "<unknown>" if shape.rank is None else str(tuple(shape.as_list()))
+
+
 def _check_same_length(tensors: tuple[tf.Tensor, ...]) -> None:
     """ValueError if the tensors' first dimensions are known and differ."""
-    lengths = [t.shape[0] if t.shape.rank else None for t in tensors]
+    lengths = [
+        tf.compat.dimension_value(t.shape[0]) if t.shape.rank else None for t in tensors
+    ]
     known = {n for n in lengths if n is not None}
     if len(known) > 1:
         raise ValueError(
@@ -97,7 +104,7 @@ def input_producer(
         row_shape = row_shape.merge_with(element_shape)
     elif not row_shape.is_fully_defined():
         raise ValueError(
-            f"`input_tensor` rows have a partly unknown shape {row_shape}; pass "
+            f"`input_tensor` rows have a partly unknown shape {_text(row_shape)}; pass "
             "`element_shape=` with the shape of one row."
         )
     dataset = tf.data.Dataset.from_tensor_slices(input_tensor)
