@@ -15,17 +15,10 @@ import tensorflow as tf
 # `serialized_options`) can only be decoded with this message class.
 from tensorflow.core.framework import dataset_options_pb2
 
+# The variant tensor is read in the module both `inputs` and `diagnose` use.
+from estimator_multigpu.dataset_graph import variant_tensor
+
 _KERNEL = re.compile(r"<(\w+?)Op\b")
-
-
-def variant_tensor(dataset: tf.data.Dataset) -> tf.Tensor:
-    """The dataset's variant tensor: its node in a graph, or its eager handle.
-
-    Why: `tf.data.Dataset` has no public accessor for the tensor that
-    `tf.raw_ops.DatasetToGraphV2` serializes, nor for the graph node that a
-    graph-mode dataset is.
-    """
-    return dataset._variant_tensor  # noqa: SLF001
 
 
 def input_datasets(dataset: tf.data.Dataset) -> list[tf.data.Dataset]:

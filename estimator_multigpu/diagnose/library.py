@@ -6,17 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import tensorflow as tf
 
-
-def function_names(node: tf.compat.v1.NodeDef) -> list[str]:
-    """Names of the functions a node calls (`f`, `predicate`, branches, ...)."""
-    names = []
-    for key in sorted(node.attr):
-        value = node.attr[key]
-        if value.WhichOneof("value") == "func":
-            names.append(value.func.name)
-        elif value.WhichOneof("value") == "list":
-            names.extend(f.name for f in value.list.func)
-    return names
+from estimator_multigpu.dataset_graph import function_names
 
 
 class Library:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from estimator_multigpu.dataset_graph import serialize as _serialize
 from estimator_multigpu.diagnose import _tf_internals as internals
 from estimator_multigpu.diagnose import ops
 from estimator_multigpu.diagnose.library import Library
@@ -20,7 +21,6 @@ from estimator_multigpu.diagnose.pipeline import (
     Stage,
 )
 
-_IGNORE = tf.data.experimental.ExternalStatePolicy.IGNORE.value
 ITERATOR_OPS = frozenset(
     {
         "Iterator",
@@ -104,19 +104,6 @@ class GraphReader:
             else:
                 pending.extend((_input_name(t), depth + 1) for t in node.input)
         return list(dict.fromkeys(found)), kind  # Two handles may reach one dataset.
-
-
-def _serialize(dataset: tf.data.Dataset) -> tf.compat.v1.GraphDef | None:
-    """The dataset's serialized graph, or None when TensorFlow cannot make it."""
-    try:
-        data = tf.raw_ops.DatasetToGraphV2(
-            input_dataset=internals.variant_tensor(dataset),
-            external_state_policy=_IGNORE,
-            strip_device_assignment=True,
-        )
-    except (tf.errors.UnimplementedError, tf.errors.FailedPreconditionError):
-        return None
-    return tf.compat.v1.GraphDef.FromString(data.numpy())
 
 
 def _eager_stage(dataset: tf.data.Dataset, library: Library) -> Stage:

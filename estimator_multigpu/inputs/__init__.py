@@ -2,6 +2,10 @@
 
 from estimator_multigpu.inputs import queues
 from estimator_multigpu.inputs.context import InputContext
+from estimator_multigpu.inputs.data_service import (
+    check_service_ops,
+    with_data_service,
+)
 from estimator_multigpu.inputs.device_array import DeviceArray
 from estimator_multigpu.inputs.device_array_dataset import (
     device_array_dataset,
@@ -20,6 +24,7 @@ __all__ = [
     "DeviceArray",
     "FixedLengthRecords",
     "InputContext",
+    "check_service_ops",
     "device_array_dataset",
     "device_array_dataset_fn",
     "example_parser",
@@ -28,6 +33,7 @@ __all__ = [
     "record_pipeline",
     "queues",
     "sharded_input_fn",
+    "with_data_service",
 ]
 
 

@@ -1,0 +1,99 @@
+"""tf.data service servers: `python -m estimator_multigpu.data_service`.
+
+`--dispatcher [--port=5050] [--work_dir=DIR]` starts TensorFlow's
+`DispatchServer` (with `--work_dir`, in fault-tolerant mode: it journals its
+state there and a restarted dispatcher resumes its jobs);
+`--worker --dispatcher_address=host:port [--port=0]` starts a `WorkerServer`
+that registers with it. Each prints its address and serves until stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import tensorflow as tf
+
+_service = tf.data.experimental.service
+_GC_CHECK_MS = 600_000  # DispatcherConfig's default job_gc_check_interval_ms.
+
+
+def start_dispatcher(
+    port: int = 0, work_dir: str | None = None, worker_timeout_ms: int | None = None
+):
+    """Starts a `DispatchServer`; fault tolerant when `work_dir` is given.
+
+    `worker_timeout_ms` also shortens how often the dispatcher looks for lost
+    workers (by default every 10 minutes, with job garbage collection).
+    """
+    check_ms = min(worker_timeout_ms, _GC_CHECK_MS) if worker_timeout_ms else None
+    config = _service.DispatcherConfig(
+        job_gc_check_interval_ms=check_ms,
+        port=port,
+        work_dir=work_dir,
+        fault_tolerant_mode=bool(work_dir),
+        worker_timeout_ms=worker_timeout_ms,
+    )
+    return _service.DispatchServer(config)
+
+
+def start_worker(
+    dispatcher_address: str, port: int = 0, heartbeat_interval_ms: int | None = None
+):
+    """Starts a `WorkerServer` registered with the dispatcher."""
+    config = _service.WorkerConfig(
+        dispatcher_address=dispatcher_address.removeprefix("grpc://"),
+        port=port,
+        heartbeat_interval_ms=heartbeat_interval_ms,
+    )
+    return _service.WorkerServer(config)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m estimator_multigpu.data_service",
+        description="Start a tf.data service dispatcher or worker.",
+    )
+    role = p.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dispatcher", action="store_true")
+    role.add_argument("--worker", action="store_true")
+    p.add_argument("--port", type=int, default=None, help="0 picks a free port")
+    p.add_argument("--work_dir", default=None, help="dispatcher journal folder")
+    p.add_argument("--worker_timeout_ms", type=int, default=None)
+    p.add_argument("--dispatcher_address", default=None, help="host:port")
+    p.add_argument("--heartbeat_interval_ms", type=int, default=None)
+    return p
+
+
+def _check(parser: argparse.ArgumentParser, args) -> None:
+    if args.port is not None and not 0 <= args.port <= 65535:
+        parser.error(f"--port must be 0..65535, got {args.port}")
+    if args.worker and not args.dispatcher_address:
+        parser.error("--worker needs --dispatcher_address=host:port")
+    if args.dispatcher and args.dispatcher_address:
+        parser.error("--dispatcher_address is for --worker; drop it")
+    if args.worker and (args.work_dir or args.worker_timeout_ms):
+        parser.error("--work_dir and --worker_timeout_ms are for --dispatcher")
+    if args.dispatcher and args.heartbeat_interval_ms:
+        parser.error("--heartbeat_interval_ms is for --worker")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    _check(parser, args)
+    if args.dispatcher:
+        port = 5050 if args.port is None else args.port
+        server = start_dispatcher(port, args.work_dir, args.worker_timeout_ms)
+        print(f"dispatcher listening on {server.target}", flush=True)
+    else:
+        server = start_worker(
+            args.dispatcher_address, args.port or 0, args.heartbeat_interval_ms
+        )
+        print(f"worker of {args.dispatcher_address} started", flush=True)
+    server.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

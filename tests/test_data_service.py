@@ -1,0 +1,168 @@
+"""emg.inputs.with_data_service and the tf.data service servers, in process."""
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import estimator_multigpu as emg
+from estimator_multigpu import data_service, dataset_graph
+
+
+@pytest.fixture(scope="module")
+def service():
+    """A dispatcher and two workers in this process; yields the dispatcher."""
+    dispatcher = data_service.start_dispatcher()
+    workers = [data_service.start_worker(dispatcher.target) for _ in range(2)]
+    yield dispatcher.target
+    del workers
+
+
+def _values(dataset):
+    return [int(x) for x in dataset]
+
+
+def test_distributed_epoch_sees_each_example_once_across_consumers(service):
+    source = tf.data.Dataset.range(200).map(lambda x: x * 3)
+    consumers = [
+        emg.inputs.with_data_service(source, service, job_name="once") for _ in range(2)
+    ]
+    iterators = [iter(c) for c in consumers]
+    seen = []
+    for iterator in iterators:  # Both consumers join the job before reading.
+        seen.append(int(next(iterator)))
+    for iterator in iterators:
+        seen.extend(int(x) for x in iterator)
+    assert sorted(seen) == list(range(0, 600, 3))
+
+
+def test_parallel_epochs_gives_one_epoch_per_worker(service):
+    source = tf.data.Dataset.range(50)
+    dataset = emg.inputs.with_data_service(
+        source, service, processing_mode="parallel_epochs", job_name="parallel"
+    )
+    counts = np.bincount(_values(dataset), minlength=50)
+    assert counts.tolist() == [2] * 50
+
+
+def test_unnamed_job_is_one_epoch_for_one_consumer(service):
+    dataset = emg.inputs.with_data_service(tf.data.Dataset.range(30), service)
+    assert sorted(_values(dataset)) == list(range(30))
+
+
+def _py(x):
+    return tf.py_function(lambda v: v, [x], tf.int64)
+
+
+def _np(x):
+    return tf.numpy_function(lambda v: v, [x], tf.int64)
+
+
+def _generator():
+    return tf.data.Dataset.from_generator(
+        lambda: iter(range(3)), output_signature=tf.TensorSpec([], tf.int64)
+    )
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (
+            lambda: tf.data.Dataset.range(3).map(_py),
+            r"uses `py_function` \(op EagerPyFunc",
+        ),
+        (
+            lambda: tf.data.Dataset.range(3).map(_np),
+            r"uses `numpy_function` \(op PyFunc",
+        ),
+        (_generator, r"uses `from_generator` \(op GeneratorDataset"),
+        (
+            lambda: tf.data.Dataset.range(3).interleave(
+                lambda x: tf.data.Dataset.range(2).map(_py)
+            ),
+            r"uses `py_function`.*cannot run",
+        ),
+    ],
+    ids=["py_function", "numpy_function", "from_generator", "nested_in_interleave"],
+)
+def test_refuses_python_ops_before_submitting(make, match):
+    # No dispatcher listens at this address: the check runs before any contact.
+    with pytest.raises(ValueError, match=match):
+        emg.inputs.with_data_service(make(), "grpc://localhost:1")
+
+
+def test_graph_mode_dataset_is_checked_too():
+    with tf.Graph().as_default():
+        clean = tf.data.Dataset.range(3).map(lambda x: x + 1)
+        bad = tf.data.Dataset.range(3).map(_np)
+        emg.inputs.check_service_ops(clean)  # The other pipeline's op is not its.
+        with pytest.raises(ValueError, match=r"uses `numpy_function`"):
+            emg.inputs.check_service_ops(bad)
+
+
+def test_graph_nodes_reads_function_bodies():
+    dataset = tf.data.Dataset.range(3).map(lambda x: tf.math.square(x))
+    ops = {node.op for node in dataset_graph.graph_nodes(dataset)}
+    assert {"RangeDataset", "MapDataset", "Square"} <= ops
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (
+            {"dataset": [1, 2]},
+            TypeError,
+            r"`dataset` must be a tf.data.Dataset, got list",
+        ),
+        ({"service": "localhost"}, ValueError, r"`service` must be .*got 'localhost'"),
+        ({"service": 5050}, ValueError, r"`service` must be .*got 5050"),
+        (
+            {"processing_mode": "dynamic"},
+            ValueError,
+            r"`processing_mode` must be one of \['distributed_epoch', 'parallel_epochs'\], got 'dynamic'",
+        ),
+        (
+            {"job_name": ""},
+            ValueError,
+            r"`job_name` must be a non-empty string or None, got ''",
+        ),
+    ],
+    ids=["not_dataset", "no_port", "int_service", "bad_mode", "empty_job"],
+)
+def test_argument_errors(kwargs, error, match):
+    args = {"dataset": tf.data.Dataset.range(3), "service": "grpc://localhost:1"}
+    with pytest.raises(error, match=match):
+        emg.inputs.with_data_service(**{**args, **kwargs})
+
+
+@pytest.mark.parametrize(
+    "flags, match",
+    [
+        ([], r"one of the arguments --dispatcher --worker is required"),
+        (["--worker"], r"--worker needs --dispatcher_address=host:port"),
+        (["--dispatcher", "--port=70000"], r"--port must be 0..65535, got 70000"),
+        (
+            ["--worker", "--dispatcher_address=a:1", "--work_dir=x"],
+            r"--work_dir .* are for --dispatcher",
+        ),
+        (
+            ["--dispatcher", "--dispatcher_address=a:1"],
+            r"--dispatcher_address is for --worker",
+        ),
+    ],
+    ids=[
+        "no_role",
+        "worker_no_dispatcher",
+        "bad_port",
+        "worker_work_dir",
+        "dispatcher_address",
+    ],
+)
+def test_cli_usage_errors(flags, match):
+    argv = [sys.executable, "-m", "estimator_multigpu.data_service", *flags]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert re.search(match, result.stderr), result.stderr
