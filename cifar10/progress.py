@@ -34,16 +34,20 @@ class ProgressHook(tf.compat.v1.train.SessionRunHook):
         )
         self._write = write or _write_stdout
         self._last = None  # (step, time) of the last line.
+        self._step = 0  # Steps done, counted here.
 
-    def begin(self):
-        self._fetches["step"] = tf.compat.v1.train.get_global_step()
+    def after_create_session(self, session, coord):
+        # Read once, then counted: a reference variable (v1 behaviour) fetched
+        # beside the train op may already hold the incremented value.
+        self._step = int(session.run(tf.compat.v1.train.get_global_step()))
 
     def before_run(self, run_context):
         return tf.compat.v1.train.SessionRunArgs(self._fetches)
 
     def after_run(self, run_context, run_values):
         values, now = run_values.results, time.perf_counter()
-        step = int(values["step"]) + 1
+        self._step += 1
+        step = self._step
         if self._last is None:
             self._last = (step, now)
         elif step - self._last[0] >= self._every or step >= self._total:
