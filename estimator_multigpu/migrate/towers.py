@@ -66,6 +66,13 @@ def appended(loop: ast.For) -> set[str]:
     return out
 
 
+def _colocates(call: ast.Call) -> bool:
+    """True for `tf.device(var.device)`: work placed beside a variable, not a tower."""
+    return bool(call.args) and (
+        isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device"
+    )
+
+
 def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
     """True if `loop` places per-device copies of a model, tf1-tutorial style.
 
@@ -73,9 +80,12 @@ def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
     variable (however the name is built: `'/gpu:%d' % i`, `.format`, an
     f-string, a variable, a device setter, a helper) and, in the same body,
     computes gradients, reuses variables, opens a scope named "tower", or
-    collects per-iteration values (losses, gradients) in a list.
+    collects per-iteration values (losses, gradients) in a list. A loop that
+    only places work beside variables (`tf.device(var.device)`) is not one.
     """
-    devices = _with_calls(loop.body, table, ("tf.device",))
+    devices = [
+        c for c in _with_calls(loop.body, table, ("tf.device",)) if not _colocates(c)
+    ]
     tainted = _tainted(loop)
     if not any(_names(call) & tainted for call in devices):
         return False
