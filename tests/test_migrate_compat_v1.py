@@ -248,3 +248,20 @@ def test_corpus_findings_with_the_passes(name):
     path = CORPUS / name
     found = runner.process(str(path)).findings
     assert sorted((f.line, f.rule.rule_id) for f in found) == _marked(path)
+
+
+def test_every_guide_rule_links_to_a_section_of_the_guide():
+    from estimator_multigpu.migrate import era, guide_rules, slim
+
+    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
+    rules_ = [
+        compat_v1.group_rule("tf", None),
+        era.layers_rule(),
+        era.summary_rule("scalar"),
+    ]
+    rules_ += [era.GPU_PROBE, era.READER_VALUE, slim.CLONES, slim.group_rule(slim.CORE)]
+    heading = "## Step 0: the compat.v1 port"  # its anchor: step-0-the-compatv1-port
+    assert heading in guide and guide_rules.COMPAT_ANCHOR == "step-0-the-compatv1-port"
+    for rule in rules_:
+        anchor = rule.guide.split("#", 1)[1]
+        assert anchor == guide_rules.COMPAT_ANCHOR or f'<a id="{anchor}">' in guide

@@ -9,7 +9,7 @@ from estimator_multigpu.migrate.edits import Offsets, apply
 from estimator_multigpu.migrate.guide_rules import rule
 
 RULE_ID = "contrib-slim"
-ANCHOR = "tf-contrib"
+ANCHOR = "contrib-slim"
 CORE = "layers"
 _INPUT = (
     "emg.inputs.sharded_input_fn(dataset_fn) over a tf.data pipeline "
@@ -43,7 +43,7 @@ CLONES = rule(
     "emg.replicate_model_fn(model_fn, devices=emg.devices.resolve(num_gpus="
     "config.num_clones)); optimize_clones -> emg.TowerOptimizer(optimizer) "
     "(it averages the clones' gradients)",
-    "tower-loops",
+    ANCHOR,
 )
 _CLONE_CALLS = ("create_clones", "optimize_clones", "deploy", "DeploymentConfig")
 
