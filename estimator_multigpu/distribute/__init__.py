@@ -1,4 +1,4 @@
-"""The `tf.distribute` path: per-replica dataset_fns, InputOptions, batch checks."""
+"""The `tf.distribute` path: per-replica dataset_fns, InputOptions, batch checks, multi-worker."""
 
 from estimator_multigpu.distribute.batch_size import (
     check_global_batch_size,
@@ -8,6 +8,11 @@ from estimator_multigpu.distribute.dataset_fn import (
     distribute_dataset_fn,
     per_replica_dataset_fn,
 )
+from estimator_multigpu.distribute.multi_worker import (
+    check_multi_worker_tf_config,
+    multi_worker_strategy,
+    with_auto_shard_policy,
+)
 from estimator_multigpu.distribute.options import check_input_options, input_options
 from estimator_multigpu.distribute.replica_context import ReplicaInputContext
 
@@ -15,8 +20,11 @@ __all__ = [
     "ReplicaInputContext",
     "check_global_batch_size",
     "check_input_options",
+    "check_multi_worker_tf_config",
     "distribute_dataset_fn",
     "input_options",
+    "multi_worker_strategy",
     "per_replica_batch_size",
     "per_replica_dataset_fn",
+    "with_auto_shard_policy",
 ]

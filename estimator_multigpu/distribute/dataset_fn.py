@@ -7,6 +7,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu.distribute import batch_size as batch_size_lib
+from estimator_multigpu.distribute import multi_worker
 from estimator_multigpu.distribute import options as options_lib
 from estimator_multigpu.distribute.replica_context import (
     ReplicaInputContext,
@@ -107,7 +108,11 @@ def per_replica_dataset_fn(
     By default `dataset_fn` returns the whole dataset as unbatched examples;
     each pipeline takes its shard (before shuffling), shuffles with its seed,
     repeats `num_epochs` times and batches `per_replica_batch_size` examples,
-    so each epoch every example reaches exactly one replica once.
+    so each epoch every example reaches exactly one replica once. Under
+    `MultiWorkerMirroredStrategy` each worker builds its own pipeline(s) and
+    `ctx.shard_index` counts over all workers, so the shards are the workers'
+    (taken before shuffling). The pipelines get auto-shard policy OFF (they
+    are sharded already) unless `dataset_fn` chose one.
 
     Args:
       dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset` of examples.
@@ -149,7 +154,7 @@ def per_replica_dataset_fn(
             _check_dataset(dataset, ctx, user_batches)
             if not user_batches:
                 dataset = _shard_shuffle_batch(dataset, ctx, settings)
-        return dataset
+        return multi_worker.explicit_auto_shard(dataset)
 
     return replica_dataset_fn
 
