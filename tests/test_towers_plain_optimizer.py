@@ -168,3 +168,42 @@ def test_tf_gradients_with_sum_and_regularization_are_refused():
         _one_step(
             tf_gradients_sum_model_fn, ALL_DEVICES[:2], 7, True, loss_reduction="sum"
         )
+
+
+def _estimator_model_fn(features, labels, mode):
+    """A single-device model_fn, unchanged: a plain optimizer's minimize."""
+    init = tf.compat.v1.random_normal_initializer(seed=3)
+    w = tf.compat.v1.get_variable("w", [3, 1], initializer=init)
+    loss = tf.reduce_mean(tf.square(tf.matmul(features, w) - labels))
+    step = tf.compat.v1.train.get_or_create_global_step()
+    optimizer = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)
+    return EstimatorSpec(mode, loss=loss, train_op=optimizer.minimize(loss, step))
+
+
+def _estimator_input_fn():
+    rng = np.random.RandomState(1)
+    x = rng.randn(14, 3).astype(np.float32)
+    y = rng.randn(14, 1).astype(np.float32)
+    return tf.data.Dataset.from_tensor_slices((x, y)).batch(7).repeat()
+
+
+def _train_estimator(tmp_path, devices):
+    config = emg.estimator.RunConfig(model_dir=str(tmp_path), devices=devices)
+    estimator = emg.estimator.Estimator(_estimator_model_fn, config=config)
+    estimator.train(_estimator_input_fn, steps=4)
+    return estimator.get_variable_value("w")
+
+
+@pytest.mark.parametrize("num_devices", [2, 3], ids=["2dev", "3dev"])
+def test_run_config_devices_with_a_plain_optimizer(tmp_path, num_devices):
+    reference = _train_estimator(tmp_path / "one", ALL_DEVICES[:1])
+    replicated = _train_estimator(tmp_path / "many", ALL_DEVICES[:num_devices])
+    np.testing.assert_allclose(replicated, reference, rtol=1e-5, atol=1e-6)
+    with tf.Graph().as_default():
+        w = tf.compat.v1.get_variable(
+            "w", [3, 1], initializer=tf.compat.v1.random_normal_initializer(seed=3)
+        )
+        with tf.compat.v1.Session() as session:
+            session.run(w.initializer)
+            initial = session.run(w)
+    assert np.max(np.abs(reference - initial)) > 1e-3  # It trained.
