@@ -178,11 +178,11 @@ def test_contrib_learn_run_config(line, fixed):
     [
         (
             "e = tf.contrib.learn.Experiment(est, train_input_fn=a, eval_input_fn=b)",
-            "emg.estimator.TrainSpec(train_input_fn, max_steps=train_steps)",
+            "emg.estimator.TrainSpec(a), emg.estimator.EvalSpec(b)",
         ),
         (
             "tf.contrib.learn.learn_runner.run(fn, run_config=c, hparams=h)",
-            "emg.estimator.train_and_evaluate(*experiment_fn(run_config, hparams))",
+            "emg.estimator.train_and_evaluate(*fn(c, h))",
         ),
         ("h = tf.contrib.training.HParams(lr=0.1)", "types.SimpleNamespace"),
     ],
@@ -222,3 +222,39 @@ def test_contrib_era_estimator_script_trains_after_fix(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     assert lines[0] == "variables True True" and lines[-1] == "improved True"
+
+
+@pytest.mark.parametrize(
+    "line, text",
+    [
+        (
+            "e = tf.contrib.learn.Experiment(est, train_input_fn=a, "
+            "eval_input_fn=b, train_steps=9, eval_steps=n)",
+            "(est, emg.estimator.TrainSpec(a, max_steps=9), "
+            "emg.estimator.EvalSpec(b, steps=n)) returned by the experiment function",
+        ),
+        (
+            "tf.contrib.learn.learn_runner.run(make(d), run_config=c, hparams=h)",
+            "emg.estimator.train_and_evaluate(*make(d)(c, h))",
+        ),
+        (
+            "h = tf.contrib.training.HParams(lr=0.1, **extra)",
+            "types.SimpleNamespace(lr=0.1, **extra)",
+        ),
+    ],
+    ids=["experiment", "learn_runner", "hparams"],
+)
+def test_contrib_learn_findings_give_this_calls_replacement(line, text):
+    source = f"import tensorflow as tf\n{line}\n"
+    new, findings = fix(source)
+    found = only(findings, "contrib-learn")
+    assert found.rule.replacement.startswith(text)
+    assert (found.line, found.col) == (2, line.index("tf.contrib") + 1)
+    assert found.text.startswith("tf.contrib") and "(" not in found.text
+    assert new == source
+
+
+def test_experiment_with_other_arguments_keeps_the_general_advice():
+    line = "e = tf.contrib.learn.Experiment(est, a, b, min_eval_frequency=5)"
+    found = only(fix(f"import tensorflow as tf\n{line}\n")[1], "contrib-learn")
+    assert found.rule.replacement.startswith("return (estimator, emg.estimator.")
