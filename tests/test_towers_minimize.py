@@ -205,6 +205,11 @@ def _minimize(**overrides):
         ),
         ({"remainder": "pad"}, ValueError, r"`remainder` must be one of .*'pad'"),
         (
+            {"global_step": 5},
+            TypeError,
+            r"`global_step` must be None or the global step variable.*received 5",
+        ),
+        (
             {"tower_fn": lambda x, y: x * 2.0},
             ValueError,
             r"`tower_fn` must return the tower's scalar mean loss.*shape \(2, 3\)",
@@ -217,6 +222,7 @@ def _minimize(**overrides):
         "optimizer",
         "loss_reduction",
         "remainder",
+        "global_step",
         "loss_not_scalar",
     ],
 )

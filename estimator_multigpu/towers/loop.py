@@ -61,6 +61,15 @@ def _check_tower_fn(tower_fn: Any) -> None:
         )
 
 
+def _check_global_step(global_step: Any) -> None:
+    if global_step is not None and not isinstance(global_step, tf.Variable):
+        raise TypeError(
+            "`global_step` must be None or the global step variable, e.g. "
+            "tf.compat.v1.train.get_or_create_global_step(); received "
+            f"{global_step!r:.200}."
+        )
+
+
 def _devices(inputs: tuple, devices: Sequence[str] | None) -> list[str]:
     if per_device.is_per_device(inputs[0]) and devices is None:
         devices = list(inputs[0].devices)
@@ -155,6 +164,7 @@ def minimize(
     _check_tower_fn(tower_fn)
     inputs = _check_inputs(inputs)
     optimizer = _check_optimizer(optimizer)
+    _check_global_step(global_step)
     loss_reduction = replicate.check_reduction(loss_reduction)
     remainder = split.check_remainder(remainder)
     devices = _devices(inputs, devices)
