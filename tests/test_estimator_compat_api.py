@@ -274,10 +274,11 @@ def test_tf_config_model_dir(monkeypatch, tmp_path):
     "name, match",
     [
         ("worker", "task_type='worker', task_id=1: not the chief"),
-        ("evaluator", "task_type='evaluator', task_id=0: not the chief"),
+        ("evaluator", "(?s)^Train has been called wrong configuration.*'evaluator'"),
+        ("ps", "(?s)^Train has been called wrong configuration.*task_type 'ps'"),
         ("chief", r"a cluster with 3 worker\(s\) and 0 parameter server"),
     ],
-    ids=["worker", "evaluator", "chief_with_workers"],
+    ids=["worker", "evaluator", "ps", "chief_with_workers"],
 )
 def test_train_refuses_a_cluster_it_cannot_serve(monkeypatch, tmp_path, name, match):
     monkeypatch.setenv("TF_CONFIG", json.dumps(TF_CONFIGS[name]))
@@ -380,7 +381,100 @@ def test_train_and_evaluate_with_a_non_estimator_is_a_type_error():
 
 
 def test_tensor_serving_receiver_with_a_dict_is_a_value_error():
-    with pytest.raises(ValueError, match="features must be a Tensor"):
+    with pytest.raises(ValueError, match="^feature must be a Tensor"):
         emg_estimator.export.TensorServingInputReceiver(
             {"x": tf.constant([1.0])}, {"x": tf.constant([1.0])}
+        )
+
+
+@pytest.mark.parametrize(
+    "name, filters",
+    [
+        ("chief", ["/job:ps", "/job:chief"]),
+        ("worker", ["/job:ps", "/job:worker/task:1"]),
+        ("ps", ["/job:ps", "/job:worker", "/job:chief", "/job:master"]),
+        ("evaluator", None),
+    ],
+    ids=["chief", "worker", "ps", "evaluator"],
+)
+def test_tf_config_session_device_filters(monkeypatch, name, filters):
+    monkeypatch.setenv("TF_CONFIG", json.dumps(TF_CONFIGS[name]))
+    configs = [emg_estimator.RunConfig()]
+    if HAS_REAL:
+        configs.append(tf.estimator.RunConfig())
+    for config in configs:
+        session = config.session_config
+        assert (None if session is None else list(session.device_filters)) == filters
+
+
+def test_model_fn_none_is_a_value_error():
+    with pytest.raises(ValueError, match="^model_fn must be provided to Estimator"):
+        emg_estimator.Estimator(model_fn=None)
+
+
+def test_config_checked_before_model_fn():
+    with pytest.raises(ValueError, match="an instance of `RunConfig`"):
+        emg_estimator.Estimator(model_fn=None, config="NotARunConfig")
+
+
+def test_subclass_may_not_override_public_methods():
+    class Custom(emg_estimator.Estimator):
+        def predict(self, input_fn, predict_keys=None, hooks=None):
+            return None
+
+    with pytest.raises(ValueError, match=r"cannot override members.*\['predict'\]"):
+        Custom(model_fn=model_fn)
+
+
+@pytest.mark.parametrize(
+    "exporters, error, match",
+    [
+        (object(), TypeError, "^`exporters` must be an Exporter, an iterable of"),
+        (
+            [emg_estimator.LatestExporter("", lambda: None)],
+            ValueError,
+            "^An Exporter cannot have a name that is `None` or empty",
+        ),
+    ],
+    ids=["not_an_exporter", "empty_name"],
+)
+def test_exporter_errors_are_tf_estimators(exporters, error, match):
+    with pytest.raises(error, match=match):
+        emg_estimator.EvalSpec(EVAL_FN, exporters=exporters)
+
+
+@pytest.mark.parametrize(
+    "check, match",
+    [
+        (
+            lambda: emg_estimator.TrainSpec(TRAIN_FN, hooks=[object()]),
+            "^All hooks must be `SessionRunHook` instances, given: ",
+        ),
+        (
+            lambda: emg_estimator.TrainSpec(TRAIN_FN, saving_listeners=[object()]),
+            "^All saving_listeners must be `CheckpointSaverListener` instances",
+        ),
+    ],
+    ids=["spec_hooks", "spec_listeners"],
+)
+def test_spec_hook_errors_are_tf_estimators(check, match):
+    with pytest.raises(TypeError, match=match):
+        check()
+
+
+def test_unsupervised_receiver_is_the_serving_receiver():
+    features = {"x": tf.constant([1.0])}
+    receiver = emg_estimator.export.UnsupervisedInputReceiver(features, features)
+    assert isinstance(receiver, emg_estimator.export.ServingInputReceiver)
+
+
+@pytest.mark.parametrize(
+    "key, match",
+    [(1.5, "^feature keys must be strings or ints: 1.5")],
+    ids=["float_key"],
+)
+def test_receiver_key_errors(key, match):
+    with pytest.raises(ValueError, match=match):
+        emg_estimator.export.ServingInputReceiver(
+            {key: tf.constant([1.0])}, tf.constant([1.0])
         )

@@ -166,7 +166,7 @@ def test_warm_start_from_of_wrong_type(tmp_path):
         (
             {"hooks": ["not a hook"]},
             TypeError,
-            r"^All hooks must be SessionRunHook instances, given: 'not a hook' "
+            r"^Hooks must be a SessionRunHook, given: 'not a hook' "
             r"\(`hooks` takes",
         ),
         (

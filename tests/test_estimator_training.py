@@ -178,7 +178,7 @@ def _input_fn():
         (
             lambda: emg_estimator.TrainSpec(_input_fn, hooks=[1]),
             TypeError,
-            r"All hooks must be SessionRunHook instances, given: 1 \(`hooks` takes",
+            r"^All hooks must be `SessionRunHook` instances, given: 1 \(`hooks` takes",
         ),
         (
             lambda: emg_estimator.EvalSpec(_input_fn, steps=0),
@@ -243,7 +243,7 @@ def test_spec_and_exporter_validation(build, error, match):
 @pytest.mark.parametrize(
     "args, match",
     [
-        (("spec", None), "`train_spec` must have type `TrainSpec`"),
+        (("spec", None), "`train_spec` must have type `tf.estimator.TrainSpec`"),
         ((None, "spec"), "`eval_spec` must have type"),
         (("spec", "spec"), "`eval_spec` must have type"),  # Checked first, as tf.
     ],

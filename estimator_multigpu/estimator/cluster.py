@@ -202,6 +202,32 @@ def _global_id(spec, task_type: str, task_id: int, chief: str) -> int:
     raise RuntimeError(f"`task_type` ({task_type}) is not in cluster_spec ({spec}).")
 
 
+_DEVICE_FILTERS = {
+    MASTER: ["/job:ps", "/job:master"],
+    CHIEF: ["/job:ps", "/job:chief"],
+    PS: ["/job:ps", "/job:worker", "/job:chief", "/job:master"],
+}
+
+
+def distributed_session_config(task_type: str, task_id: int, default):
+    """tf.estimator's session config for a task of a cluster (None elsewhere).
+
+    Args:
+      default: the local default `ConfigProto`, which this one extends with
+        device filters so the task talks to the parameter servers only.
+    """
+    if task_type == WORKER:
+        filters = ["/job:ps", f"/job:worker/task:{task_id}"]
+    else:
+        filters = _DEVICE_FILTERS.get(task_type)
+    if filters is None:
+        return None
+    config = type(default)()
+    config.CopyFrom(default)
+    config.device_filters.extend(filters)
+    return config
+
+
 def check_trainable_here(config) -> None:
     """Raises unless this process alone is the whole training cluster.
 
@@ -212,6 +238,14 @@ def check_trainable_here(config) -> None:
       ValueError: for a non-chief task or a cluster with more than one
         training task.
     """
+    if config.task_type in (EVALUATOR, PS):
+        raise ValueError(
+            "Train has been called wrong configuration. Please use "
+            "tf.estimator.train_and_evaluate which calls proper API according "
+            f"to given configuration. Current configuration: {config}. "
+            f"(task_type {config.task_type!r} does not train; emg.estimator "
+            "trains in one process, as the chief or a single worker.)"
+        )
     if not config.is_chief:
         raise ValueError(
             f"TF_CONFIG names this process task_type={config.task_type!r}, "

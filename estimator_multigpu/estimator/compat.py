@@ -25,17 +25,25 @@ _RUN_CONFIG_FIELDS = (
 )
 
 
-def _real(name: str):
-    """tf.estimator's class `name`, or None where tf.estimator is gone."""
+def _real_classes() -> dict:
+    """tf.estimator's classes as they are when this module loads (none on 2.16+).
+
+    Taken once, so code that later rebinds `tf.estimator.RunConfig` to ours
+    does not make ours look like the real one.
+    """
     if not spec.HAS_TF_ESTIMATOR:
-        return None
+        return {}
     import tensorflow as tf
 
-    return getattr(tf.estimator, name, None)
+    names = ("RunConfig", "TrainSpec", "EvalSpec")
+    return {name: getattr(tf.estimator, name) for name in names}
+
+
+_REAL = _real_classes()
 
 
 def _is_real(value, name: str) -> bool:
-    real = _real(name)
+    real = _REAL.get(name)
     return real is not None and isinstance(value, real)
 
 

@@ -52,8 +52,10 @@ class Estimator:
           ValueError: for a bad `model_fn` signature, a `model_dir` that is a
             file or differs from `config.model_dir`.
         """
-        model_fn_args.verify_model_fn_args(model_fn, params)
+        _assert_members_not_overridden(type(self))
         self._config = _merge_config(config, model_dir)
+        model_fn_args.verify_model_fn_args(model_fn, params)
+        self._session_config = self._config.session_config
         self._model_fn = model_fn
         self._replicated_model_fn = None
         self._params = copy.deepcopy(params or {})
@@ -222,6 +224,27 @@ class Estimator:
             return model_fn_args.call_model_fn(
                 model_fn, features, labels, mode, self.params, config or self.config
             )
+
+
+def _assert_members_not_overridden(cls: type) -> None:
+    """tf.estimator's rule: subclasses may not override the public methods.
+
+    Raises:
+      ValueError: naming the overridden members.
+    """
+    if cls is Estimator:
+        return
+    public = {name for name in dir(Estimator) if not name.startswith("_")}
+    overridden = sorted(
+        name
+        for name in public - {"model_fn", "latest_checkpoint"}
+        if getattr(cls, name) is not getattr(Estimator, name)
+    )
+    if overridden:
+        raise ValueError(
+            f"Subclasses of Estimator cannot override members of Estimator. {cls} "
+            f"does override {overridden} (wrap the Estimator instead)."
+        )
 
 
 def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:

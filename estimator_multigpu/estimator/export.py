@@ -48,13 +48,27 @@ def wrap_and_check_input_tensors(
     for name, tensor in tensors.items():
         key_ok = isinstance(name, str) or (allow_int_keys and isinstance(name, int))
         if not key_ok:
-            raise ValueError(f"{field_name} keys must be strings: {name}.")
-        if not isinstance(tensor, _TENSOR_TYPES):
+            kinds = "strings or ints" if allow_int_keys else "strings"
+            raise ValueError(f"{field_name} keys must be {kinds}: {name}.")
+        if not _is_tensor_like(tensor):
             raise ValueError(
                 f"{field_name} {name} must be a Tensor, SparseTensor, or "
                 f"RaggedTensor; received {type(tensor).__name__}."
             )
     return tensors
+
+
+def _is_tensor_like(value) -> bool:
+    """A tensor, or a LabeledTensor-style wrapper (`.tensor`) that converts to one."""
+    if isinstance(value, _TENSOR_TYPES):
+        return True
+    if not hasattr(value, "tensor"):
+        return False
+    try:
+        tf.convert_to_tensor(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 class ServingInputReceiver(
@@ -92,6 +106,9 @@ class ServingInputReceiver(
         )
 
 
+UnsupervisedInputReceiver = ServingInputReceiver
+
+
 class TensorServingInputReceiver(
     collections.namedtuple(
         "TensorServingInputReceiver",
@@ -105,7 +122,7 @@ class TensorServingInputReceiver(
             raise ValueError("features must be defined.")
         if not isinstance(features, _TENSOR_TYPES):
             raise ValueError(
-                "features must be a Tensor, SparseTensor, or RaggedTensor; "
+                "feature must be a Tensor, SparseTensor, or RaggedTensor; "
                 f"received {type(features).__name__}. TensorServingInputReceiver "
                 "takes one tensor; pass a dict to ServingInputReceiver instead."
             )

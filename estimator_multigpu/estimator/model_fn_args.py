@@ -35,7 +35,12 @@ def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:
       ValueError: if it lacks `features`, takes unexpected arguments, or does
         not take `params` although `params` were given.
     """
-    if model_fn is None or not callable(model_fn):
+    if model_fn is None:
+        raise ValueError(
+            "model_fn must be provided to Estimator (a callable such as "
+            "`def model_fn(features, labels, mode, params, config)`)."
+        )
+    if not callable(model_fn):
         raise TypeError(
             f"`model_fn` must be a callable such as "
             f"`def model_fn(features, labels, mode, params, config)`; "

@@ -157,6 +157,10 @@ class RunConfig:
         self._log_examples_per_sec = log_examples_per_sec
         for key, value in cluster.properties(env).items():
             setattr(self, "_" + key, value)
+        if session_config is None and self._cluster_spec:
+            self._session_config = cluster.distributed_session_config(
+                self._task_type, self._task_id, get_default_session_config()
+            )
         _validate(self)
 
     def replace(self, **kwargs) -> RunConfig:

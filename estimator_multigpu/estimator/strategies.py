@@ -30,8 +30,14 @@ def devices_of(strategy, argument: str) -> list[str] | None:
         return None
     if type(strategy) in _SUPPORTED:
         return [_local_name(d) for d in strategy.extended.worker_devices]
+    tf_text = ""
+    if type(strategy) is tf.distribute.experimental.ParameterServerStrategy:
+        tf_text = (
+            "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` "
+            "for parameter server strategy with estimator. "
+        )
     raise ValueError(
-        f"RunConfig `{argument}` got a {type(strategy).__name__}; emg.estimator "
+        f"{tf_text}RunConfig `{argument}` got a {type(strategy).__name__}; emg.estimator "
         "runs a model on the devices of one machine only and honours "
         "tf.distribute.MirroredStrategy or OneDeviceStrategy there. Pass "
         f"{argument}=tf.distribute.MirroredStrategy([...]) or "

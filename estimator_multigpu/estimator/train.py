@@ -22,28 +22,45 @@ from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 
+_HOOKS_MESSAGE = "Hooks must be a SessionRunHook, given: {!r}"
+SPEC_HOOKS_MESSAGE = "All hooks must be `SessionRunHook` instances, given: {!r}"
 
-def check_hooks(hooks, argument: str = "hooks") -> list:
-    """Returns `hooks` as a list; raises TypeError for a non-hook."""
+
+def check_hooks(hooks, argument: str = "hooks", message: str = _HOOKS_MESSAGE):
+    """Returns `hooks` as a list; raises TypeError for a non-hook.
+
+    Args:
+      message: tf.estimator's text for a non-hook (Estimator methods and
+        specs word it differently); our hint follows it.
+    """
     hooks = as_list(hooks, tf.compat.v1.train.SessionRunHook, argument)
     for hook in hooks:
         if not isinstance(hook, tf.compat.v1.train.SessionRunHook):
             raise TypeError(
-                f"All hooks must be SessionRunHook instances, given: {hook!r} "
-                f"(`{argument}` takes e.g. emg.estimator.LoggingTensorHook)."
+                message.format(hook)
+                + f" (`{argument}` takes e.g. emg.estimator.LoggingTensorHook)."
             )
     return hooks
 
 
-def check_listeners(listeners) -> list:
+_LISTENERS_MESSAGE = (
+    "saving_listeners should be a list of CheckpointSaverListener, given: {!r}"
+)
+SPEC_LISTENERS_MESSAGE = (
+    "All saving_listeners must be `CheckpointSaverListener` instances, given: {!r}"
+)
+
+
+def check_listeners(listeners, message: str = _LISTENERS_MESSAGE) -> list:
     """Returns `listeners` as a list; raises TypeError for a non-listener."""
     listener_type = tf.compat.v1.train.CheckpointSaverListener
     listeners = as_list(listeners, listener_type, "saving_listeners")
     for listener in listeners:
         if not isinstance(listener, listener_type):
             raise TypeError(
-                "saving_listeners must be a list of CheckpointSaverListener, "
-                f"given: {listener!r}."
+                message.format(listener) + " (saving_listeners must be a list of "
+                "CheckpointSaverListener, e.g. emg.estimator.CheckpointSaverListener"
+                " subclasses)."
             )
     return listeners
 

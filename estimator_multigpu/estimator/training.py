@@ -6,7 +6,12 @@ import collections
 
 from estimator_multigpu.estimator import compat, eval_listener
 from estimator_multigpu.estimator import log as logging
-from estimator_multigpu.estimator.train import check_hooks, check_listeners
+from estimator_multigpu.estimator.train import (
+    SPEC_HOOKS_MESSAGE,
+    SPEC_LISTENERS_MESSAGE,
+    check_hooks,
+    check_listeners,
+)
 
 
 def _check_input_fn(input_fn) -> None:
@@ -15,29 +20,51 @@ def _check_input_fn(input_fn) -> None:
 
 
 def _check_exporters(exporters) -> tuple:
-    """Returns `exporters` as a tuple of uniquely named exporters."""
+    """Returns `exporters` as a tuple of uniquely named exporters.
+
+    Raises:
+      TypeError: for something that is not an Exporter (or iterable of them).
+      ValueError: for an empty, non-string or repeated name.
+    """
     if not exporters:
         return ()
-    if hasattr(exporters, "export") and hasattr(exporters, "name"):
+    if _is_exporter(exporters):
         exporters = [exporters]
-    exporters = tuple(exporters)
-    names = [getattr(e, "name", None) for e in exporters]
-    for exporter, name in zip(exporters, names):
-        if not callable(getattr(exporter, "export", None)):
+    try:
+        exporters = tuple(exporters)
+    except TypeError:
+        exporters = (exporters,)
+    for exporter in exporters:
+        if not _is_exporter(exporter):
             raise TypeError(
                 "`exporters` must be an Exporter, an iterable of Exporter, or "
-                f"`None`, found {exporter!r}."
+                f"`None`, found {exporters!r}."
             )
-        if not name or not isinstance(name, str):
+    names = [exporter.name for exporter in exporters]
+    _check_exporter_names(names)
+    return exporters
+
+
+def _is_exporter(value) -> bool:
+    return callable(getattr(value, "export", None)) and hasattr(value, "name")
+
+
+def _check_exporter_names(names: list) -> None:
+    for name in names:
+        if not name:
             raise ValueError(
-                f"An Exporter must have a non-empty string name; all exporter "
-                f"names: {names}."
+                "An Exporter cannot have a name that is `None` or empty. All "
+                f"exporter names: {names}"
+            )
+        if not isinstance(name, str):
+            raise ValueError(
+                f"An Exporter must have a string name. Given: {type(name)} "
+                f"(all exporter names: {names})."
             )
     if len(set(names)) != len(names):
         raise ValueError(
             f"`exporters` must have unique names. All exporter names: {names}"
         )
-    return exporters
 
 
 class TrainSpec(
@@ -55,8 +82,8 @@ class TrainSpec(
             cls,
             input_fn,
             max_steps,
-            tuple(check_hooks(hooks)),
-            tuple(check_listeners(saving_listeners)),
+            tuple(check_hooks(hooks, message=SPEC_HOOKS_MESSAGE)),
+            tuple(check_listeners(saving_listeners, SPEC_LISTENERS_MESSAGE)),
         )
 
 
@@ -102,7 +129,7 @@ class EvalSpec(
             input_fn,
             steps,
             name,
-            tuple(check_hooks(hooks)),
+            tuple(check_hooks(hooks, message=SPEC_HOOKS_MESSAGE)),
             _check_exporters(exporters),
             start_delay_secs,
             throttle_secs,
@@ -122,7 +149,8 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
     eval_spec = compat.as_emg_eval_spec(eval_spec)
     if not isinstance(eval_spec, EvalSpec):
         raise TypeError(
-            f"`eval_spec` must have type `EvalSpec`. Got: {type(eval_spec)}"
+            "`eval_spec` must have type `tf.estimator.EvalSpec`. Got: "
+            f"{type(eval_spec)} (pass an emg.estimator.EvalSpec)."
         )
     if not hasattr(estimator, "train") or not hasattr(estimator, "config"):
         raise TypeError(
@@ -131,7 +159,8 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
         )
     if not isinstance(train_spec, TrainSpec):
         raise TypeError(
-            f"`train_spec` must have type `TrainSpec`. Got: {type(train_spec)}"
+            "`train_spec` must have type `tf.estimator.TrainSpec`. Got: "
+            f"{type(train_spec)} (pass an emg.estimator.TrainSpec)."
         )
     config = estimator.config
     logging.info(
