@@ -9,9 +9,10 @@ regular files (FIFOs, devices, broken links) are skipped with a note.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 
-from estimator_multigpu.migrate import ignore, report, runner
+from estimator_multigpu.migrate import ignore, report, runner, upgrade
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,7 +42,22 @@ def _parser() -> argparse.ArgumentParser:
         "To accept one line, end it with `# emg-migrate: ignore[RULE]` "
         "(or `# emg-migrate: ignore` for every rule on that line)",
     )
+    p.add_argument(
+        "--upgrade-v2",
+        action="store_true",
+        help="first run TensorFlow's tf_upgrade_v2 (in a subprocess; needs "
+        "TensorFlow) to rename TF 1.x names to tf.compat.v1.*, instead of "
+        "switching `import tensorflow as tf` to the compat.v1 module (the default)",
+    )
     return p
+
+
+def _upgraded(paths: list[str], wanted: bool) -> dict:
+    """path -> tf_upgrade_v2's text, with --upgrade-v2 (else empty)."""
+    if not wanted:
+        return {}
+    done = upgrade.upgrade(paths)
+    return {path: text for path, (text, _) in done.items() if text is not None}
 
 
 def _emit(stream, text: str) -> None:
@@ -62,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(sorted(ignore.known_rules()))
         )
     ignored = frozenset(args.ignore)
-    results = [runner.process(p, ignored) for p in runner.collect(args.paths)]
+    paths = runner.collect(args.paths)
+    try:
+        upgraded = _upgraded(paths, args.upgrade_v2)
+    except (upgrade.UpgradeError, OSError, subprocess.TimeoutExpired) as e:
+        _emit(sys.stderr, f"emg-migrate: error: {e}\n")
+        return 2
+    results = [runner.process(p, ignored, upgraded.get(p)) for p in paths]
     if args.diff:
         _emit(sys.stdout, "".join(runner.diff(r) for r in results))
     if args.fix:

@@ -45,8 +45,9 @@ def is_bare(table: aliases.AliasTable, node: ast.expr) -> bool:
 class _Finder(ast.NodeVisitor):
     """Collects the outermost bare name chains that only `tf.compat.v1` has."""
 
-    def __init__(self, table: aliases.AliasTable, skip):
+    def __init__(self, table: aliases.AliasTable, skip, include=lambda api: False):
         self.table, self.skip, self.uses, self.v2 = table, skip, [], []
+        self.include = include
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if not self._match(node):
@@ -56,7 +57,7 @@ class _Finder(ast.NodeVisitor):
         if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
             return False
         api = self.table.resolve_tf(node)
-        if rules.lookup(api) or self.skip(api):
+        if (rules.lookup(api) or self.skip(api)) and not self.include(api):
             return True  # another rule reports it
         root = _root(node)
         prefix = v1_names.v1_only(api)
@@ -194,3 +195,43 @@ def port(source: str) -> tuple[str, str | None]:
         pos = off.line_end(_leading_imports_end(tree).end_lineno)
         edits.append(Edit(pos, pos, f"{name}.{_DISABLE}{off.newline}"))
     return apply(source, edits), None
+
+
+def rename(source: str) -> str:
+    """Writes `<tf>.compat.v1.<name>` for each bare TF1-only name (tf.layers too).
+
+    The per-use port, for code that TensorFlow's tf_upgrade_v2 already renamed
+    (it leaves some names, and graph mode, to the user).
+    """
+    tree = ast.parse(source)
+    finder = _Finder(aliases.AliasTable(tree), lambda api: False, _is_layers)
+    finder.visit(tree)
+    off = Offsets(source)
+    edits = []
+    for use in finder.uses:
+        text = off.segment(use.node)
+        edits.append(
+            off.replace(use.node, f"{use.root}.compat.v1{text[len(use.root) :]}")
+        )
+    return apply(source, edits)
+
+
+def _is_layers(api: str) -> bool:
+    return api == "tf.layers" or api.startswith("tf.layers.")
+
+
+def graph_mode(source: str) -> str:
+    """Adds `tf.compat.v1.disable_v2_behavior()` after the opening imports of
+    a module that imports TensorFlow as `tf` and does not call it yet.
+
+    tf_upgrade_v2 renames names to `tf.compat.v1.*` but leaves eager mode on,
+    where placeholders and sessions fail.
+    """
+    tree = ast.parse(source)
+    stmt = tf_import(tree)
+    if stmt is None or _DISABLE in source:
+        return source
+    off = Offsets(source)
+    pos = off.line_end(_leading_imports_end(tree).end_lineno)
+    call = f"{stmt.names[0].asname}.compat.v1.{_DISABLE}{off.newline}"
+    return apply(source, [Edit(pos, pos, call)])

@@ -77,14 +77,27 @@ def _rename_summaries(source: str, findings: list) -> str:
     return apply(source, edits)
 
 
-def fix(source: str, findings: list, notes: list) -> str:
+def fix(source: str, findings: list, notes: list, per_use: bool = False) -> str:
     """Applies the compat.v1 and tf_slim ports to `source` (already rewritten
     by the fixer).
 
     Marks the findings they resolve as fixed; a port that is not safe adds
-    its reason to `notes` and leaves its part of `source` unchanged.
+    its reason to `notes` and leaves its part of `source` unchanged. With
+    `per_use` (after tf_upgrade_v2) each TF1 name is renamed to
+    `tf.compat.v1.<name>` instead of switching the import.
     """
-    return _port_slim(_port_compat(source, findings, notes), findings, notes)
+    port = _rename_compat if per_use else _port_compat
+    return _port_slim(port(source, findings, notes), findings, notes)
+
+
+def _rename_compat(source: str, findings: list, notes: list) -> str:
+    todo = _portable(findings)
+    if not todo:
+        return source
+    new = compat_v1.rename(_rename_summaries(source, findings))
+    for f in todo:
+        f.fixed = True
+    return new
 
 
 def _port_slim(source: str, findings: list, notes: list) -> str:

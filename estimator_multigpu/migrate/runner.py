@@ -10,7 +10,7 @@ import os
 import sys
 import tokenize
 
-from estimator_multigpu.migrate import files, fixer, ignore, passes, scanner
+from estimator_multigpu.migrate import compat_v1, files, fixer, ignore, passes, scanner
 
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
 
@@ -31,6 +31,8 @@ class FileResult:
       raw: the bytes read.
       skipped: why the path was not read (not a regular file), else None.
       backup: where `write` kept the original, else None.
+      base: with `--upgrade-v2`, tf_upgrade_v2's output, which was scanned
+        and rewritten instead of `original`; else None.
     """
 
     path: str
@@ -43,6 +45,7 @@ class FileResult:
     raw: bytes | None = dataclasses.field(default=None, repr=False)
     skipped: str | None = None
     backup: str | None = None
+    base: str | None = None
 
     @property
     def remaining(self) -> list[scanner.Finding]:
@@ -80,7 +83,9 @@ def _decode(raw: bytes) -> tuple[str, str]:
     return raw.decode(encoding), encoding
 
 
-def process(path: str, ignored: frozenset = frozenset()) -> FileResult:
+def process(
+    path: str, ignored: frozenset = frozenset(), upgraded: str | None = None
+) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
     Only regular files (or links to them) are read; anything else is skipped
@@ -92,15 +97,23 @@ def process(path: str, ignored: frozenset = frozenset()) -> FileResult:
       ignored: rule ids not to report (`--ignore`); lines marked
         `# emg-migrate: ignore` or `# emg-migrate: ignore[rule]` are not
         reported either.
+      upgraded: the file's text after tf_upgrade_v2 (`--upgrade-v2`); it is
+        scanned and rewritten in place of the text read (finding lines then
+        refer to it).
     """
     result = FileResult(path)
     tree = _load(result)
     if tree is None:
         return result
+    if upgraded is not None and upgraded != result.original:
+        tree = _upgraded(result, upgraded)
+        if tree is None:
+            return result
     try:
-        found = scanner.scan_tree(tree, result.original, path)
-        found = passes.scan(tree, result.original, path, found)
-        result.findings = ignore.drop(found, result.original, ignored)
+        text = result.base or result.original
+        found = scanner.scan_tree(tree, text, path)
+        found = passes.scan(tree, text, path, found)
+        result.findings = ignore.drop(found, text, ignored)
     except RecursionError:
         result.error = (
             "cannot scan: the code nests deeper than the scanner can follow "
@@ -117,6 +130,22 @@ def process(path: str, ignored: frozenset = frozenset()) -> FileResult:
             (0, f"a symbolic link to `{target}`; run --fix on that file itself")
         )
     return result
+
+
+def _upgraded(result: FileResult, text: str) -> ast.Module | None:
+    """Takes tf_upgrade_v2's `text` (in graph mode) as the base of the rewrite."""
+    try:
+        text = compat_v1.graph_mode(text)
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        why = f"tf_upgrade_v2 output does not parse ({e}); not used"
+        result.notes.append((0, why))
+        return ast.parse(result.original)
+    why = "tf_upgrade_v2 renamed TF 1.x names first; lines refer to its output"
+    result.notes.append((0, why))
+    result.rewritten = text
+    result.base = text
+    return tree
 
 
 def _load(result: FileResult) -> ast.Module | None:
@@ -151,8 +180,9 @@ def _keep(result: FileResult, error: str | None) -> None:
 def _fix(result: FileResult, tree: ast.Module) -> None:
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
-        fixed = fixer.fix(result.original, tree, result.findings)
-        fixed.source = passes.fix(fixed.source, result.findings, fixed.notes)
+        fixed = fixer.fix(result.base or result.original, tree, result.findings)
+        per_use = result.base is not None
+        fixed.source = passes.fix(fixed.source, result.findings, fixed.notes, per_use)
         ast.parse(fixed.source)
     except Exception as e:  # one odd file must not stop a whole scan
         for f in result.findings:
@@ -161,7 +191,7 @@ def _fix(result: FileResult, tree: ast.Module) -> None:
         reason = f"no rewrite ({type(e).__name__}: {e}); file left unchanged"
         result.notes.append((line, reason))
         return
-    result.notes = fixed.notes
+    result.notes.extend(fixed.notes)
     result.rewritten = fixed.source
 
 
