@@ -20,8 +20,8 @@ out = pathlib.Path(sys.argv[1])
 modes = set(sys.argv[2].split("+"))
 config = json.loads(os.environ["TF_CONFIG"])
 name = f"{config['task']['type']}{config['task']['index']}"
-(out / f"{name}.pid.{os.getpid()}").write_text(os.environ["TF_CONFIG"])
 print(f"hello from {name}", flush=True)
+(out / f"{name}.pid.{os.getpid()}").write_text(os.environ["TF_CONFIG"])
 primary = name == "chief0"
 if "ignore_term" in modes:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

@@ -53,7 +53,9 @@ class TaskProcess:
         return self._popen is not None
 
     def wait(self) -> None:
+        """Waits for the process and for the last of its output lines."""
         self._popen.wait()
+        self._pump.join(timeout=5)
 
     @property
     def pid(self) -> int:
