@@ -118,8 +118,9 @@ class RunConfig:
         Args:
           train_distribute: None, or a `tf.distribute.MirroredStrategy` /
             `OneDeviceStrategy` whose devices the model is replicated over.
-          eval_distribute: as `train_distribute`, for `evaluate` (default:
-            `train_distribute`'s devices).
+          eval_distribute: accepted as tf.estimator takes it; evaluation runs
+            on the training devices, so it must name the same devices as
+            `train_distribute` when both are given.
           devices: compute devices to replicate the model over, e.g.
             `['/gpu:0', '/gpu:1']`.
           num_gpus: replicate over the first `num_gpus` devices instead.
