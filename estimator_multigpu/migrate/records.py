@@ -51,20 +51,30 @@ def _empty_class(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.ClassDef) and all(isinstance(s, ast.Pass) for s in body)
 
 
+def _name_call(stmt) -> tuple[str, str] | None:
+    """`(target, callee)` for `target = callee(...)`, both plain names; else None."""
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Name)
+    ):
+        return stmt.targets[0].id, stmt.value.func.id
+    return None
+
+
 def _made(func: ast.FunctionDef) -> tuple[ast.ClassDef, ast.Assign, str]:
     classes = {s.name: s for s in func.body if _empty_class(s)}
     for stmt in func.body:
+        found = _name_call(stmt)
         if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Call)
-            and isinstance(stmt.value.func, ast.Name)
-            and stmt.value.func.id in classes
+            found
+            and found[1] in classes
             and not stmt.value.args
             and not stmt.value.keywords
         ):
-            return classes[stmt.value.func.id], stmt, stmt.targets[0].id
+            return classes[found[1]], stmt, found[0]
     raise NotARecord(f"`{func.name}` makes no empty-class record")
 
 
@@ -92,15 +102,9 @@ def _callers(tree: ast.Module, func: ast.FunctionDef) -> list:
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
             for stmt in block:
-                if (
-                    isinstance(stmt, ast.Assign)
-                    and len(stmt.targets) == 1
-                    and isinstance(stmt.targets[0], ast.Name)
-                    and isinstance(stmt.value, ast.Call)
-                    and isinstance(stmt.value.func, ast.Name)
-                    and stmt.value.func.id == func.name
-                ):
-                    name = stmt.targets[0].id
+                found = _name_call(stmt)
+                if found and found[1] == func.name:
+                    name = found[0]
                     allowed = {id(stmt.targets[0])}
                     body = scope.body if scope is not tree else tree.body
                     out.append((stmt, name, _attributes(body, name, allowed)))
