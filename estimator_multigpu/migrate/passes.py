@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import aliases, compat_v1, era, scanner, slim
+from estimator_multigpu.migrate import (
+    aliases,
+    compat_v1,
+    contrib_names,
+    era,
+    scanner,
+    slim,
+)
 from estimator_multigpu.migrate.edits import Offsets, apply
 from estimator_multigpu.migrate.guide_rules import PortedRule
 
@@ -45,7 +52,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     """
     table = aliases.AliasTable(tree)
     off = Offsets(source)
-    out = slim.group(era.refine(tree, table, findings))
+    out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
     out += [_finding(path, off, *hit) for hit in era.find(tree, table)]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
     out += _compat_findings(tree, table, off, path)

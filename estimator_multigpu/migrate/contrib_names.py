@@ -1,0 +1,83 @@
+"""Exact replacements for the tf.contrib names TF 1.x code of the era used most."""
+
+from __future__ import annotations
+
+from estimator_multigpu.migrate import rules
+from estimator_multigpu.migrate.guide_rules import rule
+
+_DATA = "tf.data.experimental.{name}"
+# contrib name (under `tf.contrib.`) -> what to write on TF 2.x.
+REPLACEMENTS = {
+    "framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step()",
+    "framework.get_global_step": "tf.compat.v1.train.get_global_step()",
+    "framework.arg_scope": "tf_slim.arg_scope (pip install tf-slim)",
+    "framework.nest": "tf.nest",
+    "layers.xavier_initializer": "tf.compat.v1.glorot_uniform_initializer() "
+    "(uniform=False: tf.compat.v1.glorot_normal_initializer())",
+    "layers.variance_scaling_initializer": "tf.compat.v1.variance_scaling_initializer("
+    "scale=factor (contrib's default 2.0), mode=mode.lower() (default 'fan_in'), "
+    "distribution='uniform' if uniform else 'truncated_normal')",
+    "layers.l2_regularizer": "lambda w: scale * tf.nn.l2_loss(w) (the same value), "
+    "or tf.keras.regularizers.l2(scale / 2)",
+    "layers.l1_regularizer": "tf.keras.regularizers.l1(scale)",
+    "layers.flatten": "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
+    "layers.fully_connected": "tf.compat.v1.layers.dense(inputs, num_outputs, "
+    "activation=tf.nn.relu) (contrib's default activation is relu)",
+    "layers.conv2d": "tf.compat.v1.layers.conv2d(inputs, num_outputs, kernel_size, "
+    "padding='same', activation=tf.nn.relu) (contrib's defaults written out)",
+    "layers.max_pool2d": "tf.compat.v1.layers.max_pooling2d(inputs, pool_size, "
+    "strides=2) (contrib's default stride is 2)",
+    "layers.dropout": "tf.compat.v1.layers.dropout(inputs, rate=1 - keep_prob, "
+    "training=is_training)",
+    "metrics.streaming_accuracy": "tf.compat.v1.metrics.accuracy",
+    "metrics.streaming_mean": "tf.compat.v1.metrics.mean",
+    "rnn": "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
+    "DropoutWrapper; with tf-keras on TF 2.16+) or tf.keras.layers.LSTM/GRU",
+    "distribute.MirroredStrategy": "tf.distribute.MirroredStrategy",
+    "data.AUTOTUNE": "tf.data.AUTOTUNE",
+    "data.map_and_batch": "dataset.map(map_func, num_parallel_calls=...)"
+    ".batch(batch_size, drop_remainder=...)",
+    "data.shuffle_and_repeat": "dataset.shuffle(buffer_size, seed).repeat(count)",
+    "data.batch_and_drop_remainder": "dataset.batch(batch_size, drop_remainder=True)",
+    "data.parallel_interleave": "dataset.interleave(map_func, cycle_length, "
+    "num_parallel_calls=tf.data.AUTOTUNE, deterministic=not sloppy)",
+    "data.prefetch_to_device": _DATA.format(name="prefetch_to_device"),
+    "data.ignore_errors": _DATA.format(name="ignore_errors()")
+    + " or dataset.ignore_errors()",
+    "data.TFRecordDataset": "tf.data.TFRecordDataset",
+    "data.Dataset": "tf.data.Dataset",
+}
+
+
+def _key(api: str) -> str | None:
+    """The longest key of REPLACEMENTS that `api` (`tf.contrib.X...`) starts with."""
+    parts = api.split(".")[2:]
+    for end in range(len(parts), 0, -1):
+        key = ".".join(parts[:end])
+        if key in REPLACEMENTS:
+            return key
+    return None
+
+
+def exact(finding) -> rules.Rule | None:
+    """A `contrib` rule with the exact replacement for `finding`, if one is known."""
+    if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
+        return None
+    key = _key(finding.api)
+    if key is None:
+        return None
+    return rule(
+        "contrib",
+        f"tf.contrib.{key} is gone since TF 2.0",
+        REPLACEMENTS[key],
+        "tf-contrib",
+    )
+
+
+def refine(findings: list) -> list:
+    """Gives each generic `contrib` finding its exact replacement where known."""
+    for f in findings:
+        better = exact(f)
+        if better is not None:
+            f.rule = better
+    return findings
