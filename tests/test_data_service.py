@@ -67,6 +67,7 @@ def _generator():
     )
 
 
+@pytest.mark.tf_compat
 @pytest.mark.parametrize(
     "make, match",
     [
@@ -94,6 +95,7 @@ def test_refuses_python_ops_before_submitting(make, match):
         emg.inputs.with_data_service(make(), "grpc://localhost:1")
 
 
+@pytest.mark.tf_compat
 def test_graph_mode_dataset_is_checked_too():
     with tf.Graph().as_default():
         clean = tf.data.Dataset.range(3).map(lambda x: x + 1)

@@ -50,8 +50,14 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM to the launcher: stop the tasks as on Ctrl-C."""
+
+    signum = signal.SIGTERM
+
+
 def _terminate(signum, frame):
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,9 +47,10 @@ class Supervisor:
             for proc in self._procs:
                 proc.start()
             return self._watch()
-        except KeyboardInterrupt:
-            self._say("interrupted: stopping all tasks")
-            return 130
+        except KeyboardInterrupt as stop:
+            signum = getattr(stop, "signum", signal.SIGINT)
+            self._say(f"{signal.Signals(signum).name}: stopping all tasks")
+            return 128 + signum
         finally:
             self.stop_all()
 
