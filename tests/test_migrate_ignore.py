@@ -110,3 +110,32 @@ def test_a_fully_migrated_tree_exits_0(tmp_path, capsys):
 def test_comments_reads_only_comments():
     source = 'x = "# emg-migrate: ignore"  # emg-migrate: ignore[a, b]\n# emg-migrate: ignore\n'
     assert ignore.comments(source) == {1: {"a", "b"}, 2: {"*"}}
+
+
+CHAIN = (
+    "import tensorflow.compat.v1 as tf\n\n\n"
+    "def inputs(files):\n"
+    "    queue = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)\n"
+    "    reader = tf.TextLineReader()\n"
+    "    _, line = reader.read(queue)\n"
+    "    return tf.train.batch([line], batch_size=2){comment}\n"
+)
+
+
+def test_fix_never_rewrites_an_ignored_line(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    source = CHAIN.format(comment="  # emg-migrate: ignore[queue-batcher]")
+    path.write_text(source)
+    assert main([str(path), "--fix"]) == 1
+    out = capsys.readouterr().out
+    assert "a.py:8: note: not rewritten: the rewrite would change line 8, whose " in out
+    assert "queue-batcher finding is ignored; file left unchanged" in out
+    assert path.read_text() == source and not (tmp_path / "a.py.bak").exists()
+
+
+def test_fix_rewrites_the_chain_when_nothing_in_it_is_ignored(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    path.write_text(CHAIN.format(comment=""))
+    assert main([str(path), "--fix", "--no-backup"]) == 0
+    assert "emg.inputs.queues.batch" in path.read_text()
+    capsys.readouterr()

@@ -114,6 +114,7 @@ def process(
         found = scanner.scan_tree(tree, text, path)
         found = passes.scan(tree, text, path, found)
         result.findings = ignore.drop(found, text, ignored)
+        dropped = [f for f in found if f not in result.findings]
     except RecursionError:
         result.error = (
             "cannot scan: the code nests deeper than the scanner can follow "
@@ -123,6 +124,7 @@ def process(
         return result
     if result.findings:
         _fix(result, tree)
+        _keep_ignored(result, dropped)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
         _keep(result, None)
         target = os.path.realpath(path)
@@ -130,6 +132,24 @@ def process(
             (0, f"a symbolic link to `{target}`; run --fix on that file itself")
         )
     return result
+
+
+def _keep_ignored(result: FileResult, dropped: list) -> None:
+    """Leaves the file unchanged if the rewrite would touch an ignored line."""
+    if result.rewritten in (None, result.original) or not dropped:
+        return
+    base = (result.base or result.original).splitlines()
+    kept = set(result.rewritten.splitlines())
+    for f in dropped:
+        if base[f.line - 1] not in kept:
+            _keep(result, None)
+            why = (
+                f"the rewrite would change line {f.line}, whose {f.rule.rule_id} "
+                "finding is ignored; file left unchanged (rewrite the rest by hand, "
+                "or stop ignoring it)"
+            )
+            result.notes.append((f.line, why))
+            return
 
 
 def _upgraded(result: FileResult, text: str) -> ast.Module | None:
