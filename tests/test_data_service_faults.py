@@ -40,7 +40,7 @@ def servers(tmp_path):
         )
     procs.extend(workers)
     yield target, workers, ports
-    for proc in procs:
+    for proc in {*procs, *workers}:  # Restarted workers too.
         proc.kill()
         proc.wait()
 
