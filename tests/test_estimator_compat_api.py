@@ -344,6 +344,33 @@ def test_export_all_saved_models_has_a_graph_per_mode(tmp_path):
         assert "eval" in meta.signature_def
 
 
+def _signatures(export_dir):
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    proto = saved_model_pb2.SavedModel()
+    with open(os.path.join(os.fsdecode(export_dir), "saved_model.pb"), "rb") as f:
+        proto.ParseFromString(f.read())
+    return {
+        ",".join(sorted(m.meta_info_def.tags)): sorted(m.signature_def)
+        for m in proto.meta_graphs
+    }
+
+
+@needs_real
+def test_export_all_saved_models_matches_tf_estimator(tmp_path):
+    exports = []
+    for module in (emg_estimator, tf.estimator):
+        config = module.RunConfig(model_dir=str(tmp_path / module.__name__))
+        estimator = module.Estimator(model_fn, config=config, params={})
+        estimator.train(TRAIN_FN, steps=1)
+        exports.append(
+            estimator.experimental_export_all_saved_models(
+                str(tmp_path / module.__name__ / "export"), _receivers()
+            )
+        )
+    assert _signatures(exports[0]) == _signatures(exports[1])
+
+
 def test_export_savedmodel_is_the_predict_export(tmp_path):
     estimator = _estimator(tmp_path).train(TRAIN_FN, steps=1)
     receiver = _receivers()[emg_estimator.ModeKeys.PREDICT]
