@@ -98,3 +98,17 @@ def test_called_reader_keeps_the_queue_read_advice(tmp_path):
     )
     [finding] = result.findings
     assert "emg.inputs.queues.read" in finding.rule.replacement
+
+
+def test_an_imported_summary_module_gets_a_per_use_finding(tmp_path):
+    source = (
+        BARE
+        + "from tensorflow import summary\nm = summary.merge_all()\ns = tf.Session()\n"
+    )
+    result = _process(tmp_path, source)
+    found = [(f.line, f.rule.rule_id, f.fixed) for f in result.findings]
+    assert found == [(1, "compat-v1", True), (3, "compat-v1", False)]
+    assert result.findings[1].rule.replacement.startswith(
+        "tf.compat.v1.summary.merge_all"
+    )
+    assert "m = summary.merge_all()\n" in result.rewritten

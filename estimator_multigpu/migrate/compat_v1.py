@@ -57,7 +57,7 @@ class _Finder(ast.NodeVisitor):
         if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
             return False
         api = self.table.resolve_tf(node)
-        if (rules.lookup(api) or self.skip(api)) and not self.include(api):
+        if (rules.lookup(api) or self.skip(api, node)) and not self.include(api):
             return True  # another rule reports it
         root = _root(node)
         prefix = v1_names.v1_only(api)
@@ -70,13 +70,13 @@ class _Finder(ast.NodeVisitor):
         return False
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, skip=lambda api: False):
+def find(tree: ast.Module, table: aliases.AliasTable, skip=lambda api, node: False):
     """Returns (uses of TF1-only names, uses of names compat.v1 lacks).
 
     Args:
       tree: the module.
       table: its aliases.
-      skip: `skip(api)` is True for names another pass reports.
+      skip: `skip(api, node)` is True for names another pass reports.
     """
     finder = _Finder(table, skip)
     finder.visit(tree)
@@ -204,7 +204,7 @@ def rename(source: str) -> str:
     (it leaves some names, and graph mode, to the user).
     """
     tree = ast.parse(source)
-    finder = _Finder(aliases.AliasTable(tree), lambda api: False, _is_layers)
+    finder = _Finder(aliases.AliasTable(tree), lambda api, node: False, _is_layers)
     finder.visit(tree)
     off = Offsets(source)
     edits = []

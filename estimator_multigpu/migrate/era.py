@@ -29,8 +29,8 @@ def summary_edits(source: str) -> list:
 
 
 def covers(api: str) -> bool:
-    """True for the `tf.` names this module reports (the compat pass skips them)."""
-    return api.startswith("tf.summary.") or api == "tf.test.is_gpu_available"
+    """True for the `tf.` names this module reports wherever they are written."""
+    return api == "tf.test.is_gpu_available"
 
 
 def summary_rule(name: str) -> rules.Rule:
@@ -82,11 +82,14 @@ READER_VALUE = rule(
 
 
 def _summary_name(table, node) -> str | None:
-    path = table.resolve(node) or ""
-    last = path.rsplit(".", 1)[-1]
-    if path == f"tensorflow.summary.{last}" and last in SUMMARY_OPS + SUMMARY_V1:
-        return last
-    return None
+    """`op` for `<tf>.summary.<op>` with `<tf>` bound to `tensorflow` itself."""
+    inner = node.value if isinstance(node, ast.Attribute) else None
+    if not (isinstance(inner, ast.Attribute) and inner.attr == "summary"):
+        return None
+    root = inner.value
+    if not (isinstance(root, ast.Name) and table.bindings.get(root.id) == "tensorflow"):
+        return None
+    return node.attr if node.attr in SUMMARY_OPS + SUMMARY_V1 else None
 
 
 def _is_v2_summary_call(call: ast.Call) -> bool:

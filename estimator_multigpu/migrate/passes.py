@@ -21,8 +21,11 @@ def _finding(path, off, node, api, text, rule) -> scanner.Finding:
     return scanner.Finding(path, node.lineno, col, api, text, rule, node)
 
 
-def _compat_findings(tree, table, off, path) -> list[scanner.Finding]:
-    uses, v2_uses = compat_v1.find(tree, table, era.covers)
+def _compat_findings(tree, table, off, path, taken) -> list[scanner.Finding]:
+    def skip(api, node):
+        return era.covers(api) or id(node) in taken
+
+    uses, v2_uses = compat_v1.find(tree, table, skip)
     stmt = compat_v1.tf_import(tree)
     name = stmt.names[0].asname if stmt else None
     grouped = [u for u in uses if u.root == name]
@@ -53,9 +56,10 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     table = aliases.AliasTable(tree)
     off = Offsets(source)
     out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
-    out += [_finding(path, off, *hit) for hit in era.find(tree, table)]
+    era_hits = list(era.find(tree, table))
+    out += [_finding(path, off, *hit) for hit in era_hits]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
-    out += _compat_findings(tree, table, off, path)
+    out += _compat_findings(tree, table, off, path, {id(h[0]) for h in era_hits})
     out.sort(key=lambda f: (f.line, f.col))
     return out
 
