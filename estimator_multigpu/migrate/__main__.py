@@ -1,6 +1,7 @@
 """Command line: `python -m estimator_multigpu.migrate PATH...` (also `emg-migrate`).
 
-Exit status: 0 when nothing is left to migrate, 1 when findings remain,
+Exit status: 0 when nothing is left to migrate (findings accepted with
+`# emg-migrate: ignore[rule]` or `--ignore RULE` do not count), 1 when findings remain,
 2 when a file could not be read, parsed or written (it is reported, left
 unchanged, and the other files are still processed). Paths that are not
 regular files (FIFOs, devices, broken links) are skipped with a note.
