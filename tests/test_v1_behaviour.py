@@ -38,8 +38,10 @@ MODULES = {
     "test_towers_all_towers_mean.py": None,
     "test_towers_eval_predict.py": None,
     "test_towers_errors.py": None,
-    # Loads the SavedModel and calls it eagerly.
+    # These load the SavedModel and call it eagerly.
+    "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",
+    "test_towers_estimator.py": None,
     # The trainer end to end (the other tests check flags, not training).
     "test_cifar10_main.py": "two_devices",
 }
