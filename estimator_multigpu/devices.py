@@ -7,7 +7,9 @@ import re
 from collections.abc import Sequence
 
 import tensorflow as tf
-from absl import logging
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 _DEVICE_RE = re.compile(
     r"^(?P<prefix>(/job:[\w-]+)?(/replica:\d+)?(/task:\d+)?)"

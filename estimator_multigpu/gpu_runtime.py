@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.eager import context as eager_context
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 GPU_THREAD_MODES = ("global", "gpu_private", "gpu_shared")
 

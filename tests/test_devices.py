@@ -206,3 +206,20 @@ def test_simulate_warns_past_the_per_core_bound():
     )
     assert out.returncode == 0, out.stderr
     assert f"Splitting the CPU into {n} logical devices" in out.stderr
+
+
+def test_simulate_logs_through_tensorflow_without_a_root_handler():
+    """absl's first log call would install a root handler (every TF line twice)."""
+    code = (
+        "import logging\n"
+        "import tensorflow as tf\n"
+        "tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)\n"
+        "from estimator_multigpu import devices\n"
+        "devices.simulate(2)\n"
+        "print('root handlers:', len(logging.getLogger().handlers))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert "root handlers: 0" in result.stdout, result.stderr[-2000:]
+    assert result.stderr.count("into 2 logical devices") == 1

@@ -19,8 +19,8 @@ def _run_child(body):
     script = textwrap.dedent(
         """
         import json, os
-        from absl import logging
-        logging.set_verbosity(logging.INFO)
+        import tensorflow as tf  # Importing does not start the runtime.
+        tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)
         from estimator_multigpu import devices
         """
     ) + textwrap.dedent(body)

@@ -6,11 +6,13 @@ import weakref
 
 import numpy as np
 import tensorflow as tf
-from absl import logging
 from tensorflow.python.ops import resource_variable_ops
 
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 
 def _check_array(array, argument: str) -> np.ndarray:

@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 import numpy as np
 import tensorflow as tf
-from absl import logging
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 
 def check_int(name: str, value, low: int, allow_none: bool = False) -> None:

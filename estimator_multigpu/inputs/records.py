@@ -6,12 +6,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
-from absl import logging
 
 from estimator_multigpu.inputs import record_files, record_stages
 from estimator_multigpu.inputs.context import derive_seed
 from estimator_multigpu.inputs.contract import check_int
 from estimator_multigpu.inputs.record_files import FixedLengthRecords
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 ParseFn = Callable[[tf.Tensor], Any]
 

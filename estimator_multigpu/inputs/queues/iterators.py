@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
-from absl import logging
 
 from estimator_multigpu import per_device
 from estimator_multigpu.inputs.queues import _common
+
+# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
+logging = tf.compat.v1.logging
 
 
 def get_next(dataset: tf.data.Dataset, name: str | None = None) -> Any:
