@@ -16,8 +16,9 @@ setuptools.setup(
     install_requires=["tensorflow>=2.15", "numpy", "absl-py"],
     extras_require={
         # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1);
-        # matplotlib: the plot tests of emg.diagnose and the benchmarks.
-        "test": ["pytest>=7", "ruff==0.17.6", "tf-keras", "matplotlib"],
+        # matplotlib: the plot tests of emg.diagnose and the benchmarks;
+        # tf-slim: the migrated slim trainer of the migrate corpus runs.
+        "test": ["pytest>=7", "ruff==0.17.6", "tf-keras", "matplotlib", "tf-slim"],
         "dali": ["nvidia-dali-cuda120"],
         # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound
         # and the --plot charts of benchmarks/cifar_input.py and towers.py.
