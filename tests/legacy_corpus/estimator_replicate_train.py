@@ -42,7 +42,9 @@ def main(model_dir):
         params={"learning_rate": 0.5},
     )
     before = estimator.train(input_fn, steps=1).evaluate(input_fn, steps=2)["loss"]
-    after = estimator.train(input_fn, steps=20).evaluate(input_fn, steps=2)["loss"]
+    log = tf.estimator.LoggingTensorHook({"step": "global_step"}, every_n_iter=10)  # expect: estimator
+    stop = tf.estimator.StopAtStepHook(num_steps=20)  # expect: estimator
+    after = estimator.train(input_fn, hooks=[log, stop]).evaluate(input_fn, steps=2)["loss"]
     print("loss before %.4f after %.4f" % (before, after))
     print("improved", after < before)
 
