@@ -168,3 +168,46 @@ def test_cli_usage_errors(flags, match):
     result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert re.search(match, result.stderr), result.stderr
+
+
+def test_cifar_input_trains_through_the_service(service, tmp_path):
+    """The CIFAR tf.data input runs on the service workers (parallel_epochs:
+    each of the 2 workers produces a whole epoch) and trains a linear model.
+
+    distributed_epoch is not used here: that input zips its batches with a
+    repeated one-element store, and a worker whose dynamic split holds no
+    store element repeats an empty dataset.
+    """
+    from cifar10 import data, generate
+    from cifar10 import input as cifar_input
+
+    generate.generate(str(tmp_path), train_examples=64, test_examples=16)
+    files = data.filenames(str(tmp_path), "cifar10", "train")
+    ctx = emg.inputs.InputContext(
+        num_shards=1,
+        shard_index=0,
+        device="/cpu:0",
+        per_device_batch_size=16,
+        global_batch_size=16,
+        num_devices=1,
+        seed=1,
+    )
+    make = cifar_input.make_dataset_fn(files, num_epochs=1, augment_images=False)
+    dataset = emg.inputs.with_data_service(
+        make(ctx), service, processing_mode="parallel_epochs", job_name="cifar"
+    )
+    weights = tf.Variable(tf.zeros([32 * 32 * 3, 10]))
+    optimizer = tf.keras.optimizers.SGD(0.01)
+    labels, losses = [], []
+    for images, batch_labels in dataset:
+        with tf.GradientTape() as tape:
+            logits = tf.reshape(images, [-1, 32 * 32 * 3]) @ weights
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(batch_labels, logits)
+            )
+        optimizer.apply_gradients([(tape.gradient(loss, weights), weights)])
+        labels.extend(batch_labels.numpy().tolist())
+        losses.append(float(loss))
+    _, expected = data.read_numpy(files, "cifar10")
+    assert sorted(labels) == sorted(expected.tolist() * 2)
+    assert all(np.isfinite(losses)) and min(losses[1:]) < losses[0]
