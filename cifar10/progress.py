@@ -8,13 +8,15 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import estimator
+
 
 def _duration(seconds: float) -> str:
     minutes, seconds = divmod(int(seconds), 60)
     return f"{minutes}m{seconds:02d}s"
 
 
-class ProgressHook(tf.compat.v1.train.SessionRunHook):
+class ProgressHook(estimator.SessionRunHook):
     """Prints one line every `every_n_steps` steps (rewritten in place on a terminal)."""
 
     def __init__(
@@ -42,7 +44,7 @@ class ProgressHook(tf.compat.v1.train.SessionRunHook):
         self._step = int(session.run(tf.compat.v1.train.get_global_step()))
 
     def before_run(self, run_context):
-        return tf.compat.v1.train.SessionRunArgs(self._fetches)
+        return estimator.SessionRunArgs(self._fetches)
 
     def after_run(self, run_context, run_values):
         values, now = run_values.results, time.perf_counter()
