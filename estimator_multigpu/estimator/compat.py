@@ -4,26 +4,6 @@ from __future__ import annotations
 
 from estimator_multigpu.estimator import spec
 
-_RUN_CONFIG_FIELDS = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_steps",
-    "save_checkpoints_secs",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "train_distribute",
-    "device_fn",
-    "protocol",
-    "eval_distribute",
-    "experimental_distribute",
-    "experimental_max_worker_delay_secs",
-    "session_creation_timeout_secs",
-    "checkpoint_save_graph_def",
-)
-
 
 def _real_classes() -> dict:
     """tf.estimator's classes as they are when this module loads (none on 2.16+).
@@ -51,9 +31,9 @@ def as_emg_run_config(config):
     """A real `tf.estimator.RunConfig` as ours (same fields); others unchanged."""
     if not _is_real(config, "RunConfig"):
         return config
-    from estimator_multigpu.estimator.run_config import RunConfig
+    from estimator_multigpu.estimator.run_config import TF_FIELDS, RunConfig
 
-    fields = {name: getattr(config, name, None) for name in _RUN_CONFIG_FIELDS}
+    fields = {name: getattr(config, name, None) for name in TF_FIELDS}
     if fields["save_checkpoints_steps"] is not None:
         fields["save_checkpoints_secs"] = None
     return RunConfig(**fields)

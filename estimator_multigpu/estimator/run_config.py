@@ -16,7 +16,8 @@ from estimator_multigpu.estimator import cluster, strategies
 _USE_DEFAULT = object()
 _STRATEGY_FIELDS = ("_train_distribute", "_eval_distribute", "_experimental_distribute")
 
-_TF_REPLACEABLE = (
+# tf.estimator.RunConfig's constructor arguments, in its order.
+TF_FIELDS = (
     "model_dir",
     "tf_random_seed",
     "save_summary_steps",
@@ -35,7 +36,7 @@ _TF_REPLACEABLE = (
     "session_creation_timeout_secs",
     "checkpoint_save_graph_def",
 )
-_REPLACEABLE = _TF_REPLACEABLE + ("devices", "num_gpus", "log_examples_per_sec")
+_REPLACEABLE = TF_FIELDS + ("devices", "num_gpus", "log_examples_per_sec")
 _CLUSTER_PROPERTIES = (
     "cluster_spec",
     "task_type",
