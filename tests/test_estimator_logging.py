@@ -23,12 +23,18 @@ if {impl!r} == "emg":
 else:
     est = tf.estimator
 tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)
+FILES = []
+class Files(logging.Handler):
+    def emit(self, record):
+        FILES.append(record.filename)
+tf.get_logger().addHandler(Files())
 x, y = make_data(16)
 config = est.RunConfig(model_dir=tempfile.mkdtemp(), log_step_count_steps=1)
 estimator = est.Estimator(model_fn, config=config, params={{}})
 estimator.train(dataset_input_fn(x, y, 8), steps=2)
 estimator.evaluate(dataset_input_fn(x, y, 8))
 print("ROOT_HANDLERS", len(logging.getLogger().handlers), file=sys.stderr)
+print("LOGGED_FROM", sorted(set(FILES)), file=sys.stderr)
 """
 
 
@@ -72,6 +78,13 @@ def test_no_root_handler_and_no_line_twice(emg_output):
     assert "ROOT_HANDLERS 0" in emg_output
     info = [line for line in emg_output.splitlines() if line.startswith("INFO:")]
     assert info.count("INFO:tensorflow:Calling model_fn.") == 2  # train, evaluate
+
+
+@pytest.mark.slow
+def test_records_name_the_module_that_logged(emg_output):
+    """As tf.estimator's `file:line` did; never the logging helper module."""
+    files = re.search(r"LOGGED_FROM \[(.*)\]", emg_output).group(1)
+    assert "'log.py'" not in files and "'train.py'" in files, files
 
 
 @pytest.mark.slow
