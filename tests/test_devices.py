@@ -196,8 +196,8 @@ def test_simulate_warns_past_the_per_core_bound():
     if n > devices.MAX_SIMULATED_DEVICES:
         pytest.skip("this machine's cores allow every n up to the ceiling")
     code = (
-        "from absl import logging\n"
-        "logging.set_verbosity(logging.WARNING)\n"
+        "import tensorflow as tf\n"
+        "tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.WARN)\n"
         "from estimator_multigpu import devices\n"
         f"devices.simulate({n})\n"
     )
