@@ -48,9 +48,16 @@ def _train_spec(mode, loss, optimizer=None, **tower_options):
     optimizer = optimizer or tf.compat.v1.train.GradientDescentOptimizer(0.5)
     optimizer = emg.TowerOptimizer(optimizer, **tower_options)
     step = tf.compat.v1.train.get_or_create_global_step()
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    # After the loss: with reference variables (v1 behaviour) the L2 term,
+    # which no gradient needs, could otherwise read the updated weights.
+    with tf.control_dependencies(_update_ops_and(loss)):
         train_op = optimizer.minimize(loss, step)
     return EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def _update_ops_and(loss):
+    """What a single-device update waits for: UPDATE_OPS and the loss."""
+    return tf.compat.v1.get_collection("update_ops") + [loss]
 
 
 def mean_model_fn(features, labels, mode, params):
@@ -91,7 +98,7 @@ def two_optimizers_model_fn(features, labels, mode, params):
     # Both updates after all gradients: with reference variables (v1
     # behaviour) one device's step would otherwise race.
     grads = [g.op for g, _ in dense_pairs + emb_pairs]
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops") + grads):
+    with tf.control_dependencies(_update_ops_and(loss) + grads):
         train_op = tf.group(
             adam.apply_gradients(dense_pairs, step),
             momentum.apply_gradients(emb_pairs),
@@ -208,3 +215,59 @@ def test_sparse_gradients_stay_sparse():
     _one_step(mean_model_fn, ALL_DEVICES[:2], 8, True, {"transform_gradients": record})
     assert seen["emb"] == "IndexedSlices"
     assert seen["dense/kernel"] != "IndexedSlices"
+
+
+# Ops whose output needs only their input's static shape: TensorFlow's graph
+# optimizer folds them to constants, cutting the edge to their input.
+_SHAPE_ONLY = {"Shape", "ShapeN", "Size", "Rank", "OnesLike", "ZerosLike"}
+
+
+def _ancestors(op):
+    """The ops `op` waits for at run time (edges through shape-only ops cut)."""
+    seen, todo = set(), [op]
+    while todo:
+        op = todo.pop()
+        inputs = [] if op.type in _SHAPE_ONLY else [t.op for t in op.inputs]
+        for parent in inputs + list(op.control_inputs):
+            if parent not in seen:
+                seen.add(parent)
+                todo.append(parent)
+    return seen
+
+
+def test_every_update_waits_for_every_towers_loss():
+    """The reported loss is the loss before the update, in every tower.
+
+    A model_fn that applies `tf.gradients` and waits only for UPDATE_OPS: no
+    gradient needs a tower's loss value (nor its L2 term), so without the
+    library's gate the loss could run after the update (with reference
+    variables it then reads the updated weights).
+    """
+    with tf.Graph().as_default():
+        features, labels = _features(6)
+        replicated = emg.replicate_model_fn(
+            lambda features, labels, mode: _plain_train_spec(features, labels, mode),
+            devices=ALL_DEVICES[:3],
+        )
+        replicated(features, labels, ModeKeys.TRAIN)
+        graph = tf.compat.v1.get_default_graph()
+        ops = graph.get_operations()
+        updates = [op for op in ops if "Apply" in op.type or "Scatter" in op.type]
+        # Each tower's total: its cross-entropy and the L2 terms it adds.
+        totals = [op for op in ops if op.name.split("/")[-1] == "total_loss"]
+        assert len(updates) == 3 and len(totals) == 3  # emb, kernel, bias; 3 towers.
+        for update in updates:
+            assert set(totals) <= _ancestors(update), update.name
+
+
+def _plain_train_spec(features, labels, mode):
+    logits = _logits(features)
+    tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+    loss = tf.compat.v1.losses.get_total_loss()
+    variables = tf.compat.v1.trainable_variables()
+    # tf.gradients: only the loss's static shape reaches the gradients.
+    pairs = zip(tf.gradients(loss, variables), variables)
+    optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.5)
+    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+        train_op = optimizer.apply_gradients(pairs)
+    return EstimatorSpec(mode, loss=loss, train_op=train_op)

@@ -51,7 +51,10 @@ def _global_batches():
 def _single_device_step(global_step):
     """The script before: one device, no towers."""
     loss = tower_loss(*_global_batches())
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    # After the loss: with reference variables (v1 behaviour) a term no
+    # gradient needs could otherwise read the updated weights.
+    update_ops = tf.compat.v1.get_collection("update_ops")
+    with tf.control_dependencies(update_ops + [loss]):
         return loss, _optimizer().minimize(loss, global_step)
 
 

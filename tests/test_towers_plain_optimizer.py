@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
-from test_towers_gradients import _assert_same_step, _logits, _one_step
+from test_towers_gradients import (
+    _assert_same_step,
+    _logits,
+    _one_step,
+    _update_ops_and,
+)
 
 import estimator_multigpu as emg
 from estimator_multigpu.estimator.spec import EstimatorSpec
@@ -31,7 +36,7 @@ def plain_minimize_model_fn(features, labels, mode):
     loss = _loss(features, labels)
     optimizer = tf.compat.v1.train.MomentumOptimizer(0.5, 0.9)
     step = tf.compat.v1.train.get_or_create_global_step()
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    with tf.control_dependencies(_update_ops_and(loss)):
         return _spec(mode, loss, optimizer.minimize(loss, step))
 
 
@@ -40,7 +45,7 @@ def plain_compute_apply_model_fn(features, labels, mode):
     optimizer = tf.compat.v1.train.AdamOptimizer(0.1)
     pairs = optimizer.compute_gradients(loss)
     step = tf.compat.v1.train.get_or_create_global_step()
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+    with tf.control_dependencies(_update_ops_and(loss)):
         return _spec(mode, loss, optimizer.apply_gradients(pairs, step))
 
 
@@ -56,7 +61,7 @@ def _tf_gradients_model_fn(wrap):
         optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.5)
         optimizer = emg.TowerOptimizer(optimizer) if wrap else optimizer
         step = tf.compat.v1.train.get_or_create_global_step()
-        with tf.control_dependencies(tf.compat.v1.get_collection("update_ops")):
+        with tf.control_dependencies(_update_ops_and(loss)):
             train_op = optimizer.apply_gradients(zip(grads, variables), step)
         return _spec(mode, loss, train_op)
 
@@ -105,7 +110,7 @@ def clipped_model_fn(features, labels, mode):
     # Both updates after all gradients: with reference variables (v1
     # behaviour) one device's step would otherwise race.
     grads = [g.op for g, _ in dense_pairs + emb_pairs]
-    with tf.control_dependencies(tf.compat.v1.get_collection("update_ops") + grads):
+    with tf.control_dependencies(_update_ops_and(loss) + grads):
         train_op = tf.group(
             clipped.apply_gradients(dense_pairs), plain.apply_gradients(emb_pairs)
         )

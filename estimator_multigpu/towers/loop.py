@@ -182,7 +182,9 @@ def minimize(
         placement.variable_placer("auto", devices),
     )
     diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
-    updates = optimizer_lib.apply_tower_gradients(towers[0].context.calls)
+    updates = optimizer_lib.apply_tower_gradients(
+        towers[0].context.calls, [tower.spec.loss for tower in towers]
+    )
     spec = merge.merge_specs(
         towers, ModeKeys.TRAIN, updates, placement.host(devices[0])
     )

@@ -140,26 +140,33 @@ def _check_args(optimizer, clip_global_norm, transform_gradients) -> None:
         )
 
 
-def _gate(summed: list) -> list[tf.Operation]:
-    """What every update waits for: all gradients, where reads may race.
+def _gate(summed: list, losses: list) -> list[tf.Operation]:
+    """What every update waits for: the towers' losses, and gradients where reads race.
 
-    A reference variable (v1 behaviour) is read in place: an update that ran
-    before another gradient finished reading the variable would change that
-    gradient. So with reference variables, or several optimizer calls, no
-    update starts before every gradient is computed.
+    The losses: a part of a loss that no gradient needs (an L2 term reads
+    the variable, its gradient does not need the term's value) could
+    otherwise run after the update in the same step, so the reported loss
+    would mix pre- and post-update values. A reference variable (v1
+    behaviour) is also read in place: an update that ran before another
+    gradient finished reading the variable would change that gradient. So
+    with reference variables, or several optimizer calls, no update starts
+    before every gradient is computed.
     """
+    gate = [loss.op for loss in losses if isinstance(loss, tf.Tensor)]
     pairs = [pair for call in summed for pair in call]
     refs = any(not hasattr(v, "handle") for _, v in pairs)
     if len(summed) < 2 and not refs:
-        return []
-    return [g.op for g, _ in pairs if g is not None]
+        return gate
+    return gate + [g.op for g, _ in pairs if g is not None]
 
 
-def apply_tower_gradients(calls: list) -> list[tf.Operation]:
+def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
     """Applies the gradients recorded in all towers, once per optimizer call.
 
     Args:
       calls: `calls[t][k]` = the k-th `ApplyCall` of tower t.
+      losses: the towers' losses; no update starts before they are computed,
+        so the step's reported loss is the loss before the update.
 
     Returns:
       The update ops; each is also a control input of the no-op that tower
@@ -179,7 +186,7 @@ def apply_tower_gradients(calls: list) -> list[tf.Operation]:
         gradients.aggregate([tower_calls[k].grads_and_vars for tower_calls in calls])
         for k in range(len(calls[0]))
     ]
-    gate = _gate(summed)
+    gate = _gate(summed, losses)
     updates = []
     for first, pairs in zip(calls[0], summed):
         # The update waits for what the model_fn made apply_gradients wait for.

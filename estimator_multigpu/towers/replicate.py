@@ -153,6 +153,9 @@ def replicate_model_fn(
     towers once per variable on its device, then clipped/transformed and
     applied once. Pairs computed with `tf.gradients` instead of
     `compute_gradients` are weighted by the tower's share of the examples.
+    The update waits for every tower's loss, so the reported loss is the
+    loss before the step's update, also for reference variables (v1
+    behaviour) and terms no gradient needs (an L2 penalty).
     Keras optimizers and hand-made `assign` updates raise an error naming
     the line.
 
@@ -220,7 +223,9 @@ def replicate_model_fn(
         diagnostics.check_train_ops(towers, mode)
         updates = []
         if mode == ModeKeys.TRAIN:
-            updates = optimizer_lib.apply_tower_gradients(towers[0].context.calls)
+            updates = optimizer_lib.apply_tower_gradients(
+                towers[0].context.calls, [tower.spec.loss for tower in towers]
+            )
         return merge.merge_specs(towers, mode, updates, placement.host(devices[0]))
 
     return replicated_model_fn
