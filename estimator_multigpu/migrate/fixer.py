@@ -8,10 +8,6 @@ import dataclasses
 from estimator_multigpu.migrate import (
     aliases,
     astutil,
-    batch_helpers,
-    batch_text,
-    chain_text,
-    chains,
     contrib_calls,
     imports,
     queue_loops,
@@ -22,6 +18,12 @@ from estimator_multigpu.migrate import (
     tower_rewrite,
 )
 from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets, apply
+from estimator_multigpu.migrate.queue_chains import (
+    batch_helpers,
+    batch_text,
+    chain_text,
+    chains,
+)
 from estimator_multigpu.migrate.scanner import Finding
 
 PACKAGE = "estimator_multigpu"

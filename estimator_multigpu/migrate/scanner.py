@@ -11,8 +11,8 @@ from estimator_multigpu.migrate import (
     contrib_calls,
     queue_loops,
     rules,
+    tower_loops,
     tower_rewrite,
-    towers,
 )
 from estimator_multigpu.migrate.edits import Offsets
 
@@ -147,7 +147,7 @@ def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
     for node, path, rule in _unused_imports(tree):
         make(node, path, dataclasses.replace(rule, rename=None), node)
     loops = tower_rewrite.find(tree, table, off)
-    for node, is_loop in towers.find(tree, table):
+    for node, is_loop in tower_loops.find(tree, table):
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
         rule = loops.get(id(node), (None, rule))[1]
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, rules, towers
+from estimator_multigpu.migrate import aliases, astutil, rules, tower_loops
 from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
@@ -159,7 +159,7 @@ def _inputs(call, loop, block, index, table) -> list:
                     "tf.split(batch, N)` in the same block"
                 )
             inputs.append((arg, batch))
-        elif towers._names(arg) & towers._tainted(loop):
+        elif tower_loops._names(arg) & tower_loops._tainted(loop):
             raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
     if target is None or not inputs:
         raise NotCanonical("the tower takes no `X[i]` shard of a tf.split batch")
@@ -319,7 +319,7 @@ def _loops(tree: ast.Module, table):
         for block in astutil.blocks(scope):
             for index, stmt in enumerate(block):
                 loop, _ = _peel(stmt, table)
-                if isinstance(loop, ast.For) and towers.is_tower_loop(loop, table):
+                if isinstance(loop, ast.For) and tower_loops.is_tower_loop(loop, table):
                     if id(loop) not in best or stmt is not loop:
                         best[id(loop)] = (block, index, scope, loop)
     return sorted(best.values(), key=lambda c: c[3].lineno)
@@ -384,7 +384,7 @@ def _dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | Non
         return None
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name == func.id:
-            return stmt if towers.is_averaging_helper(stmt) else None
+            return stmt if tower_loops.is_averaging_helper(stmt) else None
     return None
 
 

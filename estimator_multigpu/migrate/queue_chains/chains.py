@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, batch_end, rules, sources
-from estimator_multigpu.migrate.calls import tf_name
+from estimator_multigpu.migrate import aliases, astutil, sources
 from estimator_multigpu.migrate.dataflow import (
     NotAChain,
     check_escapes,
@@ -14,6 +13,7 @@ from estimator_multigpu.migrate.dataflow import (
     literal_of,
     split,
 )
+from estimator_multigpu.migrate.queue_chains import batch_end
 
 
 @dataclasses.dataclass
@@ -66,14 +66,6 @@ class Chain:
         if self.dataset_parts[0] == "helper":
             names.add(self.dataset_parts[2].func.name)
         return names
-
-
-def batcher_call(stmt: ast.stmt, table: aliases.AliasTable) -> ast.Call | None:
-    """Returns the one queue batcher call in a simple statement, if any."""
-    if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.Expr | ast.Return):
-        return None
-    calls = [n for n in astutil.walk_scope([stmt]) if tf_name(table, n, rules.BATCHERS)]
-    return calls[0] if len(calls) == 1 else None
 
 
 def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> Chain:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 import itertools
 
-from estimator_multigpu.migrate import batch_text, chains
 from estimator_multigpu.migrate.astutil import unique
 from estimator_multigpu.migrate.edits import Edit, Offsets, split_lines
+from estimator_multigpu.migrate.queue_chains import batch_text, chains
 
 
 def _unit(indent: str) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, batch_helpers, rules
+from estimator_multigpu.migrate import aliases, astutil, rules
 from estimator_multigpu.migrate.calls import SINGLE_BATCHERS, call_arg, tf_name
 from estimator_multigpu.migrate.dataflow import NotAChain
+from estimator_multigpu.migrate.queue_chains import batch_helpers
 
 # Position of `keep_input` in the maybe_* batchers.
 KEEP_INPUT = {"maybe_batch": 1, "maybe_shuffle_batch": 4}

@@ -93,20 +93,6 @@ def find(tree: ast.Module, table: aliases.AliasTable) -> dict[str, BatchHelper]:
     return out
 
 
-def call_in(stmt: ast.stmt, found: dict[str, BatchHelper]):
-    """Returns (call, helper) for the one batch-helper call in `stmt`, else None."""
-    if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.Expr | ast.Return):
-        return None
-    calls = [
-        n
-        for n in astutil.walk_scope([stmt])
-        if isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Name)
-        and n.func.id in found
-    ]
-    return (calls[0], found[calls[0].func.id]) if len(calls) == 1 else None
-
-
 def example_args(call: ast.Call, helper: BatchHelper) -> list[ast.expr]:
     """The caller's per-example arguments, in the helper's parameter order."""
     args = []

@@ -6,9 +6,9 @@ import ast
 
 from estimator_multigpu.migrate import astutil
 from estimator_multigpu.migrate.astutil import unique
-from estimator_multigpu.migrate.batch_end import keep_input
-from estimator_multigpu.migrate.batch_helpers import BatchHelper
 from estimator_multigpu.migrate.edits import Edit, Offsets
+from estimator_multigpu.migrate.queue_chains.batch_end import keep_input
+from estimator_multigpu.migrate.queue_chains.batch_helpers import BatchHelper
 
 
 def _batcher_args(off, call: ast.Call, batcher: str, dataset: str, params) -> list[str]:
