@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
-import estimator_multigpu as emg
 from cifar10 import augment, data
+from estimator_multigpu import inputs
 
 FOREVER = 2**62
 
@@ -179,7 +179,7 @@ def input_fn(
         seed=seed,
         normalize=normalize,
     )
-    return emg.inputs.sharded_input_fn(
+    return inputs.sharded_input_fn(
         dataset_fn,
         devices,
         global_batch_size=global_batch_size,

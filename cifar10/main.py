@@ -273,15 +273,15 @@ def _prepared_data(config: config_lib.TrainConfig) -> str:
 
 def _diagnosis(config: config_lib.TrainConfig, data_dir: str) -> str:
     """The pipeline doctor's report on the training input_fn."""
-    import estimator_multigpu as emg
     from cifar10 import trainer
+    from estimator_multigpu import diagnose
 
     train_input_fn, _ = trainer.input_fns(config, data_dir)
     try:
-        findings = emg.diagnose.check_input_fn(train_input_fn)
-    except emg.diagnose.NoPipelineError as error:  # --input=queue.
+        findings = diagnose.check_input_fn(train_input_fn)
+    except diagnose.NoPipelineError as error:  # --input=queue.
         return f"Pipeline doctor: {error}"
-    return "Pipeline doctor on the training input:\n" + emg.diagnose.format_findings(
+    return "Pipeline doctor on the training input:\n" + diagnose.format_findings(
         findings
     )
 

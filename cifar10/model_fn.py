@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-import estimator_multigpu as emg
 from cifar10 import augment, model, progress
 from cifar10 import config as config_lib
+from estimator_multigpu import estimator, towers
 
-ModeKeys = emg.estimator.ModeKeys
+ModeKeys = estimator.ModeKeys
 SCHEDULE = ((0.5, 0.1), (0.75, 0.01))  # (fraction of training, LR factor) steps.
 
 
@@ -34,7 +34,7 @@ def _train_op(config, loss):
     global_step = tf.compat.v1.train.get_or_create_global_step()
     rate = learning_rate(config, global_step)
     tf.compat.v1.summary.scalar("learning_rate", rate)
-    optimizer = emg.TowerOptimizer(
+    optimizer = towers.TowerOptimizer(
         tf.compat.v1.train.MomentumOptimizer(rate, config.momentum)
     )
     updates = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)
@@ -65,13 +65,13 @@ def make_model_fn(config: config_lib.TrainConfig):
         classes = tf.argmax(logits, axis=1, output_type=tf.int32)
         if mode == ModeKeys.PREDICT:
             predictions = {"classes": classes, "probabilities": tf.nn.softmax(logits)}
-            return emg.estimator.EstimatorSpec(mode, predictions=predictions)
+            return estimator.EstimatorSpec(mode, predictions=predictions)
         loss = tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
         loss += _weight_decay(config)
         accuracy = tf.compat.v1.metrics.accuracy(labels, classes)
         if not training:
             metrics = {"accuracy": accuracy}
-            return emg.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops=metrics)
+            return estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops=metrics)
         train_op, rate = _train_op(config, loss)
         tf.compat.v1.summary.scalar("train_accuracy", accuracy[1])
         hooks = [
@@ -83,7 +83,7 @@ def make_model_fn(config: config_lib.TrainConfig):
                 config.log_every_steps,
             )
         ]
-        return emg.estimator.EstimatorSpec(
+        return estimator.EstimatorSpec(
             mode, loss=loss, train_op=train_op, training_hooks=hooks
         )
 

@@ -7,7 +7,6 @@ import os
 import tensorflow as tf
 from absl import logging
 
-import estimator_multigpu as emg
 from cifar10 import config as config_lib
 from cifar10 import (
     data,
@@ -19,6 +18,8 @@ from cifar10 import (
     paths,
 )
 from cifar10 import input as input_lib
+from estimator_multigpu import estimator as estimator_lib
+from estimator_multigpu import towers
 
 
 def synthetic_dir(config: config_lib.TrainConfig) -> str:
@@ -145,26 +146,26 @@ def session_config(devices) -> tf.compat.v1.ConfigProto:
     Measured on 2 cores with 2 simulated devices, this trains ResNet-20 about
     1.6x faster than TensorFlow's default thread pools.
     """
-    proto = emg.estimator.run_config.get_default_session_config()
+    proto = estimator_lib.run_config.get_default_session_config()
     if all("cpu" in device.lower() for device in devices):
         proto.intra_op_parallelism_threads = os.cpu_count() or 1
         proto.inter_op_parallelism_threads = len(devices)
     return proto
 
 
-def estimator(config: config_lib.TrainConfig) -> emg.estimator.Estimator:
+def estimator(config: config_lib.TrainConfig) -> estimator_lib.Estimator:
     """An Estimator running the model replicated over `config.devices`."""
-    replicated = emg.replicate_model_fn(
+    replicated = towers.replicate_model_fn(
         model_fn.make_model_fn(config), list(config.devices), remainder="uneven"
     )
-    run_config = emg.estimator.RunConfig(
+    run_config = estimator_lib.RunConfig(
         tf_random_seed=config.seed,
         session_config=session_config(config.devices),
         save_summary_steps=config.log_every_steps,
         save_checkpoints_steps=max(config.train_steps // 4, 1),
         log_step_count_steps=config.log_every_steps,
     )
-    return emg.estimator.Estimator(replicated, config.model_dir, run_config)
+    return estimator_lib.Estimator(replicated, config.model_dir, run_config)
 
 
 def run(
