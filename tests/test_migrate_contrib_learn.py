@@ -15,7 +15,7 @@ from estimator_multigpu.migrate import fixer, runner, scanner
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_tree(tree, source, "snippet.py")
+    findings = scanner.scan_rules(tree, source, "snippet.py")
     return fixer.fix(source, tree, findings).source, findings
 
 

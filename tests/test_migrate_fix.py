@@ -13,7 +13,7 @@ from estimator_multigpu.migrate import fixer, passes, scanner
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_tree(tree, source, "snippet.py")
+    findings = scanner.scan_rules(tree, source, "snippet.py")
     return fixer.fix(source, tree, findings), findings
 
 
@@ -23,7 +23,7 @@ def squash(text):
 
 
 def rescan(source):
-    return scanner.scan_tree(ast.parse(source), source, "snippet.py")
+    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 CHAIN = """\
@@ -342,7 +342,7 @@ def test_crlf_and_untouched_lines_are_kept_byte_for_byte():
 def refined_scan(source):
     """The tool's findings: the rule scan, then its passes (era shapes, port)."""
     tree = ast.parse(source)
-    found = scanner.scan_tree(tree, source, "snippet.py")
+    found = scanner.scan_rules(tree, source, "snippet.py")
     return tree, passes.scan(tree, source, "snippet.py", found)
 
 

@@ -18,7 +18,7 @@ EVAL = CORPUS / "cifar10_record_eval.py"
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_tree(tree, source, "snippet.py")
+    findings = scanner.scan_rules(tree, source, "snippet.py")
     return fixer.fix(source, tree, findings), findings
 
 

@@ -110,7 +110,7 @@ def test_offsets_segment_matches_get_source_segment(source):
 
 def test_finding_columns_count_characters():
     source = "import tensorflow as tf\nx = ('é€', tf.train.batch)\n"
-    found = scanner.scan_tree(ast.parse(source), source, "u.py")
+    found = scanner.scan_rules(ast.parse(source), source, "u.py")
     assert [(f.line, f.col, f.text) for f in found] == [(2, 12, "tf.train.batch")]
 
 

@@ -12,7 +12,7 @@ from estimator_multigpu.migrate import aliases, rules, scanner
 
 def scan(source):
     source = textwrap.dedent(source)
-    return scanner.scan_tree(ast.parse(source), source, "snippet.py")
+    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 @pytest.mark.parametrize(
@@ -189,7 +189,7 @@ def test_averaging_helper_is_reported():
 def test_corpus_every_expected_finding_and_nothing_else(name):
     path = CORPUS / name
     source = path.read_text()
-    found = scanner.scan_tree(ast.parse(source), source, str(path))
+    found = scanner.scan_rules(ast.parse(source), source, str(path))
     assert sorted((f.line, f.rule.rule_id) for f in found) == expected_findings(path)
 
 

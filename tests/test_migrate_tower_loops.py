@@ -15,13 +15,13 @@ from estimator_multigpu.migrate import fixer, runner, scanner
 
 def scan(source):
     source = textwrap.dedent(source)
-    return scanner.scan_tree(ast.parse(source), source, "snippet.py")
+    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_tree(tree, source, "snippet.py")
+    findings = scanner.scan_rules(tree, source, "snippet.py")
     return fixer.fix(source, tree, findings).source, findings
 
 

@@ -165,7 +165,7 @@ def _flattened(source, tree, findings) -> FixResult | None:
     if flat is None or not findings:
         return None
     flat_tree = ast.parse(flat)
-    again = scanner.scan_tree(flat_tree, flat, findings[0].path)
+    again = scanner.scan_rules(flat_tree, flat, findings[0].path)
     result = fix(flat, flat_tree, again)
     by_api: dict[str, list[Finding]] = {}
     for f in again:
@@ -187,7 +187,7 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     Args:
       source: the module text.
       tree: `ast.parse(source)`.
-      findings: from `scanner.scan_tree` on the same tree; `fixed` is set on
+      findings: from `passes.scan_tree` on the same tree; `fixed` is set on
         those the rewrite resolves.
 
     Returns:

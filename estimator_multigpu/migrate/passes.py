@@ -1,4 +1,4 @@
-"""Passes after the rule scan: the compat.v1 port, era shapes, and the port's rewrite."""
+"""The whole scan (rules, then the compat.v1, era and slim passes) and the port's rewrite."""
 
 from __future__ import annotations
 
@@ -44,6 +44,23 @@ def _compat_findings(tree, table, off, path, taken) -> list[scanner.Finding]:
     return out
 
 
+def scan_tree(tree: ast.Module, source: str, path: str) -> list[scanner.Finding]:
+    """Returns every finding in a parsed module, sorted by position.
+
+    The one scan behind `emg-migrate`, `runner.process` and the public
+    `emg.migrate.scan_tree`: the rule table's findings refined by the passes
+    (era shapes, slim grouping), plus the passes' own (compat.v1 port, era
+    shapes, slim clones). Inline `# emg-migrate: ignore` comments are not
+    applied here (`runner.process` applies them).
+
+    Args:
+      tree: the module, from `ast.parse(source)`.
+      source: its text (for columns and spellings).
+      path: the file name to put in findings.
+    """
+    return scan(tree, source, path, scanner.scan_rules(tree, source, path))
+
+
 def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     """Returns `findings` refined (era shapes) plus the compat.v1 port findings.
 
@@ -51,7 +68,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
       tree: the module.
       source: its text.
       path: the file name for new findings.
-      findings: from `scanner.scan_tree`.
+      findings: from `scanner.scan_rules`.
     """
     table = aliases.AliasTable(tree)
     off = Offsets(source)

@@ -111,8 +111,7 @@ def process(
             return result
     try:
         text = result.base or result.original
-        found = scanner.scan_tree(tree, text, path)
-        found = passes.scan(tree, text, path, found)
+        found = passes.scan_tree(tree, text, path)
         result.findings = ignore.drop(found, text, ignored)
         dropped = [f for f in found if f not in result.findings]
     except RecursionError:

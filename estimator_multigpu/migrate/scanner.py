@@ -119,8 +119,11 @@ def _unused_imports(tree: ast.AST):
                 yield node, api, hit[1]
 
 
-def scan_tree(tree: ast.AST, source: str, path: str) -> list[Finding]:
-    """Returns every legacy API use in a parsed module, sorted by position.
+def scan_rules(tree: ast.AST, source: str, path: str) -> list[Finding]:
+    """Returns the legacy API uses the rule table names, sorted by position.
+
+    The first stage of `passes.scan_tree` (the public `scan_tree`), which
+    adds the findings of the passes after it.
 
     Args:
       tree: the module, from `ast.parse(source)`.
