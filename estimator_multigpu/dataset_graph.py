@@ -10,17 +10,9 @@ from collections.abc import Iterable
 
 import tensorflow as tf
 
+from estimator_multigpu.tf_internals import variant_tensor
+
 _IGNORE = tf.data.experimental.ExternalStatePolicy.IGNORE.value
-
-
-def variant_tensor(dataset: tf.data.Dataset) -> tf.Tensor:
-    """The dataset's variant tensor: its node in a graph, or its eager handle.
-
-    Why: `tf.data.Dataset` has no public accessor for the tensor that
-    `tf.raw_ops.DatasetToGraphV2` serializes, nor for the graph node that a
-    graph-mode dataset is.
-    """
-    return dataset._variant_tensor  # noqa: SLF001
 
 
 def function_names(node: tf.compat.v1.NodeDef) -> list[str]:

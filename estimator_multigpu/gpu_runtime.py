@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 import tensorflow as tf
-from tensorflow.python.eager import context as eager_context
+
+from estimator_multigpu import tf_internals
 
 # TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
 logging = tf.compat.v1.logging
@@ -22,7 +23,7 @@ def _check_int(value, argument: str, minimum: int) -> None:
 
 def _runtime_initialized() -> bool:
     """Whether TF has created its devices (after which the settings are ignored)."""
-    return bool(eager_context.context()._initialized)  # noqa: SLF001
+    return tf_internals.runtime_initialized()
 
 
 def default_private_threadpool_size(

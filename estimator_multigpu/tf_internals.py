@@ -23,7 +23,7 @@ SUPPORTED = "TensorFlow 2.15 to 2.21"
 _KERNEL = re.compile(r"<(\w+?)Op\b")
 
 
-def _private(module: str, name: str | None = None) -> Any:
+def _private(module: str, name: str | None = None, fix: str = "") -> Any:
     """TensorFlow's internal `module` (or its member `name`).
 
     Raises:
@@ -37,7 +37,7 @@ def _private(module: str, name: str | None = None) -> Any:
         raise ImportError(
             f"TensorFlow {tf.__version__} has no `{where}`, which "
             f"estimator_multigpu.tf_internals reaches ({SUPPORTED} have it). "
-            "Install a supported TensorFlow, or report the new version."
+            f"Install a supported TensorFlow{fix}, or report the new version."
         ) from error
 
 
@@ -228,7 +228,9 @@ def multi_device_iterator() -> type:
     alternative: `tf.distribute` input or `emg.inputs.sharded_input_fn`.
     """
     return _private(
-        "tensorflow.python.data.ops.multi_device_iterator_ops", "MultiDeviceIterator"
+        "tensorflow.python.data.ops.multi_device_iterator_ops",
+        "MultiDeviceIterator",
+        fix=" (or use emg.inputs.sharded_input_fn)",
     )
 
 

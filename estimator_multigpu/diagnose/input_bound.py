@@ -8,7 +8,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _tf_internals as internals
+from estimator_multigpu import tf_internals as internals
 from estimator_multigpu.diagnose import loading, stage_timing, step_runs
 from estimator_multigpu.diagnose.stage_timing import StageThroughput
 

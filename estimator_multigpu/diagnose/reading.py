@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from estimator_multigpu import tf_internals as internals
 from estimator_multigpu.dataset_graph import serialize as _serialize
-from estimator_multigpu.diagnose import _tf_internals as internals
 from estimator_multigpu.diagnose import ops
 from estimator_multigpu.diagnose.library import Library
 from estimator_multigpu.diagnose.pipeline import (

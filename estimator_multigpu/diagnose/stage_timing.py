@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _tf_internals as internals
+from estimator_multigpu import tf_internals as internals
 from estimator_multigpu.diagnose import stage_drain
 from estimator_multigpu.diagnose.pipeline import Stage, topological
 from estimator_multigpu.diagnose.reading import read_dataset

@@ -8,7 +8,6 @@ import re
 import tempfile
 
 import tensorflow as tf
-from tensorflow.python.saved_model import path_helpers
 
 from estimator_multigpu.estimator import damaged
 from estimator_multigpu.estimator import log as logging
@@ -68,10 +67,11 @@ def warm_start_settings(warm_start_from) -> WarmStartSettings | None:
         return None
     if isinstance(warm_start_from, (str, bytes, os.PathLike)):
         path = os.fsdecode(warm_start_from)
-        variables_dir = path_helpers.get_variables_dir(path)
+        variables_dir = os.path.join(path, tf.saved_model.VARIABLES_DIRECTORY)
         if tf.io.gfile.exists(os.path.join(variables_dir, "variables.index")):
             logging.info("Warm-starting from a SavedModel")
-            return WarmStartSettings(path_helpers.get_variables_path(path))
+            variables = os.path.join(variables_dir, tf.saved_model.VARIABLES_FILENAME)
+            return WarmStartSettings(variables)
         return WarmStartSettings(path)
     if hasattr(warm_start_from, "ckpt_to_initialize_from"):  # Also tf.estimator's.
         return WarmStartSettings(*warm_start_from)

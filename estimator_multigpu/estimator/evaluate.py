@@ -6,9 +6,8 @@ import os
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
-from tensorflow.python.training import evaluation
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, tf_internals
 from estimator_multigpu.estimator import checkpoints, damaged, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
@@ -58,7 +57,7 @@ def evaluate(
         )
         counter = BatchCounterHook()
         with damaged.explain_restore_errors(checkpoint_path):
-            results = evaluation._evaluate_once(
+            results = tf_internals.evaluate_once(
                 checkpoint_path=checkpoint_path,
                 scaffold=scaffold,
                 eval_ops=update_op,
@@ -108,7 +107,7 @@ def _steps_hooks(steps: int | None) -> list:
     if steps is None:
         return []
     steps = as_step_count(steps, "steps")
-    return [evaluation._StopAfterNEvalsHook(num_evals=steps)]
+    return [tf_internals.stop_after_n_evals_hook(steps)]
 
 
 def _build(estimator, input_fn, hooks, checkpoint_path):
@@ -154,7 +153,7 @@ def _split_metric_ops(metrics: dict):
 def _with_default_local_init(scaffold):
     """Adds the eval step, table and input initialisers to a custom local_init_op."""
     if scaffold and scaffold.local_init_op is not None:
-        evaluation._get_or_create_eval_step()
+        tf_internals.get_or_create_eval_step()
         local_init = tf.group(
             scaffold.local_init_op, tf.compat.v1.train.Scaffold.default_local_init_op()
         )

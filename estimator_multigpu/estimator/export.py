@@ -10,13 +10,14 @@ import collections
 from typing import Any
 
 import tensorflow as tf
-from tensorflow.python.saved_model.model_utils import export_output
-from tensorflow.python.saved_model.model_utils.export_utils import (
-    SINGLE_FEATURE_DEFAULT_NAME,
-    SINGLE_LABEL_DEFAULT_NAME,
-    SINGLE_RECEIVER_DEFAULT_NAME,
-)
 
+from estimator_multigpu import tf_internals
+
+export_output = tf_internals.export_output()
+_export_utils = tf_internals.export_utils()
+SINGLE_FEATURE_DEFAULT_NAME = _export_utils.SINGLE_FEATURE_DEFAULT_NAME
+SINGLE_LABEL_DEFAULT_NAME = _export_utils.SINGLE_LABEL_DEFAULT_NAME
+SINGLE_RECEIVER_DEFAULT_NAME = _export_utils.SINGLE_RECEIVER_DEFAULT_NAME
 ExportOutput = export_output.ExportOutput
 ClassificationOutput = export_output.ClassificationOutput
 RegressionOutput = export_output.RegressionOutput

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
-from tensorflow.core.framework import summary_pb2
 
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import log as logging
@@ -81,8 +80,8 @@ class ExampleCounterHook(tf.compat.v1.train.StepCounterHook):
         self._examples = self._steps = 0
         logging.info("examples/sec: %g", examples_per_sec)
         if self._summary_writer is not None:
-            value = summary_pb2.Summary.Value(
+            value = tf.compat.v1.Summary.Value(
                 tag="examples/sec", simple_value=examples_per_sec
             )
-            summary = summary_pb2.Summary(value=[value])
+            summary = tf.compat.v1.Summary(value=[value])
             self._summary_writer.add_summary(summary, global_step)

@@ -8,7 +8,6 @@ import os
 from collections.abc import Sequence
 
 import tensorflow as tf
-from tensorflow.core.protobuf import rewriter_config_pb2
 
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator import cluster, strategies
@@ -57,9 +56,8 @@ _SAVE_CKPT_ERR = (
 
 def get_default_session_config() -> tf.compat.v1.ConfigProto:
     """The session config tf.estimator uses: soft placement, one rewrite pass."""
-    rewrite = rewriter_config_pb2.RewriterConfig(
-        meta_optimizer_iterations=rewriter_config_pb2.RewriterConfig.ONE
-    )
+    # RewriterConfig has no public tf.* name; its fields are set by name.
+    rewrite = {"meta_optimizer_iterations": "ONE"}
     graph_options = tf.compat.v1.GraphOptions(rewrite_options=rewrite)
     return tf.compat.v1.ConfigProto(
         allow_soft_placement=True, graph_options=graph_options

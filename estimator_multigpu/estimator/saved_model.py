@@ -6,8 +6,8 @@ import os
 from collections.abc import Callable
 
 import tensorflow as tf
-from tensorflow.python.saved_model.model_utils import export_utils
 
+from estimator_multigpu import tf_internals
 from estimator_multigpu.estimator import checkpoints, damaged
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
@@ -76,8 +76,8 @@ def export_all_saved_models(
         )
     checkpoint_path = checkpoints.given_checkpoint(checkpoint_path)
     checkpoint_path = checkpoint_path or _default_checkpoint(estimator)
-    export_dir = export_utils.get_timestamped_export_dir(export_dir_base)
-    temp_dir = export_utils.get_temp_export_dir(export_dir)
+    export_dir = tf_internals.export_utils().get_timestamped_export_dir(export_dir_base)
+    temp_dir = tf_internals.export_utils().get_temp_export_dir(export_dir)
     try:
         builder = None
         for mode in modes:
@@ -161,7 +161,7 @@ def _add_meta_graph(
         local_init = tf.compat.v1.train.Scaffold.default_local_init_op()
     saver = spec.scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
     meta_graph = {
-        "tags": export_utils.EXPORT_TAG_MAP[mode],
+        "tags": tf_internals.export_utils().EXPORT_TAG_MAP[mode],
         "signature_def_map": _signatures(receiver, spec, mode),
         "assets_collection": tf.compat.v1.get_collection(
             tf.compat.v1.GraphKeys.ASSET_FILEPATHS
@@ -198,14 +198,14 @@ def _call_receiver_fn(receiver_fn):
 
 def _signatures(receiver, spec, mode: str) -> dict:
     """SignatureDefs: the receiver tensors in, the spec's export outputs out."""
-    outputs = export_utils.export_outputs_for_mode(
+    outputs = tf_internals.export_utils().export_outputs_for_mode(
         mode=spec.mode,
         serving_export_outputs=spec.export_outputs,
         predictions=spec.predictions,
         loss=spec.loss,
         metrics=spec.eval_metric_ops,
     )
-    return export_utils.build_all_signature_defs(
+    return tf_internals.export_utils().build_all_signature_defs(
         receiver.receiver_tensors,
         outputs,
         getattr(receiver, "receiver_tensors_alternatives", None),

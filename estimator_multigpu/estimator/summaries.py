@@ -9,8 +9,8 @@ import socket
 import numpy as np
 import tensorflow as tf
 from google.protobuf import message
-from tensorflow.core.framework import summary_pb2
 
+from estimator_multigpu import tf_internals
 from estimator_multigpu.estimator import log as logging
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
@@ -29,17 +29,14 @@ def writer(logdir: str) -> tf.compat.v1.summary.FileWriter:
     `CheckpointSaverHook`, `StepCounterHook`) look it up, so all of a run's
     events go to the one new file, never appended to an older one.
     """
-    cache = tf.compat.v1.summary.FileWriterCache
-    # Private: FileWriterCache.get has no way to name the file; filling its
-    # cache is the only way to give the hooks' writer a unique name.
-    with cache._lock:
-        if logdir not in cache._cache:
-            cache._cache[logdir] = tf.compat.v1.summary.FileWriter(
-                logdir,
-                graph=tf.compat.v1.get_default_graph(),
-                filename_suffix=_unique_suffix(logdir),
-            )
-        return cache._cache[logdir]
+    return tf_internals.cached_file_writer(
+        logdir,
+        lambda: tf.compat.v1.summary.FileWriter(
+            logdir,
+            graph=tf.compat.v1.get_default_graph(),
+            filename_suffix=_unique_suffix(logdir),
+        ),
+    )
 
 
 def _unique_suffix(logdir: str) -> str:
@@ -58,7 +55,7 @@ def _unique_suffix(logdir: str) -> str:
 def _parse_summary(key: str, value: bytes) -> list:
     """The values of a serialized `Summary` metric, tagged `key/<i>`."""
     try:
-        parsed = summary_pb2.Summary.FromString(value)
+        parsed = tf.compat.v1.Summary.FromString(value)
     except message.DecodeError:
         logging.warning("Skipping summary for %s, cannot parse string to Summary.", key)
         return []
@@ -78,9 +75,9 @@ def _dict_to_str(dictionary: dict) -> str:
 def _summary_value(key, value):
     """A `Summary.Value` for a scalar or array metric; None to skip."""
     if isinstance(value, (np.floating, float, np.integer, int)):
-        return summary_pb2.Summary.Value(tag=key, simple_value=float(value))
+        return tf.compat.v1.Summary.Value(tag=key, simple_value=float(value))
     if isinstance(value, np.ndarray):
-        return summary_pb2.Summary.Value(
+        return tf.compat.v1.Summary.Value(
             tag=key, node_name=key, tensor=tf.make_tensor_proto(value)
         )
     logging.warning(
@@ -96,7 +93,7 @@ def write_dict(output_dir: str, dictionary: dict, global_step: int) -> None:
     logging.info(
         "Saving dict for global step %d: %s", global_step, _dict_to_str(dictionary)
     )
-    summary = summary_pb2.Summary()
+    summary = tf.compat.v1.Summary()
     for key, value in dictionary.items():
         if value is None or key == _GLOBAL_STEP:
             continue
@@ -118,10 +115,10 @@ def write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) ->
         global_step,
         checkpoint_path,
     )
-    value = summary_pb2.Summary.Value(
+    value = tf.compat.v1.Summary.Value(
         tag="checkpoint_path",
         tensor=tf.make_tensor_proto(checkpoint_path, dtype=tf.string),
     )
     events = writer(output_dir)
-    events.add_summary(summary_pb2.Summary(value=[value]), global_step)
+    events.add_summary(tf.compat.v1.Summary(value=[value]), global_step)
     events.flush()

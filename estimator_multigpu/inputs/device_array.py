@@ -6,10 +6,9 @@ import weakref
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import resource_variable_ops
 
 from estimator_multigpu import devices as devices_lib
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, tf_internals
 
 # TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
 logging = tf.compat.v1.logging
@@ -56,9 +55,7 @@ def current_device() -> str:
     """
     name = _replica_device()
     if name is None and tf.executing_eagerly():
-        from tensorflow.python.eager import context
-
-        name = context.context().device_name
+        name = tf_internals.eager_device_name()
     elif name is None:
         name = tf.no_op(name="current_device_probe").device
     return devices_lib.canonical(name or devices_lib.available()[0])
@@ -165,7 +162,7 @@ class DeviceArray:
         if not tf.executing_eagerly():
             return self._make_graph_copy(device, name)
         with tf.device(device):
-            return resource_variable_ops.ResourceVariable(
+            return tf_internals.resource_variable(
                 self._array, trainable=False, name=name
             )
 

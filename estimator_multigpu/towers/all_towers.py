@@ -7,6 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu import tf_internals
 from estimator_multigpu.towers import context as context_lib
 from estimator_multigpu.towers import losses
 
@@ -113,7 +114,6 @@ def finish(means: Sequence[list], counts: Sequence[Any]) -> None:
     for k, (_, merged) in enumerate(means[0]):
         with tf.device(merged.device), tf.name_scope("all_towers_mean"):
             total = _weighted_sum([m[k][0] for m in means], counts)
-        # TensorFlow internals: no public API replaces an op's input. The
-        # tensor handed to hooks and summaries must stay the same object, so
-        # its Identity op is rewired (before any session runs the graph).
-        merged.op._update_input(0, tf.cast(total, merged.dtype))
+        # The tensor handed to hooks and summaries must stay the same object,
+        # so its Identity op is rewired (before any session runs the graph).
+        tf_internals.update_input(merged.op, 0, tf.cast(total, merged.dtype))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import tf_internals
 from estimator_multigpu.towers import context as context_lib
 from estimator_multigpu.towers import gradients, losses, plain, shares
 
@@ -196,6 +197,6 @@ def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
                 pairs, first.global_step, first.name
             )
         update = getattr(update, "op", update)
-        first.placeholder._add_control_input(update)
+        tf_internals.add_control_input(first.placeholder, update)
         updates.append(update)
     return updates

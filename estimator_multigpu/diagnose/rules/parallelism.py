@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from estimator_multigpu.diagnose import _tf_internals as internals
+from estimator_multigpu import tf_internals as internals
 from estimator_multigpu.diagnose import ops
 from estimator_multigpu.diagnose.cardinality import cardinality
 from estimator_multigpu.diagnose.findings import INFO, WARNING

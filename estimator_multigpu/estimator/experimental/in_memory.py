@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 import tensorflow as tf
-from tensorflow.python.training import evaluation, training_util
 
+from estimator_multigpu import tf_internals
 from estimator_multigpu.estimator import checkpoints
 from estimator_multigpu.estimator import evaluate as evaluate_lib
 from estimator_multigpu.estimator.train import check_hooks
@@ -90,7 +90,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
             init_fn=feed_variables, copy_from_scaffold=self._scaffold
         )
         with self._graph.as_default():
-            results = evaluation._evaluate_once(
+            results = tf_internals.evaluate_once(
                 checkpoint_path=None,
                 scaffold=scaffold,
                 eval_ops=self._update_op,
@@ -132,7 +132,7 @@ class _StopAtCheckpointStepHook(tf.compat.v1.train.SessionRunHook):
         self._wait_secs = wait_after_file_check_secs
 
     def begin(self):
-        self._global_step_tensor = training_util._get_or_create_global_step_read()
+        self._global_step_tensor = tf_internals.get_or_create_global_step_read()
         if self._global_step_tensor is None:
             raise RuntimeError(
                 "Global step should be created to use StopAtCheckpointStepHook."
