@@ -30,17 +30,18 @@ def _line(f, applied: bool) -> str:
     )
 
 
+def _note(path: str, line: int, text: str) -> str:
+    """`path:line: note: text` (no line for line 0, the whole file)."""
+    return f"{path}:{line}: note: {text}" if line else f"{path}: note: {text}"
+
+
 def _file_lines(r: FileResult, applied: bool) -> list[str]:
     out = [f"{r.path}: error: {r.error}"] if r.error else []
     if r.skipped:
         out.append(f"{r.path}: note: skipped: {r.skipped}")
     out.extend(_line(f, applied) for f in r.findings)
-    out.extend(
-        f"{r.path}:{line}: note: not rewritten: {reason}"
-        if line
-        else f"{r.path}: note: not rewritten: {reason}"
-        for line, reason in r.notes
-    )
+    out.extend(_note(r.path, line, text) for line, text in r.info)
+    out.extend(_note(r.path, line, f"not rewritten: {why}") for line, why in r.notes)
     if r.backup:
         out.append(f"{r.path}: note: original saved as {r.backup}")
     return out
@@ -68,6 +69,7 @@ def as_json(results: list[FileResult], applied: bool = True) -> str:
             "backup": r.backup,
             "findings": [f.to_dict(applied) for f in r.findings],
             "notes": [{"line": line, "reason": reason} for line, reason in r.notes],
+            "info": [{"line": line, "text": text} for line, text in r.info],
             "rewritten": applied and r.rewritten not in (None, r.original),
         }
         for r in results

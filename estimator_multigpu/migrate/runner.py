@@ -24,7 +24,10 @@ class FileResult:
       findings: legacy API uses (positions refer to the original text).
       error: why the file could not be scanned (unreadable, unparsable) or
         written, else None.
-      notes: (line, reason) for queue chains `--fix` left for a manual rewrite.
+      notes: (line, reason) for what `--fix` left for a manual rewrite (line
+        0: the whole file).
+      info: (line, text) for notes that leave nothing to do (how the file was
+        read, e.g. that tf_upgrade_v2 ran first).
       original: the text read.
       encoding: its encoding (from the coding line; UTF-8 by default).
       rewritten: the text after the safe rewrites (None if there were none).
@@ -39,6 +42,7 @@ class FileResult:
     findings: list[scanner.Finding] = dataclasses.field(default_factory=list)
     error: str | None = None
     notes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    info: list[tuple[int, str]] = dataclasses.field(default_factory=list)
     original: str | None = None
     encoding: str = "utf-8"
     rewritten: str | None = None
@@ -158,10 +162,10 @@ def _upgraded(result: FileResult, text: str) -> ast.Module | None:
         tree = ast.parse(text)
     except SyntaxError as e:
         why = f"tf_upgrade_v2 output does not parse ({e}); not used"
-        result.notes.append((0, why))
+        result.info.append((0, why))
         return ast.parse(result.original)
     why = "tf_upgrade_v2 renamed TF 1.x names first; lines refer to its output"
-    result.notes.append((0, why))
+    result.info.append((0, why))
     result.rewritten = text
     result.base = text
     return tree
