@@ -111,6 +111,34 @@ def add_saving_listener(saver_hook: Any, listener: Any) -> None:
         listeners.append(listener)
 
 
+class StepCounterHook(tf.compat.v1.train.StepCounterHook):
+    """`tf.compat.v1.train.StepCounterHook` with its protected protocol named.
+
+    Why: a subclass that adds to each step-rate report must override the
+    protected `_log_and_record` and read `_global_step_tensor` and
+    `_summary_writer`. Subclasses override `report` and read the properties
+    instead. Public alternative: none.
+    """
+
+    @property
+    def global_step_tensor(self) -> tf.Tensor:
+        """The global step the hook fetches (set by `begin`)."""
+        return _member(self, "_global_step_tensor")
+
+    @property
+    def summary_writer(self) -> tf.compat.v1.summary.FileWriter | None:
+        """The writer of `output_dir` (None without one; set by `begin`)."""
+        return _member(self, "_summary_writer")
+
+    def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
+        super()._log_and_record(elapsed_steps, elapsed_time, global_step)
+        self.report(elapsed_steps, elapsed_time, global_step)
+
+    def report(self, elapsed_steps: int, elapsed_time: float, global_step: int):
+        """Called after each `global_step/sec` report; subclasses add to it."""
+        del elapsed_steps, elapsed_time, global_step
+
+
 def cached_file_writer(
     logdir: str, make: Callable[[], tf.compat.v1.summary.FileWriter]
 ) -> tf.compat.v1.summary.FileWriter:

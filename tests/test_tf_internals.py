@@ -80,6 +80,30 @@ def test_add_saving_listener_adds_once_and_the_hook_calls_it(tmp_path):
     assert listener.begins == 1
 
 
+class _Reports(internals.StepCounterHook):
+    def __init__(self, output_dir):
+        super().__init__(every_n_steps=1, output_dir=output_dir)
+        self.reports = []
+
+    def report(self, elapsed_steps, elapsed_time, global_step):
+        self.reports.append((elapsed_steps, int(global_step)))
+
+
+def test_step_counter_hook_reports_through_its_public_names(tmp_path):
+    with tf.Graph().as_default():
+        global_step = tf.compat.v1.train.create_global_step()
+        step = tf.compat.v1.assign_add(global_step, 1)
+        hook = _Reports(str(tmp_path))
+        with tf.compat.v1.train.SingularMonitoredSession(hooks=[hook]) as session:
+            for _ in range(3):
+                session.run(step)
+            assert session.run(hook.global_step_tensor) == 3
+        assert hook.summary_writer is tf.compat.v1.summary.FileWriterCache.get(
+            str(tmp_path)
+        )
+    assert hook.reports == [(1, 2), (1, 3)]
+
+
 def test_cached_file_writer_is_the_writer_the_cache_hands_out(tmp_path):
     logdir = str(tmp_path)
     made = []

@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, tf_internals
 from estimator_multigpu.estimator import log as logging
 
 
@@ -40,7 +40,7 @@ def _leaves(features: Any) -> list:
     return [features]
 
 
-class ExampleCounterHook(tf.compat.v1.train.StepCounterHook):
+class ExampleCounterHook(tf_internals.StepCounterHook):
     """`tf.train.StepCounterHook` that also reports examples/sec.
 
     Writes `global_step/sec` (as tf.estimator does) and `examples/sec` to the
@@ -57,7 +57,7 @@ class ExampleCounterHook(tf.compat.v1.train.StepCounterHook):
     def before_run(self, run_context):
         if isinstance(self._batch_size, tf.Tensor):
             return tf.compat.v1.train.SessionRunArgs(
-                [self._global_step_tensor, self._batch_size]
+                [self.global_step_tensor, self._batch_size]
             )
         return super().before_run(run_context)
 
@@ -71,17 +71,16 @@ class ExampleCounterHook(tf.compat.v1.train.StepCounterHook):
             self._examples += self._batch_size
         super().after_run(run_context, run_values)
 
-    def _log_and_record(self, elapsed_steps, elapsed_time, global_step):
-        super()._log_and_record(elapsed_steps, elapsed_time, global_step)
+    def report(self, elapsed_steps, elapsed_time, global_step):
         if self._batch_size is None:
             return
         mean_batch = self._examples / max(self._steps, 1)
         examples_per_sec = mean_batch * elapsed_steps / elapsed_time
         self._examples = self._steps = 0
         logging.info("examples/sec: %g", examples_per_sec)
-        if self._summary_writer is not None:
+        if self.summary_writer is not None:
             value = tf.compat.v1.Summary.Value(
                 tag="examples/sec", simple_value=examples_per_sec
             )
             summary = tf.compat.v1.Summary(value=[value])
-            self._summary_writer.add_summary(summary, global_step)
+            self.summary_writer.add_summary(summary, global_step)
