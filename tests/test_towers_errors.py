@@ -83,7 +83,8 @@ def test_new_variables_in_later_towers():
 
 def test_model_fn_must_return_a_spec():
     with pytest.raises(
-        TypeError, match="must return an EstimatorSpec; in tower 0 it returned dict"
+        ValueError,
+        match="model_fn should return an EstimatorSpec; in tower 0 it returned dict",
     ):
         _build(not_a_spec_model_fn)
 

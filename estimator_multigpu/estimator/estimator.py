@@ -9,6 +9,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu import model_fn as model_fn_lib
 from estimator_multigpu.estimator import (
     checkpoints,
     compat,
@@ -221,9 +222,12 @@ class Estimator:
                 )
             model_fn = self._replicated_model_fn
         with model_fn_args.explain_per_device_errors(features, labels, model_fn):
-            return model_fn_args.call_model_fn(
+            logging.info("Calling model_fn.")
+            spec = model_fn_lib.call_model_fn(
                 model_fn, features, labels, mode, self.params, config or self.config
             )
+            logging.info("Done calling model_fn.")
+            return spec
 
 
 def _assert_members_not_overridden(cls: type) -> None:

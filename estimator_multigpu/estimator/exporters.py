@@ -9,7 +9,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu.estimator import log as logging
-from estimator_multigpu.estimator.model_fn_args import fn_args
+from estimator_multigpu.model_fn import fn_args
 
 
 class Exporter(abc.ABC):

@@ -10,7 +10,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator.model_fn_args import fn_args
+from estimator_multigpu.model_fn import fn_args
 
 _VALID_INPUT_FN_ARGS = frozenset({"mode", "params", "config", "input_context"})
 

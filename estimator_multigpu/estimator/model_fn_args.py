@@ -1,4 +1,4 @@
-"""Checks a `model_fn` signature and calls it the way tf.estimator does."""
+"""Checks a `model_fn` signature; replicates it when the config names devices."""
 
 from __future__ import annotations
 
@@ -7,20 +7,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from tensorflow.python.util import function_utils
-
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, towers
 from estimator_multigpu.estimator import log as logging
-from estimator_multigpu.estimator.spec import EstimatorSpec
+from estimator_multigpu.model_fn import fn_args
 
 _TOWERS_MODULE = "estimator_multigpu.towers.replicate"
 
 VALID_MODEL_FN_ARGS = frozenset({"features", "labels", "mode", "params", "config"})
-
-
-def fn_args(fn: Callable) -> tuple[str, ...]:
-    """Argument names of `fn` (functools.partial and bound methods aware)."""
-    return tuple(function_utils.fn_args(fn))
 
 
 def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:
@@ -133,49 +126,10 @@ def explain_per_device_errors(features: Any, labels: Any, model_fn: Callable):
         ) from error
 
 
-def call_model_fn(
-    model_fn: Callable,
-    features: Any,
-    labels: Any,
-    mode: str,
-    params: dict,
-    config: Any,
-) -> EstimatorSpec:
-    """Calls `model_fn` with the arguments it accepts; checks what it returns.
-
-    Raises:
-      ValueError: if `model_fn` takes no labels but the input has labels, or
-        does not return an `EstimatorSpec`.
-    """
-    args = fn_args(model_fn)
-    kwargs = {}
-    if "labels" in args:
-        kwargs["labels"] = labels
-    elif labels is not None:
-        raise ValueError(
-            "model_fn does not take labels, but input_fn returns labels. "
-            "Add `labels` to the model_fn arguments or return features only."
-        )
-    for name, value in (("mode", mode), ("params", params), ("config", config)):
-        if name in args:
-            kwargs[name] = value
-    logging.info("Calling model_fn.")
-    spec = model_fn(features=features, **kwargs)
-    logging.info("Done calling model_fn.")
-    if not isinstance(spec, EstimatorSpec):
-        raise ValueError(
-            "model_fn should return an EstimatorSpec; it returned "
-            f"{type(spec).__name__}: {spec!r}."
-        )
-    return spec
-
-
 def maybe_replicate(model_fn: Callable, config: Any) -> Callable:
     """Wraps `model_fn` in `replicate_model_fn` when `config` names devices."""
     devices = getattr(config, "compute_devices", None)
     if devices is None:
         return model_fn
-    from estimator_multigpu import towers  # Lazy: towers builds on estimator specs.
-
     logging.info("Replicating model_fn over devices %s.", devices)
     return towers.replicate_model_fn(model_fn, devices=devices)

@@ -8,9 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
-from tensorflow.python.util import function_utils
 
-from estimator_multigpu.estimator.spec import EstimatorSpec
+from estimator_multigpu import model_fn as model_fn_lib
 from estimator_multigpu.towers import all_towers, diagnostics, empty, placement, plain
 from estimator_multigpu.towers import context as context_lib
 
@@ -42,21 +41,24 @@ class Tower:
     local_variables: list
 
 
-def call_model_fn(model_fn: Callable, features, labels, mode, params, config):
-    """Calls `model_fn` with the arguments it takes, as tf.estimator does."""
-    args = function_utils.fn_args(model_fn)
-    kwargs = {}
-    if "labels" in args:
-        kwargs["labels"] = labels
-    elif labels is not None:
-        raise ValueError(
-            "The input_fn returns labels, but the model_fn takes no `labels` "
-            "argument; add one to the model_fn, or return features only."
-        )
-    for name, value in (("mode", mode), ("params", params), ("config", config)):
-        if name in args:
-            kwargs[name] = value
-    return model_fn(features=features, **kwargs)
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RunArgs:
+    """What every tower's model_fn call gets besides its shard.
+
+    Attributes:
+      mode: a `ModeKeys` value.
+      params: the model_fn's `params` (a dict is copied per tower, so a tower
+        that pops or sets keys does not change what the next one receives).
+      config: the model_fn's `config`.
+    """
+
+    mode: str
+    params: Any = None
+    config: Any = None
+
+    def fresh_params(self) -> Any:
+        """`params`, as a fresh shallow copy if it is a dict."""
+        return dict(self.params) if isinstance(self.params, dict) else self.params
 
 
 class _Sink(list):
@@ -115,16 +117,20 @@ def _scopes(index: int, device_fn: Callable) -> contextlib.ExitStack:
     return stack
 
 
-def _check_spec(spec: Any, index: int) -> None:
-    if not isinstance(spec, EstimatorSpec):
-        raise TypeError(
-            f"The model_fn must return an EstimatorSpec; in tower {index} it "
-            f"returned {type(spec).__name__}: {spec!r:.200}. Return "
-            "emg.estimator.EstimatorSpec(mode, loss=..., train_op=..., ...)."
-        )
+def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> Any:
+    features, labels = shard
+    return model_fn_lib.call_model_fn(
+        model_fn,
+        features,
+        labels,
+        run_args.mode,
+        run_args.fresh_params(),
+        run_args.config,
+        where=f"in tower {index}",
+    )
 
 
-def _build_one(model_fn, args, device, placer, context) -> Tower:
+def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:
     graph = tf.compat.v1.get_default_graph()
     first_op = len(graph.get_operations())
     first_global = len(graph.get_collection(_KEYS.GLOBAL_VARIABLES))
@@ -134,8 +140,7 @@ def _build_one(model_fn, args, device, placer, context) -> Tower:
     device_fn = placement.tower_device_fn(device, placer)
     with context_lib.active(context), _own_collections(graph, context.index, owned):
         with _scopes(context.index, device_fn):
-            spec = call_model_fn(model_fn, *args)
-    _check_spec(spec, context.index)
+            spec = _call(model_fn, shard, run_args, context.index)
     if context.index > 0:
         diagnostics.check_no_new_variables(
             graph.get_collection(_KEYS.GLOBAL_VARIABLES)[first_global:], context.index
@@ -146,16 +151,11 @@ def _build_one(model_fn, args, device, placer, context) -> Tower:
     return Tower(spec, context, owned, metric_variables, ops, local_variables)
 
 
-def _fresh(run_args: tuple) -> tuple:
-    mode, params, config = run_args
-    return mode, dict(params) if isinstance(params, dict) else params, config
-
-
 def build_towers(
     model_fn: Callable,
     shards: Sequence[tuple[Any, Any]],
     devices: Sequence[str],
-    run_args: tuple,
+    run_args: RunArgs,
     weights: Sequence[Any],
     counts: Sequence[Any],
     loss_reduction: str,
@@ -168,9 +168,8 @@ def build_towers(
       shards: `shards[t]` = `(features, labels)` of tower t; a shard that may
         be empty runs on one stand-in example when it is (see `empty`).
       devices: `devices[t]` = tower t's device.
-      run_args: `(mode, params, config)`, passed to every tower unchanged
-        (a dict `params` as a fresh shallow copy per tower, so a tower that
-        pops or sets keys does not change what the next tower receives).
+      run_args: the mode, params and config every tower's call gets (see
+        `RunArgs`).
       weights: `weights[t]` = tower t's loss weight.
       counts: `counts[t]` = examples in tower t's shard.
       loss_reduction: `'mean'` or `'sum'`.
@@ -194,8 +193,6 @@ def build_towers(
         )
         with tf.device(device):
             shard = empty.pad_if_empty(tuple(shards[index]), counts[index])
-        towers.append(
-            _build_one(model_fn, shard + _fresh(run_args), device, placer, context)
-        )
+        towers.append(_build_one(model_fn, shard, run_args, device, placer, context))
     all_towers.finish(means, counts)
     return towers

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator.spec import ModeKeys
+from estimator_multigpu.model_fn import ModeKeys
 
 # Ops that optimizers create to update a variable.
 _APPLY_OP = re.compile(r"^(Resource)?(Sparse)?Apply[A-Z]")

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import (
     build,
     diagnostics,
@@ -175,7 +175,7 @@ def minimize(
         _tower_model_fn(tower_fn, optimizer, global_step),
         [(shard, None) for shard in shards],
         devices,
-        (ModeKeys.TRAIN, None, None),
+        build.RunArgs(mode=ModeKeys.TRAIN),
         weights,
         counts,
         loss_reduction,

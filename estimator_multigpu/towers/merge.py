@@ -8,7 +8,7 @@ import tensorflow as tf
 from tensorflow.python.saved_model.model_utils import export_output
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import empty, losses, metrics
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
-from tensorflow.python.util import function_utils
 
 from estimator_multigpu import devices as devices_lib
+from estimator_multigpu import model_fn as model_fn_lib
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.model_fn import ModeKeys
 from estimator_multigpu.towers import (
     build,
     diagnostics,
@@ -29,7 +29,7 @@ def _check_model_fn(model_fn: Callable) -> None:
             f"`model_fn` must be a function (features, labels, mode, params, "
             f"config) -> EstimatorSpec; received {model_fn!r}."
         )
-    if "features" not in function_utils.fn_args(model_fn):
+    if "features" not in model_fn_lib.fn_args(model_fn):
         raise ValueError(
             f"`model_fn` {model_fn!r} takes no `features` argument; a model_fn "
             "takes (features, labels, mode, params, config), features first."
@@ -92,25 +92,21 @@ def _shards(features, labels, devices: Sequence[str], remainder: str):
 
 
 def _single_device(model_fn: Callable, device: str) -> Callable:
-    """The model_fn, run as is (a PerDevice input of one shard is unwrapped)."""
-    default = device in ("/cpu:0", "/gpu:0")
+    """The model_fn, run as is on `device` (a PerDevice of one shard unwrapped).
+
+    Pinned like each of N towers, whatever the device: '/cpu:0' on a GPU host
+    runs on the CPU, not wherever default placement puts it.
+    """
 
     def single_device_model_fn(features, labels, mode, params=None, config=None):
         if per_device.is_per_device(features):
             ((features, labels),) = _shards(features, labels, [device], "uneven")[0]
-        if default:
-            spec = build.call_model_fn(model_fn, features, labels, mode, params, config)
-        else:
-            with tf.device(device):
-                spec = build.call_model_fn(
-                    model_fn, features, labels, mode, params, config
-                )
-        if isinstance(spec, EstimatorSpec) and spec.scaffold is not None:
-            scaffold = per_device.merge_into_scaffold(spec.scaffold)
-            spec = (
-                spec if scaffold is spec.scaffold else spec._replace(scaffold=scaffold)
+        with tf.device(device):
+            spec = model_fn_lib.call_model_fn(
+                model_fn, features, labels, mode, params, config
             )
-        return spec
+        scaffold = per_device.merge_into_scaffold(spec.scaffold)
+        return spec if scaffold is spec.scaffold else spec._replace(scaffold=scaffold)
 
     return single_device_model_fn
 
@@ -127,7 +123,7 @@ def replicate_model_fn(
     The returned model_fn calls `model_fn` once per device ("tower") on that
     device's share of the batch and merges the results into one
     `EstimatorSpec` for the global batch. With one device it runs `model_fn`
-    as is.
+    as is, pinned to that device.
 
     Input: `PerDevice` features/labels (from `emg.inputs` builders) are used
     as they are, with their example counts. Other features and labels (a
@@ -214,7 +210,7 @@ def replicate_model_fn(
             model_fn,
             shards,
             devices,
-            (mode, params, config),
+            build.RunArgs(mode=mode, params=params, config=config),
             weights,
             counts,
             loss_reduction,
