@@ -39,13 +39,25 @@ def _legacy(tiny, split, batch):
         return _drain((images, labels))
 
 
+def _context(batch, seed):
+    return InputContext(
+        num_shards=1,
+        shard_index=0,
+        device="/cpu:0",
+        per_device_batch_size=batch,
+        global_batch_size=batch,
+        num_devices=1,
+        seed=seed,
+    )
+
+
 def _tfdata(tiny, split, batch):
     files = data.filenames(tiny, "cifar10", split)
     fn = input_lib.make_dataset_fn(
         files, augment_images=False, shuffle=False, num_epochs=1
     )
     with tf.Graph().as_default():
-        dataset = fn(InputContext(1, 0, "/cpu:0", batch, batch, 1, seed=1))
+        dataset = fn(_context(batch, seed=1))
         images, labels = tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
         return _drain((images, labels))
 
@@ -94,7 +106,7 @@ def _epochs(tiny, seed, count=2):
     files = data.filenames(tiny, "cifar10", "train")
     fn = input_lib.make_dataset_fn(files, augment_images=False, num_epochs=count)
     with tf.Graph().as_default():
-        dataset = fn(InputContext(1, 0, "/cpu:0", 30, 30, 1, seed=seed))
+        dataset = fn(_context(30, seed=seed))
         return [
             labels
             for _, labels in _drain(

@@ -176,7 +176,7 @@ ERRORS = {
         10,
         0,
         ValueError,
-        "`batch_size` must be an int >= 1",
+        "`per_device_batch_size` must be an int >= 1",
     ),
 }
 

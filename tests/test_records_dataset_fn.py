@@ -110,7 +110,11 @@ BAD = {
     ),
     "files_type": (dict(files=3), TypeError, "`files` must be a file name"),
     "parse_fn": (dict(parse_fn="parse"), TypeError, "`parse_fn` must be a callable"),
-    "batch_size": (dict(batch_size=0), ValueError, "`batch_size` must be an int >= 1"),
+    "batch_size": (
+        dict(per_device_batch_size=0),
+        ValueError,
+        "`per_device_batch_size` must be an int >= 1",
+    ),
     "shard_index": (
         dict(num_shards=2, shard_index=2),
         ValueError,
@@ -148,7 +152,12 @@ BAD = {
 @pytest.mark.parametrize("case", BAD.values(), ids=BAD.keys())
 def test_bad_arguments_are_rejected_up_front(pattern, case):
     overrides, error, match = case
-    kwargs = {"files": pattern, "parse_fn": PARSE, "batch_size": 4, **overrides}
+    kwargs = {
+        "files": pattern,
+        "parse_fn": PARSE,
+        "per_device_batch_size": 4,
+        **overrides,
+    }
     with pytest.raises(error, match=match):
         emg.inputs.record_pipeline(**kwargs)
 

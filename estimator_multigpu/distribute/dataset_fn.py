@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import sharding
 from estimator_multigpu.distribute import batch_size as batch_size_lib
 from estimator_multigpu.distribute import multi_worker
 from estimator_multigpu.distribute import options as options_lib
@@ -62,22 +64,35 @@ def _check_dataset(dataset, ctx: ReplicaInputContext, user_batches: bool) -> Non
         )
 
 
-def _shard_shuffle_batch(dataset, ctx, settings):
-    """Shards, then shuffles with the shard's seed, repeats and batches.
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _PipelineSettings:
+    """How each pipeline shards, shuffles, repeats and batches."""
 
-    Sharding comes first so that the pipelines read disjoint examples whatever
-    their seeds; shuffling before `shard()` with per-pipeline seeds would let
-    each take every n-th element of a different permutation, so some examples
-    would be seen twice per epoch and others never.
-    """
-    shuffle_buffer_size, num_epochs, drop_remainder, user_shards = settings
-    if not user_shards and ctx.num_shards > 1:
-        dataset = dataset.shard(ctx.num_shards, ctx.shard_index)
-    if shuffle_buffer_size:
-        dataset = dataset.shuffle(shuffle_buffer_size, seed=ctx.seed)
-    if num_epochs != 1:
-        dataset = dataset.repeat(num_epochs)
-    dataset = dataset.batch(ctx.per_replica_batch_size, drop_remainder=drop_remainder)
+    shuffle_buffer_size: int | None
+    num_epochs: int | None
+    drop_remainder: bool
+    user_shards: bool
+
+
+def _shard_shuffle_batch(dataset, ctx, settings: _PipelineSettings):
+    """Shards, then shuffles with the shard's seed, repeats and batches
+    (`sharding.shard_then_shuffle`: shards stay disjoint whatever the seeds)."""
+    plan = sharding.Shard(
+        num_shards=ctx.num_shards,
+        shard_index=ctx.shard_index,
+        per_device_batch_size=ctx.per_replica_batch_size,
+        seed=ctx.seed,
+    )
+    dataset = sharding.shard_then_shuffle(
+        dataset,
+        plan,
+        shuffle_buffer_size=settings.shuffle_buffer_size,
+        num_epochs=settings.num_epochs,
+        sharder=None if settings.user_shards else sharding.shard,
+    )
+    dataset = dataset.batch(
+        ctx.per_replica_batch_size, drop_remainder=settings.drop_remainder
+    )
     return dataset.prefetch(tf.data.AUTOTUNE)
 
 
@@ -101,9 +116,9 @@ def per_replica_dataset_fn(
     replica with `'per_replica'`. Each call runs `dataset_fn(ctx)` on the
     pipeline's device (`ctx.device`) with a `ReplicaInputContext`: the shard
     (`ctx.shard_index` = `input_pipeline_id` of `ctx.num_shards`), the replica
-    devices it feeds (`ctx.devices`), `ctx.per_replica_batch_size` (from
-    `input_context.get_per_replica_batch_size`) and `ctx.seed`, derived for
-    the shard from `seed`.
+    devices it feeds (`ctx.devices`), `ctx.per_replica_batch_size` (the
+    equal share of `global_batch_size`, `emg.sharding.per_replica_batch_size`)
+    and `ctx.seed`, derived for the shard from `seed`.
 
     By default `dataset_fn` returns the whole dataset as unbatched examples;
     each pipeline takes its shard (before shuffling), shuffles with its seed,
@@ -145,7 +160,12 @@ def per_replica_dataset_fn(
     batch_size_lib.check_global_batch_size(strategy, global_batch_size)
     options_lib.check_input_options(options, strategy)
     _check_arguments(dataset_fn, shuffle_buffer_size, num_epochs, user_batches)
-    settings = (shuffle_buffer_size, num_epochs, drop_remainder, user_shards)
+    settings = _PipelineSettings(
+        shuffle_buffer_size=shuffle_buffer_size,
+        num_epochs=num_epochs,
+        drop_remainder=drop_remainder,
+        user_shards=user_shards,
+    )
 
     def replica_dataset_fn(input_context):
         ctx = make_context(input_context, strategy, options, global_batch_size, seed)

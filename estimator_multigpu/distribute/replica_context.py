@@ -7,10 +7,11 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu import sharding, tf_internals
 from estimator_multigpu.inputs.context import InputContext, derive_seed
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ReplicaInputContext(InputContext):
     """An `emg.inputs.InputContext` for one `tf.distribute` input pipeline.
 
@@ -68,10 +69,9 @@ def input_workers(strategy, options) -> list[tuple[str, tuple[str, ...]]]:
     runs on its CPU and feeds all its replicas. (A MirroredStrategy that was
     once given `'per_replica'` keeps one pipeline per replica afterwards.)
     """
-    find = getattr(strategy.extended, "_input_workers_with_options", None)
-    if find is None:
+    workers = tf_internals.input_workers(strategy.extended, options)
+    if workers is None:
         return _fallback_workers(strategy, options)
-    workers = find(options)
     return [
         (device, tuple(workers.compute_devices_for_worker(i)))
         for i, device in enumerate(workers.worker_devices)
@@ -118,8 +118,8 @@ def make_context(
         num_shards=input_context.num_input_pipelines,
         shard_index=index,
         device=device,
-        per_device_batch_size=input_context.get_per_replica_batch_size(
-            global_batch_size
+        per_device_batch_size=sharding.per_replica_batch_size(
+            global_batch_size, input_context.num_replicas_in_sync
         ),
         global_batch_size=global_batch_size,
         num_devices=input_context.num_replicas_in_sync,

@@ -8,9 +8,11 @@ from typing import Any
 import numpy as np
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class InputContext:
     """What a `dataset_fn(ctx)` needs to build the pipeline of one shard.
+
+    Built by keyword only (`InputContext(num_shards=..., shard_index=...)`).
 
     Attributes:
       num_shards: how many pipelines read the data (1 for

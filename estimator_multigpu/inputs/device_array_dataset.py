@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from estimator_multigpu import sharding
 from estimator_multigpu.inputs import fragment_index
 from estimator_multigpu.inputs.device_array import (
     DeviceArray,
@@ -33,7 +34,7 @@ def device_array_dataset(
     array: DeviceArray | np.ndarray,
     indices: range | Sequence[int] | np.ndarray,
     fragment_length: int,
-    batch_size: int,
+    per_device_batch_size: int,
     *,
     device: str | None = None,
     num_shards: int = 1,
@@ -74,7 +75,7 @@ def device_array_dataset(
       indices: start index of each example, a `range` (nothing is stored)
         or a 1-D integer array (stored on `device` beside the array).
       fragment_length: length of each fragment.
-      batch_size: fragments per batch (per device).
+      per_device_batch_size: fragments per batch (per device).
       device: where the copy lives and the gather runs; default the current
         `tf.device` scope (tf.distribute sets it per replica).
       num_shards: number of shards the index list is split into.
@@ -82,16 +83,17 @@ def device_array_dataset(
       seed: one seed for all shards and epochs; None draws one (logged).
       shuffle: permute each epoch (off for evaluation).
       num_epochs: passes over this shard; None repeats forever.
-      drop_remainder: drop a final batch smaller than `batch_size`.
+      drop_remainder: drop a final batch smaller than `per_device_batch_size`.
       element_fn: optional `element_fn(fragments, starts)` run on `device`
         after the gather, e.g. to split inputs and targets; by default the
         dataset yields the fragments.
-      gather_in_dataset: False yields only the int64 `[batch_size]` starts
+      gather_in_dataset: False yields only the int64 `[per_device_batch_size]` starts
         (looked up on the host); gather in the model with
         `DeviceArray.gather_fragments` on each device.
 
     Returns:
-      A dataset of `[batch_size, fragment_length, *array.shape[1:]]` batches
+      A dataset of `[per_device_batch_size, fragment_length, *array.shape[1:]]`
+      batches
       (or of `element_fn`'s outputs, or of starts).
 
     Raises:
@@ -100,7 +102,9 @@ def device_array_dataset(
     """
     array = array if isinstance(array, DeviceArray) else DeviceArray(array)
     indices = check_starts(indices, fragment_length, array.length)
-    fragment_index.check_args(batch_size, num_shards, shard_index, num_epochs)
+    fragment_index.check_args(
+        per_device_batch_size, num_shards, shard_index, num_epochs
+    )
     _check_gather_options(gather_in_dataset, element_fn)
     device = device or current_device()
     shard = indices[shard_index::num_shards]
@@ -122,7 +126,8 @@ def device_array_dataset(
             return element_fn(fragments, starts) if element_fn else fragments
 
     dataset = fragment_index.counter(len(shard), num_epochs)
-    return dataset.batch(batch_size, drop_remainder).map(batch_of).prefetch(1)
+    batched = dataset.batch(per_device_batch_size, drop_remainder)
+    return batched.map(batch_of).prefetch(1)
 
 
 def _check_gather_options(gather_in_dataset: bool, element_fn) -> None:
@@ -155,7 +160,7 @@ def device_array_dataset_fn(
     `emg.inputs.InputContext`; pass `user_batches=True` to
     `sharded_input_fn`), or shard `input_pipeline_id` of
     `num_input_pipelines` on the current device scope, batched by
-    `ctx.get_per_replica_batch_size(global_batch_size)` and seeded from
+    the equal per-replica share of `global_batch_size` and seeded from
     `seed` (a `tf.distribute.InputContext`). For a gather in the dataset
     use PER_REPLICA replication with `experimental_place_dataset_on_device=
     True` and `experimental_fetch_to_device=False`, so that each replica's
@@ -181,31 +186,33 @@ def device_array_dataset_fn(
     fragment_index.check_int("global_batch_size", global_batch_size, 1, allow_none=True)
 
     def dataset_fn(ctx) -> tf.data.Dataset:
-        if isinstance(ctx, tf.distribute.InputContext):
-            shard = _distribute_shard(ctx, global_batch_size, seed)
-        else:
-            shard = dict(
-                num_shards=ctx.num_shards,
-                shard_index=ctx.shard_index,
-                device=ctx.device,
-                batch_size=ctx.per_device_batch_size,
-                seed=ctx.seed,
-            )
-        return device_array_dataset(array, indices, fragment_length, **shard, **options)
+        shard, device = _shard_of(ctx, global_batch_size, seed), None
+        if not isinstance(ctx, tf.distribute.InputContext):
+            device = ctx.device
+        return device_array_dataset(
+            array,
+            indices,
+            fragment_length,
+            shard.per_device_batch_size,
+            device=device,
+            num_shards=shard.num_shards,
+            shard_index=shard.shard_index,
+            seed=shard.seed,
+            **options,
+        )
 
     return dataset_fn
 
 
-def _distribute_shard(ctx, global_batch_size: int | None, seed) -> dict:
-    if global_batch_size is None:
-        raise ValueError(
-            "`global_batch_size` is None, but a tf.distribute.InputContext needs "
-            "it to compute the per-replica batch; pass "
-            "device_array_dataset_fn(..., global_batch_size=N)."
+def _shard_of(ctx, global_batch_size: int | None, seed) -> sharding.Shard:
+    """The shard of an `emg.inputs.InputContext` or a tf.distribute one."""
+    if isinstance(ctx, tf.distribute.InputContext):
+        return sharding.distribute_shard(
+            ctx, global_batch_size, seed, "device_array_dataset_fn"
         )
-    return dict(
-        num_shards=ctx.num_input_pipelines,
-        shard_index=ctx.input_pipeline_id,
-        batch_size=ctx.get_per_replica_batch_size(global_batch_size),
-        seed=seed,
+    return sharding.Shard(
+        num_shards=ctx.num_shards,
+        shard_index=ctx.shard_index,
+        per_device_batch_size=ctx.per_device_batch_size,
+        seed=ctx.seed,
     )

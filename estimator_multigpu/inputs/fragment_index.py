@@ -96,8 +96,8 @@ def shard_seeds(seed: int | None, shard_index: int) -> tuple[int, int]:
     return int(state[0] % 2**31), int(state[1] % 2**31)
 
 
-def check_args(batch_size, num_shards, shard_index, num_epochs) -> None:
-    check_int("batch_size", batch_size, 1)
+def check_args(per_device_batch_size, num_shards, shard_index, num_epochs) -> None:
+    check_int("per_device_batch_size", per_device_batch_size, 1)
     check_int("num_shards", num_shards, 1)
     check_int("num_epochs", num_epochs, 1, allow_none=True)
     check_int("shard_index", shard_index, 0)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, sharding
 from estimator_multigpu.inputs import contract, step
 from estimator_multigpu.inputs.context import InputContext
 
@@ -22,30 +23,42 @@ except ImportError as error:  # pragma: no cover - guarded for future TF.
     ) from error
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _HostOptions:
+    """How the one host pipeline shuffles, repeats and batches."""
+
+    shuffle_buffer_size: int | None
+    seed: int | None
+    num_epochs: int | None
+    drop_remainder: bool
+
+
 def _split_global_batch(batch, num_devices: int):
     """A Dataset of `num_devices` pieces of one global batch, split evenly.
 
-    A short final batch of m examples is split as evenly as it goes: the
-    first `m % num_devices` pieces get one example more; pieces may be empty.
+    A short final batch of m examples is split as evenly as it goes
+    (`sharding.split_sizes`, 'uneven'): the first `m % num_devices` pieces
+    get one example more; pieces may be empty.
     """
     size = tf.shape(tf.nest.flatten(batch)[0], out_type=tf.int64)[0]
-    base, extra = size // num_devices, size % num_devices
+    lengths = tf.stack(sharding.split_sizes(size, num_devices, "uneven"))
+    starts = tf.cumsum(lengths, exclusive=True)
 
     def piece(index):
-        start = index * base + tf.minimum(index, extra)
-        length = base + tf.cast(index < extra, tf.int64)
+        start, length = starts[index], lengths[index]
         return tf.nest.map_structure(lambda t: t[start : start + length], batch)
 
     return tf.data.Dataset.range(num_devices).map(piece)
 
 
-def _host_dataset(dataset, global_batch_size, num_devices, options):
-    shuffle_buffer_size, seed, num_epochs, drop_remainder = options
-    if shuffle_buffer_size:
-        dataset = dataset.shuffle(shuffle_buffer_size, seed=seed)
-    if num_epochs != 1:
-        dataset = dataset.repeat(num_epochs)
-    dataset = dataset.batch(global_batch_size, drop_remainder=drop_remainder)
+def _host_dataset(dataset, global_batch_size, num_devices, options: _HostOptions):
+    dataset = sharding.shuffle_and_repeat(
+        dataset,
+        shuffle_buffer_size=options.shuffle_buffer_size,
+        seed=options.seed,
+        num_epochs=options.num_epochs,
+    )
+    dataset = dataset.batch(global_batch_size, drop_remainder=options.drop_remainder)
     if num_devices == 1:
         return dataset
     split = lambda *batch: _split_global_batch(  # noqa: E731
@@ -83,7 +96,9 @@ def multi_device_input_fn(
       devices: devices to feed; default `emg.devices.resolve()`.
       global_batch_size: examples per step over all devices.
       remainder: `'error'` (default) when `global_batch_size` does not divide
-        by the device count, or `'uneven'` per-device batches.
+        by the device count, or `'uneven'` per-device batches; see
+        `estimator_multigpu.sharding` for why the default differs from
+        `replicate_model_fn`'s.
       shuffle_buffer_size: examples in the shuffle buffer; None: no shuffle.
       seed: shuffle seed; the same seed gives the same order.
       num_epochs: passes over the data; None repeats forever.
@@ -108,19 +123,24 @@ def multi_device_input_fn(
     )
     contract.check_int("prefetch_buffer_size", prefetch_buffer_size, 0)
     contract.check_int("max_buffer_size", max_buffer_size, 1)
-    options = (shuffle_buffer_size, seed, num_epochs, drop_remainder)
+    options = _HostOptions(
+        shuffle_buffer_size=shuffle_buffer_size,
+        seed=seed,
+        num_epochs=num_epochs,
+        drop_remainder=drop_remainder,
+    )
 
     def build(params, mode):
         ctx = InputContext(
-            1,
-            0,
-            "/cpu:0",
-            max(sizes),
-            global_batch_size,
-            len(devices),
-            seed,
-            mode,
-            params,
+            num_shards=1,
+            shard_index=0,
+            device="/cpu:0",
+            per_device_batch_size=max(sizes),
+            global_batch_size=global_batch_size,
+            num_devices=len(devices),
+            seed=seed,
+            mode=mode,
+            params=params,
         )
         with tf.device("/cpu:0"):
             dataset = contract.call_dataset_fn(dataset_fn, ctx)

@@ -7,6 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu import sharding
 from estimator_multigpu.inputs import record_files
 from estimator_multigpu.inputs.records import ParseFn, record_pipeline
 
@@ -69,8 +70,8 @@ def record_dataset_fn(
     `ctx.num_shards`, batched by `ctx.per_device_batch_size` and seeded by
     `ctx.seed`; `training` defaults to `ctx.mode` not being eval or predict.
     With a `tf.distribute.InputContext` it builds shard `input_pipeline_id`
-    of `num_input_pipelines`, batched by
-    `ctx.get_per_replica_batch_size(global_batch_size)`, seeded from `seed`;
+    of `num_input_pipelines`, batched by the equal per-replica share of
+    `global_batch_size`, seeded from `seed`;
     `training` defaults to True. The caller places batches on devices, so
     `device` is not an option here.
 
@@ -94,33 +95,27 @@ def record_dataset_fn(
 
     def dataset_fn(ctx) -> tf.data.Dataset:
         if isinstance(ctx, tf.distribute.InputContext):
-            shard = _distribute_shard(ctx, global_batch_size, seed)
+            shard = sharding.distribute_shard(
+                ctx, global_batch_size, seed, "record_dataset_fn"
+            )
             is_training = True if training is None else training
         else:
-            shard = dict(
+            shard = sharding.Shard(
                 num_shards=ctx.num_shards,
                 shard_index=ctx.shard_index,
-                batch_size=ctx.per_device_batch_size,
+                per_device_batch_size=ctx.per_device_batch_size,
                 seed=ctx.seed,
             )
             is_training = ctx.mode not in _EVAL_MODES if training is None else training
         return record_pipeline(
-            names, parse_fn, training=is_training, **shard, **options
+            names,
+            parse_fn,
+            shard.per_device_batch_size,
+            training=is_training,
+            num_shards=shard.num_shards,
+            shard_index=shard.shard_index,
+            seed=shard.seed,
+            **options,
         )
 
     return dataset_fn
-
-
-def _distribute_shard(ctx, global_batch_size: int | None, seed) -> dict:
-    if global_batch_size is None:
-        raise ValueError(
-            "`global_batch_size` is None, but a tf.distribute.InputContext needs "
-            "it to compute the per-replica batch; pass "
-            "record_dataset_fn(..., global_batch_size=N)."
-        )
-    return dict(
-        num_shards=ctx.num_input_pipelines,
-        shard_index=ctx.input_pipeline_id,
-        batch_size=ctx.get_per_replica_batch_size(global_batch_size),
-        seed=seed,
-    )

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import sharding
+
 AUTOTUNE = tf.data.AUTOTUNE
 
 
@@ -24,7 +26,7 @@ class Plan:
     deterministic: bool
     cycle_length: int | None
     block_length: int
-    batch_size: int
+    per_device_batch_size: int
     drop_remainder: bool
     num_epochs: int | None
     shuffle_buffer_size: int
@@ -32,12 +34,25 @@ class Plan:
     cache_stage: str
 
 
+def _shard(plan: Plan) -> sharding.Shard:
+    return sharding.Shard(
+        num_shards=plan.num_shards,
+        shard_index=plan.shard_index,
+        per_device_batch_size=plan.per_device_batch_size,
+        seed=plan.seed,
+    )
+
+
 def read(plan: Plan) -> tf.data.Dataset:
-    """Shard -> (file shuffle) -> parallel interleave; returns serialized records."""
+    """Shard -> (file shuffle) -> parallel interleave; returns serialized records.
+
+    Sharding (`sharding.shard`, of the files or of the records) comes before
+    any shuffle, so the shards stay disjoint.
+    """
     dataset = tf.data.Dataset.from_tensor_slices(plan.files)
     deterministic, cycle_length = plan.deterministic, plan.cycle_length
     if plan.by_file:
-        dataset = dataset.shard(plan.num_shards, plan.shard_index)
+        dataset = sharding.shard(dataset, _shard(plan))
         if plan.training:
             count = len(plan.files[plan.shard_index :: plan.num_shards])
             dataset = dataset.shuffle(
@@ -54,7 +69,7 @@ def read(plan: Plan) -> tf.data.Dataset:
     )
     if plan.by_file:
         return dataset
-    return dataset.shard(plan.num_shards, plan.shard_index)
+    return sharding.shard(dataset, _shard(plan))
 
 
 def _cache(dataset: tf.data.Dataset, plan: Plan, stage: str) -> tf.data.Dataset:
@@ -66,7 +81,9 @@ def _cache(dataset: tf.data.Dataset, plan: Plan, stage: str) -> tf.data.Dataset:
 
 
 def _repeat(dataset: tf.data.Dataset, plan: Plan) -> tf.data.Dataset:
-    return dataset if plan.num_epochs == 1 else dataset.repeat(plan.num_epochs)
+    return sharding.shuffle_and_repeat(
+        dataset, shuffle_buffer_size=None, seed=None, num_epochs=plan.num_epochs
+    )
 
 
 def batches(records: tf.data.Dataset, plan: Plan, parse_fn) -> tf.data.Dataset:
@@ -76,11 +93,16 @@ def batches(records: tf.data.Dataset, plan: Plan, parse_fn) -> tf.data.Dataset:
     repeat moves after them (there is no shuffle then).
     """
     dataset = _cache(records, plan, "records")
-    if plan.cache_stage != "batches":
-        dataset = _repeat(dataset, plan)
-    if plan.shuffle_buffer_size:
-        dataset = dataset.shuffle(plan.shuffle_buffer_size, seed=plan.seed)
-    dataset = dataset.batch(plan.batch_size, drop_remainder=plan.drop_remainder)
+    dataset = sharding.shuffle_and_repeat(
+        dataset,
+        shuffle_buffer_size=plan.shuffle_buffer_size,
+        seed=plan.seed,
+        num_epochs=plan.num_epochs if plan.cache_stage != "batches" else 1,
+        repeat_first=True,
+    )
+    dataset = dataset.batch(
+        plan.per_device_batch_size, drop_remainder=plan.drop_remainder
+    )
     dataset = dataset.map(
         parse_fn, num_parallel_calls=AUTOTUNE, deterministic=plan.deterministic
     )

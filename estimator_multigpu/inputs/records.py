@@ -18,13 +18,15 @@ logging = tf.compat.v1.logging
 ParseFn = Callable[[tf.Tensor], Any]
 
 
-def _check(parse_fn, batch_size, num_shards, shard_index, num_epochs, buffers) -> None:
+def _check(
+    parse_fn, per_device_batch_size, num_shards, shard_index, num_epochs, buffers
+):
     if not callable(parse_fn):
         raise TypeError(
             "`parse_fn` must be a callable parse_fn(serialized) taking a [batch] "
             f"string tensor (e.g. emg.inputs.example_parser(...)); received {parse_fn!r}."
         )
-    check_int("batch_size", batch_size, 1)
+    check_int("per_device_batch_size", per_device_batch_size, 1)
     check_int("num_shards", num_shards, 1)
     check_int("shard_index", shard_index, 0)
     if shard_index >= num_shards:
@@ -57,7 +59,7 @@ def _check_cache(cache, cache_stage: str, shuffles: bool) -> None:
 def record_pipeline(
     files: str | Sequence[str],
     parse_fn: ParseFn,
-    batch_size: int,
+    per_device_batch_size: int,
     *,
     training: bool = True,
     num_shards: int = 1,
@@ -107,7 +109,7 @@ def record_pipeline(
        serialized records. Bigger mixes better (at least a few files' worth
        when files are sorted by label) but costs memory (buffer x record
        size) and start-up time to fill.
-    6. `batch`, then a **batched** `parse_fn` on the whole `[batch_size]`
+    6. `batch`, then a **batched** `parse_fn` on the whole `[per_device_batch_size]`
        string tensor (`tf.io.parse_example`): one op per batch instead of one
        function call per example, the biggest single speed-up.
     7. `prefetch`, then `prefetch_to_device(device)` as the final step when a
@@ -123,7 +125,7 @@ def record_pipeline(
       files: file names or glob patterns; sorted and fixed at build time.
       parse_fn: `parse_fn(serialized)` with `serialized` a `[batch]` string
         tensor, returning the batch (e.g. `example_parser(...)`).
-      batch_size: records per batch (per shard/device).
+      per_device_batch_size: records per batch (per shard/device).
       training: shuffle, repeat forever, drop the remainder and run
         non-deterministically unless overridden; False for evaluation.
       num_shards, shard_index: this pipeline's shard of the data.
@@ -159,7 +161,9 @@ def record_pipeline(
     )
     if num_epochs == "auto":
         num_epochs = None if training else 1
-    _check(parse_fn, batch_size, num_shards, shard_index, num_epochs, buffers)
+    _check(
+        parse_fn, per_device_batch_size, num_shards, shard_index, num_epochs, buffers
+    )
     shuffle_buffer_size = (shuffle_buffer_size or 0) if training else 0
     _check_cache(cache, cache_stage, bool(shuffle_buffer_size))
     names = record_files.resolve_files(files)
@@ -175,7 +179,7 @@ def record_pipeline(
         deterministic=(not training) if deterministic is None else deterministic,
         cycle_length=cycle_length,
         block_length=block_length,
-        batch_size=batch_size,
+        per_device_batch_size=per_device_batch_size,
         drop_remainder=training if drop_remainder is None else drop_remainder,
         num_epochs=num_epochs,
         shuffle_buffer_size=shuffle_buffer_size,

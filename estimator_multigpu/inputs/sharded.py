@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, sharding
 from estimator_multigpu.inputs import contract, step
 from estimator_multigpu.inputs.context import InputContext, derive_seed
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _ShardOptions:
+    """How each device's pipeline shards, shuffles and repeats."""
+
+    shuffle_buffer_size: int | None
+    num_epochs: int | None
+    user_shards: bool
 
 
 def _shard_by_blocks(dataset, ctx: InputContext, offset: int):
@@ -29,25 +39,32 @@ def _shard_by_blocks(dataset, ctx: InputContext, offset: int):
     return dataset.enumerate().filter(mine).map(lambda _, example: example)
 
 
-def _shard_dataset(dataset, ctx: InputContext, options, offset: int):
-    """Shards, then shuffles, repeats and batches one device's examples.
+def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: int):
+    """Shards (by blocks), then shuffles, repeats and batches one device's examples.
 
-    Sharding comes first: every shard then draws from a disjoint set of
-    examples, whatever each shard's shuffle seed. Shuffling with per-shard
-    seeds *before* sharding would give each shard a different permutation of
-    the whole dataset to take its share of, so some examples would be seen
-    twice per epoch and others never. Shards batch without dropping: a short
-    global batch is dropped by the step (`step.per_device_step`), so
-    `drop_remainder` means the same in both builders.
+    `sharding.shard_then_shuffle` keeps the shards disjoint. Shards batch
+    without dropping: a short global batch is dropped by the step
+    (`step.per_device_step`), so `drop_remainder` means the same in both
+    builders.
     """
-    shuffle_buffer_size, num_epochs, user_shards = options
-    if not user_shards:
-        dataset = _shard_by_blocks(dataset, ctx, offset)
-    if shuffle_buffer_size:
-        dataset = dataset.shuffle(shuffle_buffer_size, seed=ctx.seed)
-    if num_epochs != 1:
-        dataset = dataset.repeat(num_epochs)
+    plan = sharding.Shard(
+        num_shards=ctx.num_shards,
+        shard_index=ctx.shard_index,
+        per_device_batch_size=ctx.per_device_batch_size,
+        seed=ctx.seed,
+    )
+    dataset = sharding.shard_then_shuffle(
+        dataset,
+        plan,
+        shuffle_buffer_size=options.shuffle_buffer_size,
+        num_epochs=options.num_epochs,
+        sharder=None if options.user_shards else _block_sharder(ctx, offset),
+    )
     return dataset.batch(ctx.per_device_batch_size)
+
+
+def _block_sharder(ctx: InputContext, offset: int):
+    return lambda dataset, _: _shard_by_blocks(dataset, ctx, offset)
 
 
 def _device_iterator(dataset, device: str, prefetch_to_device: bool):
@@ -111,7 +128,9 @@ def sharded_input_fn(
       devices: devices to feed; default `emg.devices.resolve()`.
       global_batch_size: examples per step over all devices.
       remainder: `'error'` (default) when `global_batch_size` does not divide
-        by the device count, or `'uneven'` per-device batches.
+        by the device count, or `'uneven'` per-device batches; see
+        `estimator_multigpu.sharding` for why the default differs from
+        `replicate_model_fn`'s.
       shuffle_buffer_size: examples in each shard's shuffle buffer; None: no
         shuffle.
       seed: one seed for all shards; the same seed gives the same order.
@@ -145,7 +164,11 @@ def sharded_input_fn(
             "them at their defaults (None, 1, False) and use ctx.seed and "
             "ctx.per_device_batch_size in dataset_fn."
         )
-    options = (shuffle_buffer_size, num_epochs, user_shards)
+    options = _ShardOptions(
+        shuffle_buffer_size=shuffle_buffer_size,
+        num_epochs=num_epochs,
+        user_shards=user_shards,
+    )
     full_sizes = sizes if drop_remainder else None
 
     def build(params, mode):
@@ -153,15 +176,15 @@ def sharded_input_fn(
         optionals, element_spec = [], None
         for index, device in enumerate(devices):
             ctx = InputContext(
-                len(devices),
-                index,
-                device,
-                sizes[index],
-                global_batch_size,
-                len(devices),
-                derive_seed(seed, index),
-                mode,
-                params,
+                num_shards=len(devices),
+                shard_index=index,
+                device=device,
+                per_device_batch_size=sizes[index],
+                global_batch_size=global_batch_size,
+                num_devices=len(devices),
+                seed=derive_seed(seed, index),
+                mode=mode,
+                params=params,
             )
             with tf.device("/cpu:0"):
                 dataset = contract.call_dataset_fn(dataset_fn, ctx)

@@ -6,18 +6,10 @@ from typing import Any
 
 import tensorflow as tf
 
-REMAINDERS = ("uneven", "drop", "error")
+from estimator_multigpu import sharding
+from estimator_multigpu.sharding import REMAINDERS, check_remainder
 
-
-def check_remainder(remainder: str) -> str:
-    """Validates `remainder`: one of `REMAINDERS`."""
-    if remainder not in REMAINDERS:
-        raise ValueError(
-            f"`remainder` must be one of {list(REMAINDERS)}; received {remainder!r}. "
-            "'uneven' gives some towers one example more, 'drop' drops the "
-            "examples that do not divide, 'error' rejects such batches."
-        )
-    return remainder
+__all__ = ["REMAINDERS", "check_remainder", "split"]
 
 
 def _dense(value: Any) -> tf.Tensor:
@@ -44,23 +36,19 @@ def _batch_size(tensors: list[tf.Tensor]) -> tuple[int | None, tf.Tensor]:
 
 
 def _static_sizes(batch: int, num: int, remainder: str) -> list[int]:
-    base, extra = divmod(batch, num)
-    if remainder == "error" and extra:
+    if remainder == "error" and batch % num:
         raise ValueError(
             f"The global batch ({batch} examples) does not divide by the number "
             f"of devices ({num}); pass remainder='uneven' or 'drop' to "
             "replicate_model_fn, or a batch size divisible by the device count."
         )
-    if remainder == "drop":
-        return [base] * num
-    return [base + (1 if i < extra else 0) for i in range(num)]
+    return sharding.split_sizes(batch, num, remainder)
 
 
 def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor]:
-    base, extra = batch // num, batch % num
     if remainder == "error":
         check = tf.debugging.assert_equal(
-            extra,
+            batch % num,
             0,
             message=(
                 f"The global batch does not divide by the number of devices "
@@ -68,10 +56,8 @@ def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor
             ),
         )
         with tf.control_dependencies([check]):
-            base = tf.identity(base)
-    if remainder in ("drop", "error"):
-        return [base] * num
-    return [base + tf.cast(i < extra, tf.int32) for i in range(num)]
+            batch = tf.identity(batch)
+    return sharding.split_sizes(batch, num, remainder)
 
 
 def split(features: Any, labels: Any, num: int, remainder: str):
