@@ -60,6 +60,8 @@ class _Finder(ast.NodeVisitor):
         if (rules.lookup(api) or self.skip(api, node)) and not self.include(api):
             return True  # another rule reports it
         root = _root(node)
+        if root is not None and root.id in self.table.assigned:
+            return True  # `FLAGS = tf.app.flags.FLAGS`: reported where assigned
         prefix = v1_names.v1_only(api)
         if prefix and root is not None:
             self.uses.append(Use(node, prefix, root.id))

@@ -71,6 +71,14 @@ GPU_PROBE = rule(
     "bool(tf.config.list_physical_devices('GPU')) (or emg.devices.resolve())",
     "device-lib",
 )
+IDLE_COORDINATOR = rule(
+    "queue-runner",
+    "a Coordinator with no queue runners or Python threads to coordinate "
+    "(the input is tf.data now)",
+    "delete it with its should_stop/request_stop/join calls; the end of input "
+    "is tf.errors.OutOfRangeError",
+    "queue-runners",
+)
 READER_VALUE = rule(
     "queue-reader",
     "a queue reader class handed to another API reads through queues there",
@@ -120,6 +128,11 @@ def _uses_queues(tree, table) -> bool:
     return False
 
 
+def _uses_threads(table: aliases.AliasTable) -> bool:
+    """True if the module imports `threading` (Python threads to coordinate)."""
+    return any(p.split(".")[0] == "threading" for p in table.bindings.values())
+
+
 def _called(tree) -> set[int]:
     return {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
 
@@ -133,7 +146,10 @@ def refine(tree: ast.Module, table: aliases.AliasTable, findings: list) -> list:
 
     - `tf.compat.v1.layers` is a correct port (not a finding); bare `tf.layers`
       is resolved by the compat.v1 port.
-    - A Coordinator in a file with no queue runners only joins Python threads.
+    - A Coordinator in a file with no queue runners only joins Python threads
+      (not a finding) if the file uses `threading`; else it coordinates
+      nothing and is reported as such (as it is after `--fix` removed the
+      queues it stopped).
     - A reader class that is not called is handed to another API.
     """
     queues = _uses_queues(tree, table)
@@ -148,7 +164,9 @@ def refine(tree: ast.Module, table: aliases.AliasTable, findings: list) -> list:
         if rid == "layers" and compat_v1.root_name(f.node) == tf_name:
             f.rule = layers_rule()
         elif f.api == "tf.train.Coordinator" and not queues:
-            continue
+            if _uses_threads(table):
+                continue
+            f.rule = IDLE_COORDINATOR
         elif rid == "queue-reader" and id(f.node) not in called and f.rule.chain:
             f.rule = READER_VALUE
         out.append(f)
