@@ -5,6 +5,7 @@ test named after the entry, not a user's training run. Also checks that the
 public replacements of former internals build exactly what the internals did.
 """
 
+import importlib.util
 import os
 
 import numpy as np
@@ -14,6 +15,7 @@ import tensorflow as tf
 from estimator_multigpu import dataset_graph
 from estimator_multigpu import tf_internals as internals
 from estimator_multigpu.estimator import checkpoints, run_config
+from estimator_multigpu.tf_internals import _access
 from tests.conftest import ALL_DEVICES
 
 pytestmark = pytest.mark.tf_compat
@@ -256,13 +258,25 @@ def test_export_utils_names_and_signatures(tmp_path):
     assert tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY in signatures
 
 
+def test_estimator_spec_classes_exactly_where_tf_estimator_is_installed():
+    classes = internals.estimator_spec_classes()
+    if importlib.util.find_spec("tensorflow_estimator") is None:
+        assert classes is None
+        return
+    mode_keys, estimator_spec = classes
+    assert mode_keys.PREDICT == "infer"
+    with tf.Graph().as_default():
+        spec = estimator_spec(mode_keys.PREDICT, predictions=tf.constant([1.0]))
+    assert spec.mode == "infer"
+
+
 def test_private_names_the_tensorflow_version_when_an_internal_is_gone():
     with pytest.raises(
         ImportError,
         match=rf"TensorFlow {tf.__version__} has no `tensorflow\.python\.gone`.*"
         r"Install a supported TensorFlow \(or use X\)",
     ):
-        internals._private("tensorflow.python.gone", fix=" (or use X)")
+        _access.private("tensorflow.python.gone", fix=" (or use X)")
 
 
 def test_member_names_the_tensorflow_version_when_a_member_is_gone():
@@ -270,7 +284,7 @@ def test_member_names_the_tensorflow_version_when_a_member_is_gone():
         AttributeError,
         match=rf"TensorFlow {tf.__version__}: Graph has no `_gone`",
     ):
-        internals._member(tf.Graph(), "_gone")
+        _access.member(tf.Graph(), "_gone")
 
 
 # Public replacements of former internals build exactly what those did.
