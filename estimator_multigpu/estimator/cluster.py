@@ -1,4 +1,10 @@
-"""`TF_CONFIG` read into the cluster properties of a `RunConfig`, as tf.estimator."""
+"""`TF_CONFIG` read into the cluster properties of a `RunConfig`, as tf.estimator.
+
+A `TF_CONFIG` with a `cluster` is checked by `estimator_multigpu.cluster`'s
+validator (the launcher's), whose messages name the field at fault; only
+tf.estimator's legacy `master` layout, which that validator does not know,
+keeps tf.estimator's own checks here.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import os
 
 import tensorflow as tf
 
+from estimator_multigpu import cluster as cluster_lib
 from estimator_multigpu.estimator import log as logging
 
 CHIEF, MASTER, WORKER, PS, EVALUATOR = "chief", "master", "worker", "ps", "evaluator"
@@ -15,8 +22,18 @@ _GRPC = "grpc://"
 
 
 def tf_config() -> dict:
-    """`TF_CONFIG` parsed (an empty dict when unset)."""
-    config = json.loads(os.environ.get("TF_CONFIG", "{}"))
+    """`TF_CONFIG` parsed (an empty dict when unset).
+
+    Raises:
+      ValueError: for text that is not a JSON object, naming what is wrong.
+    """
+    text = os.environ.get("TF_CONFIG", "{}")
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError:
+        config = None
+    if not isinstance(config, dict):
+        cluster_lib.parse_tf_config(text)  # Raises, naming the fault.
     if config:
         logging.info("TF_CONFIG environment variable: %s", config)
     return config
@@ -84,12 +101,15 @@ def _local(config: dict, task: dict) -> dict:
 
 
 def _with_chief(config: dict, spec, task: dict) -> dict:
-    task_type, task_id = _task(spec, task, CHIEF)
+    """A cluster with a `chief`, or of workers whose worker 0 is the chief."""
+    del task  # Read by the validator.
+    parsed = cluster_lib.parse_tf_config(json.dumps(config))
+    task_type, task_id = parsed.task_type, parsed.task_index
     props = {
         "task_type": task_type,
         "task_id": task_id,
         "evaluation_master": _eval_master(task_type, config),
-        "is_chief": task_type == CHIEF,
+        "is_chief": parsed.is_chief,
     }
     if task_type == EVALUATOR:
         return dict(
@@ -100,7 +120,8 @@ def _with_chief(config: dict, spec, task: dict) -> dict:
             num_worker_replicas=0,
             global_id_in_cluster=None,
         )
-    return dict(props, **_member(config, spec, task_type, task_id, CHIEF))
+    chief = CHIEF if CHIEF in spec.jobs else WORKER
+    return dict(props, **_member(config, spec, task_type, task_id, chief))
 
 
 def _with_master(config: dict, spec, task: dict) -> dict:
@@ -131,7 +152,8 @@ def _member(config: dict, spec, task_type: str, task_id: int, chief: str) -> dic
         "cluster_spec": spec,
         "master": _session_master(spec, task_type, task_id, config),
         "num_ps_replicas": len(jobs.get(PS, [])),
-        "num_worker_replicas": len(jobs.get(WORKER, [])) + len(jobs.get(chief, [])),
+        "num_worker_replicas": len(jobs.get(WORKER, []))
+        + (len(jobs.get(chief, [])) if chief != WORKER else 0),
         "global_id_in_cluster": _global_id(spec, task_type, task_id, chief),
     }
 
@@ -231,34 +253,34 @@ def distributed_session_config(task_type: str, task_id: int, default):
 def check_trainable_here(config) -> None:
     """Raises unless this process alone is the whole training cluster.
 
-    Multi-worker training is not run by this runner; a worker, a parameter
-    server or a chief with peers would otherwise train alone, silently.
+    `Estimator.train` trains in this one process; on a cluster a worker, a
+    parameter server or a chief with peers would otherwise train alone,
+    silently. `train_and_evaluate` runs each task of a cluster instead.
 
     Raises:
       ValueError: for a non-chief task or a cluster with more than one
         training task.
     """
+    hint = (
+        "Estimator.train trains in this one process; run "
+        "emg.estimator.train_and_evaluate in every task of the cluster (each "
+        "with its TF_CONFIG), or unset TF_CONFIG."
+    )
     if config.task_type in (EVALUATOR, PS):
         raise ValueError(
             "Train has been called wrong configuration. Please use "
             "tf.estimator.train_and_evaluate which calls proper API according "
             f"to given configuration. Current configuration: {config}. "
-            f"(task_type {config.task_type!r} does not train; emg.estimator "
-            "trains in one process, as the chief or a single worker.)"
+            f"(task_type {config.task_type!r} does not train. {hint})"
         )
     if not config.is_chief:
         raise ValueError(
             f"TF_CONFIG names this process task_type={config.task_type!r}, "
-            f"task_id={config.task_id}: not the chief. emg.estimator trains in "
-            "one process only (multi-worker training is not supported); unset "
-            "TF_CONFIG, or run the chief alone."
+            f"task_id={config.task_id}: not the chief. {hint}"
         )
     if config.num_worker_replicas > 1 or config.num_ps_replicas > 0:
         raise ValueError(
             f"TF_CONFIG describes a cluster with {config.num_worker_replicas} "
             f"worker(s) and {config.num_ps_replicas} parameter server(s): "
-            f"{config.cluster_spec.as_dict()}. emg.estimator trains in one "
-            "process only (multi-worker training is not supported); use a "
-            "cluster of a single chief, or RunConfig(devices=[...]) for the "
-            "devices of this machine."
+            f"{config.cluster_spec.as_dict()}. {hint}"
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -131,6 +133,35 @@ def _integral(value) -> int | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """Where a training session runs: by default, in this process alone.
+
+    Attributes:
+      master: the session target: `''` in process, or this task's server
+        (`grpc://host:port`) on a cluster.
+      is_chief: whether this task initialises and writes checkpoints and
+        summaries (and holds the training lock of `model_dir`).
+      in_cluster: training is one task of a cluster (`train_and_evaluate`).
+      device_fn: places the graph's ops (a `replica_device_setter` on a
+        cluster); None: the RunConfig's `device_fn`.
+      hooks_fn: called once the model is built; returns more hooks for the
+        session (e.g. `SyncReplicasOptimizer`'s).
+      stop_grace_period_secs: how long the session waits for its threads
+        when it stops.
+    """
+
+    master: str = ""
+    is_chief: bool = True
+    in_cluster: bool = False
+    device_fn: Callable | None = None
+    hooks_fn: Callable[[], list] = list
+    stop_grace_period_secs: int = 120
+
+
+LOCAL = Placement()
+
+
 def train(
     estimator,
     input_fn: Callable,
@@ -138,11 +169,13 @@ def train(
     steps: int | None = None,
     max_steps: int | None = None,
     saving_listeners: Sequence | None = None,
+    placement: Placement = LOCAL,
 ) -> Any:
     """Trains `estimator`'s model; see `Estimator.train`.
 
     Holds the training lock of `model_dir` while it runs (see `lock`), and
-    first removes what interrupted checkpoint saves left there.
+    first removes what interrupted checkpoint saves left there. On a cluster
+    (`placement.in_cluster`) only the chief does.
 
     Returns:
       The loss of the last step, or None when no step ran.
@@ -150,7 +183,8 @@ def train(
     Raises:
       lock.ModelDirLockedError: if another process trains in `model_dir`.
     """
-    cluster.check_trainable_here(estimator.config)
+    if not placement.in_cluster:
+        cluster.check_trainable_here(estimator.config)
     steps, max_steps = check_steps(steps, max_steps)
     hooks = check_hooks(hooks)
     saving_listeners = check_listeners(saving_listeners)
@@ -162,17 +196,26 @@ def train(
             return None
     if steps is not None or max_steps is not None:
         hooks.append(tf.compat.v1.train.StopAtStepHook(steps, max_steps))
-    with lock.hold(model_dir) as holder:
+    with _lock_if_chief(model_dir, placement) as holder:
         if holder is not None:
             checkpoints.remove_interrupted_saves(model_dir)
-        config = estimator.config
-        with tf.Graph().as_default() as graph, graph.device(config.device_fn):
-            loss = _build_and_run(estimator, input_fn, hooks, saving_listeners)
+        device_fn = placement.device_fn or estimator.config.device_fn
+        with tf.Graph().as_default() as graph, graph.device(device_fn):
+            loss = _build_and_run(
+                estimator, input_fn, hooks, saving_listeners, placement
+            )
     logging.info("Loss for final step: %s.", loss)
     return loss
 
 
-def _build_and_run(estimator, input_fn, hooks, saving_listeners):
+def _lock_if_chief(model_dir: str, placement: Placement):
+    """The training lock of `model_dir`; a cluster's other workers take none."""
+    if placement.is_chief:
+        return lock.hold(model_dir)
+    return contextlib.nullcontext(None)
+
+
+def _build_and_run(estimator, input_fn, hooks, saving_listeners, placement):
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
@@ -187,7 +230,9 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
         checkpoints.maybe_warm_start(estimator._warm_start_settings)
     _add_loss_summary(spec.loss)
     worker_hooks = input_hooks + hooks + _default_hooks(spec, global_step, config)
-    if config.log_step_count_steps and config.log_examples_per_sec:
+    worker_hooks += placement.hooks_fn()
+    logs_examples = config.log_step_count_steps and config.log_examples_per_sec
+    if logs_examples and placement.is_chief:
         worker_hooks.append(
             hooks_lib.ExampleCounterHook(
                 config.log_step_count_steps,
@@ -197,7 +242,7 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners):
         )
     _add_default_saver(config)
     chief_hooks = _chief_hooks(spec, worker_hooks, scaffold, config, saving_listeners)
-    session = _session(estimator, scaffold, worker_hooks, chief_hooks, spec)
+    session = _session(estimator, scaffold, worker_hooks, chief_hooks, spec, placement)
     return _run_loop(session, spec, input_fn)
 
 
@@ -268,12 +313,16 @@ def _attach_listeners(saver_hook, saving_listeners) -> None:
             saver_hook._listeners.append(listener)
 
 
-def _session(estimator, scaffold, worker_hooks, chief_hooks, spec):
+def _session(estimator, scaffold, worker_hooks, chief_hooks, spec, placement):
     """A MonitoredTrainingSession, restored from the latest checkpoint if any."""
     config = estimator.config
-    summaries.writer(estimator.model_dir)  # Before the hooks ask for one.
+    if placement.is_chief:
+        summaries.writer(estimator.model_dir)  # Before the hooks ask for one.
     with damaged.explain_restore_errors(damaged.state_checkpoint(config.model_dir)):
         return tf.compat.v1.train.MonitoredTrainingSession(
+            master=placement.master,
+            is_chief=placement.is_chief,
+            stop_grace_period_secs=placement.stop_grace_period_secs,
             checkpoint_dir=estimator.model_dir,
             scaffold=scaffold,
             hooks=worker_hooks,

@@ -1,10 +1,10 @@
-"""`TrainSpec`, `EvalSpec` and local `train_and_evaluate`."""
+"""`TrainSpec`, `EvalSpec` and `train_and_evaluate` (local, or a TF_CONFIG cluster's task)."""
 
 from __future__ import annotations
 
 import collections
 
-from estimator_multigpu.estimator import compat, eval_listener
+from estimator_multigpu.estimator import compat, distributed, eval_listener
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.train import (
     SPEC_HOOKS_MESSAGE,
@@ -137,10 +137,16 @@ class EvalSpec(
 
 
 def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
-    """Trains, evaluating and exporting after checkpoints (local, one process).
+    """Trains, evaluating and exporting after checkpoints.
+
+    Without a cluster in `TF_CONFIG` (`estimator.config.cluster_spec`) all of
+    it runs in this process. On a cluster each task runs its part: see
+    `distributed` (parameter servers serve, the chief and the workers train,
+    the evaluator evaluates each new checkpoint), as tf.estimator did.
 
     Returns:
-      `(metrics of the last evaluation, export results)` as tf.estimator.
+      Locally, `(metrics of the last evaluation, export results)` as
+      tf.estimator; on a cluster None (as tf.estimator).
 
     Raises:
       TypeError: for an estimator or specs of the wrong type.
@@ -162,6 +168,15 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
             "`train_spec` must have type `tf.estimator.TrainSpec`. Got: "
             f"{type(train_spec)} (pass an emg.estimator.TrainSpec)."
         )
+    if distributed.is_distributed(estimator.config):
+        distributed.run(estimator, train_spec, eval_spec)
+        return None
+    logging.info("Running training and evaluation locally (non-distributed).")
+    return _run_local(estimator, train_spec, eval_spec)
+
+
+def _run_local(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
+    """Trains in this process, evaluating and exporting after checkpoints."""
     config = estimator.config
     logging.info(
         "Start train and evaluate loop. The evaluate will happen after every "

@@ -1,0 +1,275 @@
+"""`train_and_evaluate` on a `TF_CONFIG` cluster, as tf.estimator's training executor.
+
+Each task runs the same program with its own `TF_CONFIG` and calls
+`train_and_evaluate`, which runs that task's part:
+
+- `ps`: starts TensorFlow's gRPC server (`tf.distribute.Server`) and serves
+  the variables until the job is stopped (`server.join()`).
+- `chief` (or worker 0 of a cluster without a chief) and `worker`: start
+  their server and train between-graph: a `replica_device_setter` puts the
+  variables on the `ps` tasks and the compute on this task (its towers on
+  its local devices), in a `MonitoredTrainingSession` on the task's server.
+  The chief initialises and writes checkpoints and summaries; the other
+  workers wait for it, then train. Asynchronous unless the model_fn's
+  optimizer is wrapped by `sync_replicas_optimizer`.
+- `evaluator`: evaluates each new checkpoint (at most every `throttle_secs`)
+  and runs the exporters, until a checkpoint reaches `max_steps`.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+
+import tensorflow as tf
+
+from estimator_multigpu.estimator import cluster
+from estimator_multigpu.estimator import log as logging
+from estimator_multigpu.estimator import train as train_lib
+from estimator_multigpu.estimator.eval_listener import Evaluator
+
+_TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
+_DELAY_SECS_PER_WORKER = 5  # tf.estimator's worker start delay.
+_MAX_DELAY_SECS = 60
+_POLL_SECS = 0.5
+# A cluster task's session waits this long for its threads when it stops:
+# SyncReplicasOptimizer's chief queue runner waits for gradients of workers
+# that have already stopped, and would hold the chief for TensorFlow's
+# default of 120 seconds.
+_STOP_GRACE_SECS = 5
+# Graph -> its sync_replicas_optimizers (not a graph collection: the
+# checkpoint's MetaGraph cannot serialise optimizers).
+_SYNC_OPTIMIZERS = weakref.WeakKeyDictionary()
+
+
+def is_distributed(config) -> bool:
+    """Whether `config` names a task of a cluster (tf.estimator's test)."""
+    return bool(config.cluster_spec) or config.task_type == cluster.EVALUATOR
+
+
+def run(estimator, train_spec, eval_spec) -> None:
+    """Runs this task's part of `train_and_evaluate` (see the module doc).
+
+    Raises:
+      ValueError: for a second evaluator or a task type that has no part.
+    """
+    config = estimator.config
+    if config.task_type == cluster.EVALUATOR and config.task_id > 0:
+        raise ValueError(
+            "For distributed training, there can only be one `evaluator` task "
+            f"(with task id 0).  Given task id {config.task_id}"
+        )
+    runners = {
+        cluster.PS: run_ps,
+        cluster.EVALUATOR: run_evaluator,
+        **{job: run_trainer for job in _TRAINER_JOBS},
+    }
+    if config.task_type not in runners:
+        raise ValueError(
+            f"Task type {config.task_type} is not supported. Supported task "
+            f"types are {sorted(runners)}"
+        )
+    runners[config.task_type](estimator, train_spec, eval_spec)
+
+
+def start_server(config) -> tf.distribute.Server | None:
+    """Starts this task's gRPC server; None for a cluster of one node.
+
+    Raises:
+      RuntimeError: for a config without cluster, task type or master.
+    """
+    if not config.cluster_spec or not config.task_type or config.task_id is None:
+        raise RuntimeError(
+            "Could not start server; be sure to specify cluster_spec, "
+            "task_type, and task in RunConfig or set the TF_CONFIG "
+            "environment variable."
+        )
+    if not config.master:
+        jobs = config.cluster_spec.jobs
+        single = len(jobs) == 1 and len(config.cluster_spec.job_tasks(jobs[0])) == 1
+        if single and config.task_type in _TRAINER_JOBS:
+            logging.info(
+                "Skip starting Tensorflow server as there is only one node in "
+                "the cluster."
+            )
+            return None
+        raise RuntimeError(
+            "Could not start server; be sure to specify master in RunConfig "
+            "or set the TF_CONFIG environment variable."
+        )
+    logging.info("Start Tensorflow server.")
+    server = tf.distribute.Server(
+        config.cluster_spec,
+        job_name=config.task_type,
+        task_index=config.task_id,
+        config=_server_config(config.session_config),
+        start=False,
+        protocol=config.protocol,
+    )
+    server.start()
+    return server
+
+
+def _server_config(session_config) -> tf.compat.v1.ConfigProto:
+    """tf.estimator's server config: the session's GPU options only."""
+    if session_config is None:
+        return tf.compat.v1.ConfigProto(log_device_placement=False)
+    return tf.compat.v1.ConfigProto(
+        log_device_placement=False, gpu_options=session_config.gpu_options
+    )
+
+
+def run_ps(estimator, train_spec, eval_spec) -> None:
+    """Serves this parameter server's variables until the job is stopped."""
+    del train_spec, eval_spec
+    start_server(estimator.config).join()
+
+
+def run_trainer(estimator, train_spec, eval_spec) -> None:
+    """Trains as the chief or a worker of the cluster."""
+    del eval_spec
+    config = estimator.config
+    server = start_server(config)  # Before waiting: peers wait for it.
+    if config.task_type == cluster.WORKER and not config.is_chief:
+        wait_for_chief(config, estimator.model_dir)
+    train_lib.train(
+        estimator,
+        train_spec.input_fn,
+        hooks=list(train_spec.hooks),
+        max_steps=train_spec.max_steps,
+        saving_listeners=list(train_spec.saving_listeners),
+        placement=placement(config, server),
+    )
+
+
+def placement(config, server) -> train_lib.Placement:
+    """Where this task's training session runs: its server, variables on ps."""
+    if server is None:  # A cluster of one node trains in process.
+        return train_lib.Placement(in_cluster=True)
+    return train_lib.Placement(
+        master=server.target,
+        is_chief=config.is_chief,
+        in_cluster=True,
+        device_fn=config.device_fn or replica_device_setter(config),
+        hooks_fn=lambda: sync_hooks(config.is_chief),
+        stop_grace_period_secs=_STOP_GRACE_SECS,
+    )
+
+
+def replica_device_setter(config):
+    """tf.estimator's device function: variables on `ps`, compute on this task."""
+    if not config.num_ps_replicas:
+        return None
+    return tf.compat.v1.train.replica_device_setter(
+        ps_tasks=config.num_ps_replicas,
+        worker_device=f"/job:{config.task_type}/task:{config.task_id}",
+        merge_devices=True,
+        cluster=config.cluster_spec,
+    )
+
+
+def wait_for_chief(config, model_dir: str) -> None:
+    """tf.estimator's worker start delay, ended early by the chief's checkpoint.
+
+    Worker `i` waits `(i + 1) * 5` seconds (at most
+    `experimental_max_worker_delay_secs`, default 60), or until the chief
+    has written its first checkpoint (it has then initialised the
+    variables), whichever comes first.
+    """
+    max_delay = _MAX_DELAY_SECS
+    if config.experimental_max_worker_delay_secs is not None:
+        max_delay = int(config.experimental_max_worker_delay_secs)
+    delay = min(max_delay, (config.task_id + 1) * _DELAY_SECS_PER_WORKER)
+    if delay <= 0:
+        return
+    logging.info("Waiting %d secs before starting training.", delay)
+    deadline = time.monotonic() + delay
+    while time.monotonic() < deadline:
+        if tf.train.latest_checkpoint(model_dir):
+            return
+        time.sleep(_POLL_SECS)
+
+
+def sync_replicas_optimizer(optimizer, config, replicas_to_aggregate=None):
+    """`optimizer` made synchronous over the workers of `config`'s cluster.
+
+    Wraps it in `tf.compat.v1.train.SyncReplicasOptimizer`, which averages
+    the gradients of `replicas_to_aggregate` worker steps (default: every
+    training task of the cluster) and then advances the global step once.
+    `train_and_evaluate` adds its session hook on every task. Outside a
+    cluster (or with one training task) `optimizer` is returned unchanged.
+    Call it in the `model_fn`, with the `config` it receives; pass the
+    `global_step` to `minimize` / `apply_gradients`.
+
+    Args:
+      optimizer: a `tf.compat.v1.train.Optimizer` (e.g. inside a
+        `TowerOptimizer`: wrap the plain optimizer first).
+      config: the model_fn's `RunConfig`.
+      replicas_to_aggregate: gradients averaged per step.
+
+    Returns:
+      The synchronous optimizer, or `optimizer`.
+
+    Raises:
+      ValueError: for `replicas_to_aggregate` < 1.
+    """
+    replicas = config.num_worker_replicas or 1
+    if replicas_to_aggregate is None:
+        replicas_to_aggregate = replicas
+    if isinstance(replicas_to_aggregate, bool) or replicas_to_aggregate < 1:
+        raise ValueError(
+            "`replicas_to_aggregate` must be an integer >= 1, got "
+            f"{replicas_to_aggregate!r}; leave it None to aggregate one step "
+            f"of each of the {replicas} training tasks."
+        )
+    if not config.cluster_spec or replicas == 1:
+        return optimizer
+    sync = tf.compat.v1.train.SyncReplicasOptimizer(
+        optimizer,
+        replicas_to_aggregate=replicas_to_aggregate,
+        total_num_replicas=replicas,
+    )
+    graph = tf.compat.v1.get_default_graph()
+    _SYNC_OPTIMIZERS.setdefault(graph, []).append(sync)
+    return sync
+
+
+def sync_hooks(is_chief: bool) -> list:
+    """The session hooks of the graph's `sync_replicas_optimizer`s."""
+    graph = tf.compat.v1.get_default_graph()
+    return [
+        optimizer.make_session_run_hook(is_chief)
+        for optimizer in _SYNC_OPTIMIZERS.get(graph, ())
+    ]
+
+
+def run_evaluator(estimator, train_spec, eval_spec) -> None:
+    """Evaluates each new checkpoint until one reaches `max_steps`."""
+    if eval_spec.start_delay_secs:
+        logging.info(
+            "Waiting %f secs before starting eval.", eval_spec.start_delay_secs
+        )
+        time.sleep(eval_spec.start_delay_secs)
+    evaluator = Evaluator(estimator, eval_spec, train_spec.max_steps)
+    max_steps = train_spec.max_steps
+    while True:
+        start = time.time()
+        metrics, _ = evaluator.evaluate_and_export()
+        global_step = (metrics or {}).get(tf.compat.v1.GraphKeys.GLOBAL_STEP)
+        if global_step and max_steps and global_step >= max_steps:
+            logging.info(
+                "Exiting evaluation, global_step=%s >= train max_steps=%s",
+                global_step,
+                max_steps,
+            )
+            return
+        _throttle(eval_spec.throttle_secs - (time.time() - start), metrics)
+
+
+def _throttle(difference: float, metrics) -> None:
+    """Waits out `throttle_secs`; polls gently while no checkpoint is new."""
+    if difference > 0:
+        logging.info("Waiting %f secs before starting next eval run.", difference)
+        time.sleep(difference)
+    elif metrics is None:
+        time.sleep(_POLL_SECS)

@@ -1,0 +1,217 @@
+"""emg.estimator on a TF_CONFIG cluster, in process: config, placement, sync, roles."""
+
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from conftest import ALL_DEVICES
+
+import estimator_multigpu as emg
+from estimator_multigpu import estimator as emg_estimator
+from estimator_multigpu.estimator import distributed
+
+# The launcher's layout: no chief, worker 0 is the chief.
+JOBS = {
+    "worker": ["127.0.0.1:2000", "127.0.0.1:2001"],
+    "ps": ["127.0.0.1:2002"],
+}
+
+
+def _set_tf_config(monkeypatch, task_type, index, jobs=JOBS):
+    config = {"cluster": jobs, "task": {"type": task_type, "index": index}}
+    monkeypatch.setenv("TF_CONFIG", json.dumps(config))
+
+
+@pytest.mark.parametrize(
+    "task_type, index, is_chief, master",
+    [
+        ("worker", 0, True, "grpc://127.0.0.1:2000"),
+        ("worker", 1, False, "grpc://127.0.0.1:2001"),
+        ("ps", 0, False, "grpc://127.0.0.1:2002"),
+    ],
+    ids=["worker0", "worker1", "ps"],
+)
+def test_cluster_without_chief_has_worker0_as_chief(
+    monkeypatch, task_type, index, is_chief, master
+):
+    _set_tf_config(monkeypatch, task_type, index)
+    config = emg_estimator.RunConfig()
+    assert (config.is_chief, config.master) == (is_chief, master)
+    assert (config.num_worker_replicas, config.num_ps_replicas) == (2, 1)
+    assert (config.task_type, config.task_id) == (task_type, index)
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ('{"cluster": ', r"TF_CONFIG is not valid JSON"),
+        ("[1]", r"TF_CONFIG field `TF_CONFIG` must be a JSON object"),
+        (
+            json.dumps({"cluster": JOBS, "task": {"type": "worker", "index": 2}}),
+            r"`task.index` is 2, out of range for 2 'worker' task\(s\); use 0..1",
+        ),
+        (
+            json.dumps({"cluster": JOBS, "task": {"type": "boss", "index": 0}}),
+            r"`task.type` is 'boss'; use one of",
+        ),
+        (json.dumps({"cluster": JOBS}), r"`task` is missing"),
+        (
+            json.dumps(
+                {
+                    "cluster": dict(JOBS, evaluator=["127.0.0.1:2003"]),
+                    "task": {"type": "worker", "index": 0},
+                }
+            ),
+            r"`cluster.evaluator` is not a known job type",
+        ),
+    ],
+    ids=["bad_json", "not_object", "index", "type", "no_task", "evaluator_in_cluster"],
+)
+def test_malformed_tf_config_rejected_by_run_config(monkeypatch, text, match):
+    monkeypatch.setenv("TF_CONFIG", text)
+    with pytest.raises(ValueError, match=match):
+        emg_estimator.RunConfig()
+
+
+def test_estimator_train_on_a_cluster_points_to_train_and_evaluate(
+    monkeypatch, tmp_path
+):
+    _set_tf_config(monkeypatch, "worker", 1)
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="run emg.estimator.train_and_evaluate in"):
+        estimator.train(_input_fn, max_steps=1)
+
+
+# Placement: variables on ps, each worker's towers on its local devices.
+
+
+def _model_fn(features, labels, mode, params=None, config=None):
+    weights = tf.compat.v1.get_variable(
+        "w", [4, 1], initializer=tf.compat.v1.zeros_initializer()
+    )
+    loss = tf.reduce_mean(tf.square(tf.matmul(features, weights) - labels))
+    optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+    if (params or {}).get("sync"):
+        optimizer = distributed.sync_replicas_optimizer(optimizer, config)
+    step = tf.compat.v1.train.get_or_create_global_step()
+    train_op = optimizer.minimize(loss, global_step=step)
+    return emg_estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def _input_fn():
+    x = np.arange(32, dtype=np.float32).reshape(8, 4) / 32
+    y = x.sum(axis=1, keepdims=True)
+    return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(4)
+
+
+def _towers_graph(config):
+    model_fn = emg.replicate_model_fn(_model_fn, devices=ALL_DEVICES[:2])
+    graph = tf.Graph()
+    with graph.as_default(), graph.device(distributed.replica_device_setter(config)):
+        tf.compat.v1.train.create_global_step()
+        features, labels = tf.compat.v1.data.make_one_shot_iterator(
+            _input_fn()
+        ).get_next()
+        model_fn(features, labels, emg_estimator.ModeKeys.TRAIN, {}, config)
+    return graph
+
+
+def test_replica_device_setter_puts_variables_on_ps_towers_on_the_worker(
+    monkeypatch,
+):
+    _set_tf_config(monkeypatch, "worker", 1)
+    graph = _towers_graph(emg_estimator.RunConfig())
+    variables = graph.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
+    assert variables
+    for variable in variables:
+        assert variable.device.startswith("/job:ps/task:0"), variable
+    matmuls = [op.device for op in graph.get_operations() if op.type == "MatMul"]
+    assert sorted({tf.DeviceSpec.from_string(d).device_index for d in matmuls}) == [
+        0,
+        1,
+    ]
+    for device in matmuls:
+        assert device.startswith("/job:worker/task:1/"), device
+
+
+def test_no_ps_means_no_device_setter(monkeypatch):
+    _set_tf_config(monkeypatch, "worker", 1, jobs={"worker": JOBS["worker"]})
+    assert distributed.replica_device_setter(emg_estimator.RunConfig()) is None
+
+
+# Synchronous training on request.
+
+
+def test_sync_replicas_optimizer_aggregates_every_training_task(monkeypatch):
+    _set_tf_config(monkeypatch, "worker", 1)
+    config = emg_estimator.RunConfig()
+    with tf.Graph().as_default():
+        plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+        sync = distributed.sync_replicas_optimizer(plain, config)
+        assert isinstance(sync, tf.compat.v1.train.SyncReplicasOptimizer)
+        assert sync._replicas_to_aggregate == 2
+        assert len(distributed.sync_hooks(is_chief=False)) == 1
+    with tf.Graph().as_default():
+        assert distributed.sync_hooks(is_chief=False) == []
+
+
+def test_sync_replicas_optimizer_outside_a_cluster_is_the_optimizer():
+    plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+    config = emg_estimator.RunConfig()
+    assert distributed.sync_replicas_optimizer(plain, config) is plain
+
+
+@pytest.mark.parametrize("value", [0, -1, True], ids=["zero", "negative", "bool"])
+def test_sync_replicas_optimizer_rejects_bad_aggregation(monkeypatch, value):
+    _set_tf_config(monkeypatch, "worker", 0)
+    plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+    with pytest.raises(ValueError, match=r"`replicas_to_aggregate` must be an int"):
+        distributed.sync_replicas_optimizer(
+            plain, emg_estimator.RunConfig(), replicas_to_aggregate=value
+        )
+
+
+# Roles.
+
+
+def test_single_node_cluster_trains_in_process_without_eval(monkeypatch, tmp_path):
+    _set_tf_config(monkeypatch, "chief", 0, jobs={"chief": ["127.0.0.1:2000"]})
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    train_spec = emg_estimator.TrainSpec(_input_fn, max_steps=3)
+    eval_spec = emg_estimator.EvalSpec(_input_fn, steps=1, throttle_secs=0)
+    assert emg_estimator.train_and_evaluate(estimator, train_spec, eval_spec) is None
+    assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-3")
+    assert not os.path.exists(estimator.eval_dir())
+
+
+def test_worker_waits_for_the_chief_at_most_its_delay(monkeypatch, tmp_path):
+    _set_tf_config(monkeypatch, "worker", 1)
+    config = emg_estimator.RunConfig(experimental_max_worker_delay_secs=1)
+    start = time.monotonic()
+    distributed.wait_for_chief(config, str(tmp_path))
+    assert 0.9 <= time.monotonic() - start < 5
+
+
+def test_worker_stops_waiting_once_the_chief_checkpointed(monkeypatch, tmp_path):
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    estimator.train(_input_fn, max_steps=1)
+    _set_tf_config(monkeypatch, "worker", 1)
+    start = time.monotonic()
+    distributed.wait_for_chief(emg_estimator.RunConfig(), str(tmp_path))
+    assert time.monotonic() - start < 1
+
+
+def test_evaluator_evaluates_until_max_steps(monkeypatch, tmp_path):
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    estimator.train(_input_fn, max_steps=3)
+    _set_tf_config(monkeypatch, "evaluator", 0)
+    evaluator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    train_spec = emg_estimator.TrainSpec(_input_fn, max_steps=3)
+    eval_spec = emg_estimator.EvalSpec(
+        _input_fn, steps=1, start_delay_secs=0, throttle_secs=0
+    )
+    emg_estimator.train_and_evaluate(evaluator, train_spec, eval_spec)
+    assert os.listdir(evaluator.eval_dir())
