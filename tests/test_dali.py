@@ -1,4 +1,4 @@
-"""emg.inputs.dali: CPU-only DALI pipelines on 2 logical CPU replicas."""
+"""emg.distribute.dali: CPU-only DALI pipelines on 2 logical CPU replicas."""
 
 import collections
 
@@ -10,7 +10,7 @@ pytest.importorskip("nvidia.dali.plugin.tf")
 
 from nvidia.dali import fn, pipeline_def, types  # noqa: E402
 
-from estimator_multigpu.inputs import dali as emg_dali  # noqa: E402
+from estimator_multigpu.distribute import dali as emg_dali  # noqa: E402
 
 pytestmark = pytest.mark.dali
 
@@ -63,7 +63,7 @@ def jpeg_pipeline(file_root, shard_id, num_shards, reader_seed):
 def _pipeline_fn(image_dir, shuffle=False, **overrides):
     def pipeline_fn(ctx):
         kwargs = dict(
-            batch_size=ctx.batch_size,
+            batch_size=ctx.per_device_batch_size,
             num_threads=ctx.num_threads,
             device_id=ctx.device_id,
             seed=ctx.seed,
@@ -174,3 +174,20 @@ def test_emg_inputs_dali_loads_on_first_use():
     import estimator_multigpu as emg
 
     assert emg.inputs.dali.distribute_dali is emg_dali.distribute_dali
+    assert emg.distribute.dali.distribute_dali is emg_dali.distribute_dali
+
+
+def test_context_batch_size_is_a_deprecated_alias():
+    ctx = emg_dali.DaliReplicaContext(
+        shard_id=0,
+        num_shards=2,
+        device_id=None,
+        per_device_batch_size=4,
+        seed=None,
+        global_seed=None,
+        num_threads=1,
+        device="/cpu:0",
+        global_batch_size=8,
+    )
+    with pytest.warns(DeprecationWarning, match=r"use ctx.per_device_batch_size"):
+        assert ctx.batch_size == 4

@@ -1,4 +1,4 @@
-"""emg.inputs.dali: errors for pipelines that do not fit their replica."""
+"""emg.distribute.dali: errors for pipelines that do not fit their replica."""
 
 import pytest
 import tensorflow as tf
@@ -7,7 +7,7 @@ pytest.importorskip("nvidia.dali.plugin.tf")
 
 from nvidia.dali import fn, pipeline_def, types  # noqa: E402
 
-from estimator_multigpu.inputs import dali as emg_dali  # noqa: E402
+from estimator_multigpu.distribute import dali as emg_dali  # noqa: E402
 
 pytestmark = pytest.mark.dali
 
@@ -24,7 +24,11 @@ def undeclared(shard_id, num_shards):
 
 def _pipeline_fn(definition=declared, **overrides):
     def pipeline_fn(ctx):
-        kwargs = dict(batch_size=ctx.batch_size, num_threads=1, device_id=ctx.device_id)
+        kwargs = dict(
+            batch_size=ctx.per_device_batch_size,
+            num_threads=1,
+            device_id=ctx.device_id,
+        )
         kwargs.update(overrides)
         return definition(shard_id=ctx.shard_id, num_shards=ctx.num_shards, **kwargs)
 
@@ -53,7 +57,7 @@ def _call(pipeline_fn, strategy, **kwargs):
             {},
             ValueError,
             r"batch size 4, but each replica takes 2 \(global batch 4 / 2 "
-            r"replicas\)\. Pass batch_size=ctx.batch_size",
+            r"replicas\)\. Pass batch_size=ctx.per_device_batch_size",
         ),
         (
             _pipeline_fn(undeclared),
@@ -90,8 +94,8 @@ def test_valid_pipeline_gives_a_dataset(strategy):
 def test_global_batch_must_divide(strategy):
     with pytest.raises(
         ValueError,
-        match=r"`global_batch_size` \(5\) must be a "
-        r"positive multiple of `num_replicas_in_sync` \(2\); pass 4 or 6",
+        match=r"`global_batch_size` \(5\) must be divisible by "
+        r"`num_replicas_in_sync` \(2\).*Pass 4 or 6",
     ):
         emg_dali.dali_dataset_fn(_pipeline_fn(), strategy, global_batch_size=5)
 

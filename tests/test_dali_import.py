@@ -1,4 +1,4 @@
-"""emg.inputs.dali is optional: a clear ImportError without DALI, and no one
+"""emg.distribute.dali is optional: a clear ImportError without DALI, and no one
 else imports it."""
 
 import importlib
@@ -13,7 +13,7 @@ DALI_MODULES = ("nvidia.dali", "nvidia.dali.plugin", "nvidia.dali.plugin.tf")
 
 def test_import_without_dali_names_the_extra(monkeypatch):
     for name in list(sys.modules):
-        if name.startswith("estimator_multigpu.inputs.dali"):
+        if name.startswith("estimator_multigpu.distribute.dali"):
             monkeypatch.delitem(sys.modules, name)
     for name in DALI_MODULES:
         monkeypatch.setitem(sys.modules, name, None)  # None: import fails
@@ -22,7 +22,7 @@ def test_import_without_dali_names_the_extra(monkeypatch):
         match=r"pip install 'estimator-multigpu\[dali\]'"
         r".*--no-build-isolation nvidia-dali-tf-plugin-cuda120",
     ):
-        importlib.import_module("estimator_multigpu.inputs.dali")
+        importlib.import_module("estimator_multigpu.distribute.dali")
 
 
 CHILD = """
@@ -60,3 +60,18 @@ def test_the_rest_of_the_package_never_imports_dali():
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["dali"] == [], out
     assert "estimator_multigpu.distribute.dataset_fn" in out["imported"]
+
+
+def test_inputs_does_not_import_distribute():
+    """`emg.inputs.dali` (the old name) resolves lazily, so `inputs` stays below
+    `distribute`."""
+    code = (
+        "import sys, estimator_multigpu.inputs; "
+        "print(sorted(m for m in sys.modules if m.startswith("
+        "'estimator_multigpu.distribute')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -28,3 +28,12 @@ __all__ = [
     "per_replica_dataset_fn",
     "with_auto_shard_policy",
 ]
+
+
+def __getattr__(name):
+    """`emg.distribute.dali` loads on first use: only it imports NVIDIA DALI."""
+    if name == "dali":
+        import importlib
+
+        return importlib.import_module("estimator_multigpu.distribute.dali")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

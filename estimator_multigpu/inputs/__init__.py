@@ -38,9 +38,13 @@ __all__ = [
 
 
 def __getattr__(name):
-    """`emg.inputs.dali` loads on first use: only it imports NVIDIA DALI."""
+    """`emg.inputs.dali`, the old name of `emg.distribute.dali`, on first use.
+
+    The DALI adapter is a tf.distribute adapter and lives in `distribute`,
+    which `inputs` does not import; this name only resolves when asked for.
+    """
     if name == "dali":
         import importlib
 
-        return importlib.import_module("estimator_multigpu.inputs.dali")
+        return importlib.import_module("estimator_multigpu.distribute.dali")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class DaliReplicaContext:
     """What `pipeline_fn(ctx)` needs to build the DALI pipeline of one replica.
 
@@ -14,7 +15,9 @@ class DaliReplicaContext:
       num_shards: the number of replicas; pass it to the reader's `num_shards`.
       device_id: the DALI `device_id` of the replica's device: its CUDA
         ordinal on a GPU, None (CPU-only pipeline) on a CPU.
-      batch_size: examples per replica and step; the pipeline's batch size.
+      per_device_batch_size: examples per replica and step; the pipeline's
+        batch size (`batch_size`, its old name, still reads it, with a
+        DeprecationWarning).
       seed: this replica's seed, derived from the user's one seed, or None;
         the pipeline's `seed` (augmentations differ between replicas).
       global_seed: the user's one seed, the same on every replica, or None.
@@ -29,9 +32,20 @@ class DaliReplicaContext:
     shard_id: int
     num_shards: int
     device_id: int | None
-    batch_size: int
+    per_device_batch_size: int
     seed: int | None
     global_seed: int | None
     num_threads: int
     device: str
     global_batch_size: int
+
+    @property
+    def batch_size(self) -> int:
+        """Deprecated name of `per_device_batch_size`."""
+        warnings.warn(
+            "DaliReplicaContext.batch_size is deprecated; use "
+            "ctx.per_device_batch_size (examples per replica and step).",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.per_device_batch_size

@@ -8,24 +8,7 @@ import tensorflow as tf
 from nvidia.dali import Pipeline
 from nvidia.dali import types as dali_types
 
-from estimator_multigpu.inputs.dali.context import DaliReplicaContext
-
-
-def per_replica_batch_size(global_batch_size, num_replicas: int) -> int:
-    """`global_batch_size // num_replicas`, or a ValueError naming valid sizes."""
-    if isinstance(global_batch_size, bool) or not isinstance(global_batch_size, int):
-        raise TypeError(
-            f"`global_batch_size` must be an int; received {global_batch_size!r}."
-        )
-    if global_batch_size < 1 or global_batch_size % num_replicas:
-        lower = global_batch_size // num_replicas * num_replicas
-        valid = [size for size in (lower, lower + num_replicas) if size > 0]
-        raise ValueError(
-            f"`global_batch_size` ({global_batch_size}) must be a positive multiple "
-            f"of `num_replicas_in_sync` ({num_replicas}); pass "
-            f"{' or '.join(map(str, valid))}."
-        )
-    return global_batch_size // num_replicas
+from estimator_multigpu.distribute.dali.context import DaliReplicaContext
 
 
 def check_pipeline(pipeline, ctx: DaliReplicaContext) -> None:
@@ -43,12 +26,12 @@ def check_pipeline(pipeline, ctx: DaliReplicaContext) -> None:
             "device_id=ctx.device_id: DALI would otherwise produce the batches "
             "on another device than the one TensorFlow reads them on."
         )
-    if pipeline.max_batch_size != ctx.batch_size:
+    if pipeline.max_batch_size != ctx.per_device_batch_size:
         raise ValueError(
             f"`pipeline_fn` built a DALI pipeline with batch size "
-            f"{pipeline.max_batch_size}, but each replica takes {ctx.batch_size} "
-            f"(global batch {ctx.global_batch_size} / {ctx.num_shards} replicas). "
-            "Pass batch_size=ctx.batch_size."
+            f"{pipeline.max_batch_size}, but each replica takes "
+            f"{ctx.per_device_batch_size} (global batch {ctx.global_batch_size} / "
+            f"{ctx.num_shards} replicas). Pass batch_size=ctx.per_device_batch_size."
         )
 
 
@@ -75,9 +58,11 @@ def _check_sample_shapes(sample_shapes, ndims) -> None:
 
 
 def output_signature(
-    pipeline, batch_size: int, sample_shapes: Sequence[Sequence[int | None]] | None
+    pipeline,
+    per_device_batch_size: int,
+    sample_shapes: Sequence[Sequence[int | None]] | None,
 ) -> tuple[tuple[tf.DType, ...], tuple[tf.TensorShape, ...]]:
-    """The TF dtypes and `[batch_size, ...]` shapes of the pipeline's outputs.
+    """The TF dtypes and `[per_device_batch_size, ...]` shapes of the outputs.
 
     Dtypes and ranks come from the pipeline's declared `output_dtype` and
     `output_ndim`; `sample_shapes` (one per output, no batch dimension) makes
@@ -88,5 +73,7 @@ def output_signature(
         sample_shapes = [[None] * ndim for ndim in ndims]
     _check_sample_shapes(sample_shapes, ndims)
     tf_dtypes = tuple(tf.as_dtype(dali_types.to_numpy_type(d)) for d in dtypes)
-    shapes = tuple(tf.TensorShape([batch_size, *shape]) for shape in sample_shapes)
+    shapes = tuple(
+        tf.TensorShape([per_device_batch_size, *shape]) for shape in sample_shapes
+    )
     return tf_dtypes, shapes

@@ -8,10 +8,11 @@ import nvidia.dali.plugin.tf as dali_tf
 import tensorflow as tf
 from nvidia.dali import Pipeline
 
+from estimator_multigpu import sharding
+from estimator_multigpu.distribute.dali import checks
+from estimator_multigpu.distribute.dali.context import DaliReplicaContext
+from estimator_multigpu.distribute.dali.placement import dali_device_id
 from estimator_multigpu.inputs.context import derive_seed
-from estimator_multigpu.inputs.dali import checks
-from estimator_multigpu.inputs.dali.context import DaliReplicaContext
-from estimator_multigpu.inputs.dali.placement import dali_device_id
 
 PipelineFn = Callable[[DaliReplicaContext], Pipeline]
 
@@ -32,7 +33,7 @@ def _replica_context(input_context, strategy, global_batch_size, seed, num_threa
         raise ValueError(
             f"TensorFlow runs {input_context.num_input_pipelines} input pipeline(s) "
             f"for {len(replicas)} replicas; a DALI dataset_fn needs one per "
-            "replica. Pass options=emg.inputs.dali.dali_input_options() to "
+            "replica. Pass options=emg.distribute.dali.dali_input_options() to "
             "strategy.distribute_datasets_from_function (or use distribute_dali)."
         )
     index = input_context.input_pipeline_id
@@ -40,7 +41,9 @@ def _replica_context(input_context, strategy, global_batch_size, seed, num_threa
         shard_id=index,
         num_shards=len(replicas),
         device_id=dali_device_id(replicas[index]),
-        batch_size=checks.per_replica_batch_size(global_batch_size, len(replicas)),
+        per_device_batch_size=sharding.per_replica_batch_size(
+            global_batch_size, len(replicas)
+        ),
         seed=derive_seed(seed, index),
         global_seed=seed,
         num_threads=num_threads,
@@ -70,7 +73,7 @@ def dali_dataset_fn(
     """Builds the `dataset_fn(input_context)` that feeds each replica from DALI.
 
     For replica i, `pipeline_fn(ctx)` builds a DALI pipeline with
-    `ctx.batch_size` examples per batch, `device_id=ctx.device_id` (None on a
+    `ctx.per_device_batch_size` examples per batch, `device_id=ctx.device_id` (None on a
     CPU replica: a CPU-only pipeline) and a reader sharded with
     `shard_id=ctx.shard_id`, `num_shards=ctx.num_shards`; its `seed` should be
     `ctx.seed`. For shuffled epochs in which each example reaches one replica
@@ -102,7 +105,7 @@ def dali_dataset_fn(
         count; when called, for a pipeline built for another device or batch.
     """
     _check_strategy(strategy)
-    checks.per_replica_batch_size(global_batch_size, strategy.num_replicas_in_sync)
+    sharding.per_replica_batch_size(global_batch_size, strategy.num_replicas_in_sync)
 
     def replica_dataset_fn(input_context):
         ctx = _replica_context(
@@ -111,12 +114,12 @@ def dali_dataset_fn(
         pipeline = pipeline_fn(ctx)
         checks.check_pipeline(pipeline, ctx)
         dtypes, shapes = checks.output_signature(
-            pipeline, ctx.batch_size, sample_shapes
+            pipeline, ctx.per_device_batch_size, sample_shapes
         )
         with tf.device(ctx.device):
             return dali_tf.DALIDataset(
                 pipeline=pipeline,
-                batch_size=ctx.batch_size,
+                batch_size=ctx.per_device_batch_size,
                 num_threads=pipeline.num_threads,
                 device_id=ctx.device_id,
                 output_dtypes=dtypes,
@@ -150,5 +153,5 @@ def steps_per_epoch(epoch_size: int, global_batch_size: int, num_replicas: int) 
     of the `n = epoch_size` (e.g. `pipeline.epoch_size('Reader')`); the
     smallest shard has `n // r`, so this is `(n // r) // per_replica_batch_size`.
     """
-    per_replica = checks.per_replica_batch_size(global_batch_size, num_replicas)
+    per_replica = sharding.per_replica_batch_size(global_batch_size, num_replicas)
     return (epoch_size // num_replicas) // per_replica
