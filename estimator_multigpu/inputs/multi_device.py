@@ -8,19 +8,9 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import per_device, sharding
+from estimator_multigpu import per_device, sharding, tf_internals
 from estimator_multigpu.inputs import contract, step
 from estimator_multigpu.inputs.context import InputContext
-
-try:  # No public tf.* name in any TF 2.x.
-    from tensorflow.python.data.ops.multi_device_iterator_ops import (
-        MultiDeviceIterator,
-    )
-except ImportError as error:  # pragma: no cover - guarded for future TF.
-    raise ImportError(
-        "This TensorFlow has no tensorflow.python.data.ops.multi_device_iterator_ops"
-        ".MultiDeviceIterator; use emg.inputs.sharded_input_fn instead."
-    ) from error
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -154,7 +144,7 @@ def multi_device_input_fn(
             dataset = _host_dataset(dataset, global_batch_size, len(devices), options)
             with warnings.catch_warnings():  # It reads options in graph mode.
                 warnings.simplefilter("ignore", UserWarning)
-                iterator = MultiDeviceIterator(
+                iterator = tf_internals.multi_device_iterator()(
                     dataset, devices, max_buffer_size, prefetch_buffer_size, "/cpu:0"
                 )
         per_device.register_initializer(iterator.initializer)

@@ -10,6 +10,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import model_fn as model_fn_lib
+from estimator_multigpu import tf_internals
 from estimator_multigpu.towers import all_towers, diagnostics, empty, placement, plain
 from estimator_multigpu.towers import context as context_lib
 
@@ -75,8 +76,8 @@ class _Sink(list):
 @contextlib.contextmanager
 def _sink_update_ops(graph: tf.Graph, owned: dict):
     """Towers after the first see no UPDATE_OPS, so nothing waits for theirs."""
-    store = getattr(graph, "_collections", None)
-    if not isinstance(store, dict):  # Unknown TF internals: keep them per tower.
+    store = tf_internals.graph_collections(graph)
+    if store is None:  # Unknown TF internals: keep them per tower.
         yield
         return
     saved, sink = store.get(_KEYS.UPDATE_OPS), _Sink()

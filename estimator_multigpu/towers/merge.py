@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import tensorflow as tf
-from tensorflow.python.saved_model.model_utils import export_output
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, tf_internals
 from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import empty, losses, metrics
 
@@ -34,9 +33,9 @@ def concat_nest(values: Sequence, counts: Sequence | None = None) -> object:
     return concat(values, counts)
 
 
-def _concat_export_output(
-    outputs: Sequence, counts: Sequence
-) -> export_output.ExportOutput:
+def _concat_export_output(outputs: Sequence, counts: Sequence) -> object:
+    """The towers' `ExportOutput`s joined into one of the same class."""
+    export_output = tf_internals.export_output()
     first = outputs[0]
     if isinstance(first, export_output.ClassificationOutput):
         scores = (
