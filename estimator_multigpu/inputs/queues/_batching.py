@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
 from estimator_multigpu.inputs.queues import _common
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BatchOptions:
+    """The queue batcher arguments that shape the batches (TF1 names)."""
+
+    enqueue_many: bool
+    shapes: Any
+    dynamic_pad: bool
+    allow_smaller_final_batch: bool
+    shared_name: str | None
+    deterministic: bool
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Shuffle:
+    """The shuffle of a `shuffle_batch`: its buffer size and seed."""
+
+    buffer_size: int
+    seed: int | None
 
 
 def check_dataset(tensors: Any, argument: str) -> tf.data.Dataset:
@@ -154,10 +175,16 @@ def shuffle_buffer(batch_size: Any, capacity: Any, min_after_dequeue: Any) -> in
     return min_after_dequeue + max(size, 1)
 
 
-def pipeline(dataset, batch_size, capacity, options, shuffle=None, keep_input=True):
+def pipeline(
+    dataset,
+    batch_size,
+    capacity,
+    options: BatchOptions,
+    shuffle: Shuffle | None = None,
+    keep_input=True,
+):
     """Filters, unbatches, shapes, shuffles, batches and prefetches."""
-    enqueue_many, shapes, dynamic_pad, smaller, shared_name, deterministic = options
-    _common.warn_shared(shared_name)
+    _common.warn_shared(options.shared_name)
     capacity = _common.check_int(capacity, "capacity")
     if isinstance(batch_size, int) and capacity < batch_size:
         _common.warn(
@@ -166,15 +193,16 @@ def pipeline(dataset, batch_size, capacity, options, shuffle=None, keep_input=Tr
             "sets the prefetch headroom and is not a memory bound.",
             "capacity",
         )
-    dataset = examples(dataset, enqueue_many, shapes, keep_input)
+    dataset = examples(dataset, options.enqueue_many, options.shapes, keep_input)
     headroom = capacity
     if shuffle is not None:
-        buffer_size, seed = shuffle
-        dataset = dataset.shuffle(buffer_size, seed=seed)
-        headroom = capacity - buffer_size
-    dataset = batched(dataset, batch_size, dynamic_pad, smaller)
+        dataset = dataset.shuffle(shuffle.buffer_size, seed=shuffle.seed)
+        headroom = capacity - shuffle.buffer_size
+    dataset = batched(
+        dataset, batch_size, options.dynamic_pad, options.allow_smaller_final_batch
+    )
     size = batch_size if isinstance(batch_size, int) else 1
-    return finish(dataset, headroom // size, deterministic)
+    return finish(dataset, headroom // size, options.deterministic)
 
 
 def join(datasets: Any, deterministic: bool) -> tf.data.Dataset:

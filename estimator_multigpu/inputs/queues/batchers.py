@@ -57,13 +57,13 @@ def batch(
     """
     _batching.check_dataset(tensors, "tensors")
     det = _batching.order(deterministic, num_threads, joined=False)
-    options = (
-        enqueue_many,
-        shapes,
-        dynamic_pad,
-        allow_smaller_final_batch,
-        shared_name,
-        det,
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=dynamic_pad,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
     )
     return _batching.pipeline(tensors, batch_size, capacity, options)
 
@@ -95,13 +95,13 @@ def batch_join(
     """
     det = _batching.order(deterministic, 1, joined=True)
     joined = _batching.join(tensors_list, det)
-    options = (
-        enqueue_many,
-        shapes,
-        dynamic_pad,
-        allow_smaller_final_batch,
-        shared_name,
-        det,
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=dynamic_pad,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
     )
     return _batching.pipeline(joined, batch_size, capacity, options)
 
@@ -140,9 +140,19 @@ def shuffle_batch(
       ValueError: if `capacity <= min_after_dequeue`.
     """
     _batching.check_dataset(tensors, "tensors")
-    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    shuffle = _batching.Shuffle(
+        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+        seed=seed,
+    )
     det = _batching.order(deterministic, num_threads, joined=False)
-    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=False,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
+    )
     return _batching.pipeline(tensors, batch_size, capacity, options, shuffle)
 
 
@@ -164,8 +174,18 @@ def shuffle_batch_join(
 
     Arguments as in `shuffle_batch`, with `tensors_list` as in `batch_join`.
     """
-    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    shuffle = _batching.Shuffle(
+        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+        seed=seed,
+    )
     det = _batching.order(deterministic, 1, joined=True)
     joined = _batching.join(tensors_list, det)
-    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=False,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
+    )
     return _batching.pipeline(joined, batch_size, capacity, options, shuffle)

@@ -45,13 +45,13 @@ def maybe_batch(
     _batching.check_dataset(tensors, "tensors")
     keep = _check_keep(keep_input)
     det = _batching.order(deterministic, num_threads, joined=False)
-    options = (
-        enqueue_many,
-        shapes,
-        dynamic_pad,
-        allow_smaller_final_batch,
-        shared_name,
-        det,
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=dynamic_pad,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
     )
     return _batching.pipeline(tensors, batch_size, capacity, options, keep_input=keep)
 
@@ -74,13 +74,13 @@ def maybe_batch_join(
     keep = _check_keep(keep_input)
     det = _batching.order(deterministic, 1, joined=True)
     joined = _batching.join(tensors_list, det)
-    options = (
-        enqueue_many,
-        shapes,
-        dynamic_pad,
-        allow_smaller_final_batch,
-        shared_name,
-        det,
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=dynamic_pad,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
     )
     return _batching.pipeline(joined, batch_size, capacity, options, keep_input=keep)
 
@@ -104,9 +104,19 @@ def maybe_shuffle_batch(
     """Like `shuffle_batch`, keeping only the examples where `keep_input` holds."""
     _batching.check_dataset(tensors, "tensors")
     keep = _check_keep(keep_input)
-    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    shuffle = _batching.Shuffle(
+        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+        seed=seed,
+    )
     det = _batching.order(deterministic, num_threads, joined=False)
-    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=False,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
+    )
     return _batching.pipeline(tensors, batch_size, capacity, options, shuffle, keep)
 
 
@@ -127,8 +137,18 @@ def maybe_shuffle_batch_join(
 ) -> tf.data.Dataset:
     """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds."""
     keep = _check_keep(keep_input)
-    shuffle = (_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue), seed)
+    shuffle = _batching.Shuffle(
+        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+        seed=seed,
+    )
     det = _batching.order(deterministic, 1, joined=True)
     joined = _batching.join(tensors_list, det)
-    options = (enqueue_many, shapes, False, allow_smaller_final_batch, shared_name, det)
+    options = _batching.BatchOptions(
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=False,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        deterministic=det,
+    )
     return _batching.pipeline(joined, batch_size, capacity, options, shuffle, keep)
