@@ -151,7 +151,8 @@ def minimize(
       loss_reduction: `'mean'` (towers weigh their share of the examples) or
         `'sum'` (tower losses add up).
       remainder: for split batches that do not divide by the device count:
-        `'uneven'`, `'drop'` or `'error'`.
+        `'uneven'` (default), `'drop'` or `'error'`, as in
+        `estimator_multigpu.sharding`.
 
     Returns:
       `(loss, train_op)`: the loss over the global batch (a scalar tensor),

@@ -184,7 +184,9 @@ def replicate_model_fn(
         device), `'cpu'`, `'gpu'` (variables spread over `devices` by size) or
         a device name.
       remainder: for split batches that do not divide by the device count:
-        `'uneven'` (first towers get one example more), `'drop'` or `'error'`.
+        `'uneven'` (default: first towers get one example more), `'drop'` or
+        `'error'`; `estimator_multigpu.sharding` has the vocabulary and why
+        the input builders default to `'error'` instead.
 
     Returns:
       A model_fn `(features, labels, mode, params=None, config=None)`.
