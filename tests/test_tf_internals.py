@@ -259,11 +259,14 @@ def test_export_utils_names_and_signatures(tmp_path):
 
 
 def test_estimator_spec_classes_exactly_where_tf_estimator_is_installed():
-    classes = internals.estimator_spec_classes()
     if importlib.util.find_spec("tensorflow_estimator") is None:
-        assert classes is None
+        with pytest.raises(
+            ImportError,
+            match=rf"TensorFlow {tf.__version__} has no `tensorflow_estimator\.",
+        ):
+            internals.estimator_spec_classes()
         return
-    mode_keys, estimator_spec = classes
+    mode_keys, estimator_spec = internals.estimator_spec_classes()
     assert mode_keys.PREDICT == "infer"
     with tf.Graph().as_default():
         spec = estimator_spec(mode_keys.PREDICT, predictions=tf.constant([1.0]))

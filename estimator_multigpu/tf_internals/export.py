@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
 import types
 
 from estimator_multigpu.tf_internals._access import private
 
 
-def estimator_spec_classes() -> tuple[type, type] | None:
-    """tf.estimator's `(ModeKeys, EstimatorSpec)`, or None where it is gone.
+def estimator_spec_classes() -> tuple[type, type]:
+    """tf.estimator's `(ModeKeys, EstimatorSpec)`.
 
     Why: on TF 2.15 the spec types re-export tf.estimator's own classes, so
     its Estimator accepts our specs; `tensorflow_estimator` is a separate
     package whose modules are not public. Public alternative:
     `tf.estimator.ModeKeys`/`EstimatorSpec` (TF <= 2.15 only, and importing
     `tf.estimator` loads the whole Estimator).
+
+    Raises:
+      ImportError: where `tensorflow_estimator` is not installed (TF 2.16+
+        removed tf.estimator), naming this TensorFlow's version.
     """
-    try:
-        importlib.import_module("tensorflow_estimator")
-    except ImportError:  # TF 2.16+: tf.estimator was removed.
-        return None
     keys = private("tensorflow_estimator.python.estimator.mode_keys", "ModeKeys")
     spec = private("tensorflow_estimator.python.estimator.model_fn", "EstimatorSpec")
     return keys, spec
