@@ -195,6 +195,18 @@ def test_worker_waits_for_the_chief_at_most_its_delay(monkeypatch, tmp_path):
     assert 0.9 <= time.monotonic() - start < 5
 
 
+def test_worker_waits_although_an_old_checkpoint_is_there(monkeypatch, tmp_path):
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    estimator.train(_input_fn, max_steps=1)
+    old = time.time() - 3600  # Written before this process (a previous run).
+    os.utime(tmp_path / "checkpoint", (old, old))
+    _set_tf_config(monkeypatch, "worker", 0)
+    config = emg_estimator.RunConfig(experimental_max_worker_delay_secs=1)
+    start = time.monotonic()
+    distributed.wait_for_chief(config, str(tmp_path))
+    assert time.monotonic() - start >= 0.9
+
+
 def test_worker_stops_waiting_once_the_chief_checkpointed(monkeypatch, tmp_path):
     estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
     estimator.train(_input_fn, max_steps=1)
@@ -215,3 +227,68 @@ def test_evaluator_evaluates_until_max_steps(monkeypatch, tmp_path):
     )
     emg_estimator.train_and_evaluate(evaluator, train_spec, eval_spec)
     assert os.listdir(evaluator.eval_dir())
+
+
+def _rotating_input_fn(model_dir, newer):
+    """An eval input_fn that, as evaluation starts, rotates the checkpoint."""
+
+    def input_fn():
+        for path in tf.io.gfile.glob(os.path.join(model_dir, "model.ckpt-1.*")):
+            tf.io.gfile.remove(path)
+        tf.compat.v1.train.update_checkpoint_state(model_dir, newer)
+        return _input_fn()
+
+    return input_fn
+
+
+def _evaluator_at_step_1(tmp_path, input_fn):
+    model_dir = str(tmp_path)
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=model_dir)
+    estimator.train(_input_fn, max_steps=1)
+    estimator.train(_input_fn, max_steps=2)
+    newer = estimator.latest_checkpoint()
+    tf.compat.v1.train.update_checkpoint_state(
+        model_dir, os.path.join(model_dir, "model.ckpt-1")
+    )
+    spec = emg_estimator.EvalSpec(input_fn(model_dir, newer), steps=1)
+    return estimator, distributed.Evaluator(estimator, spec, 2)
+
+
+def test_evaluator_skips_a_checkpoint_rotated_away_under_it(tmp_path):
+    estimator, evaluator = _evaluator_at_step_1(tmp_path, _rotating_input_fn)
+    assert distributed._evaluate_latest(estimator, evaluator) is None
+    metrics = distributed._evaluate_latest(estimator, evaluator)
+    assert metrics["global_step"] == 2
+
+
+def test_evaluator_still_raises_for_a_damaged_latest_checkpoint(tmp_path):
+    def damaging_input_fn(model_dir, newer):
+        def input_fn():
+            for path in tf.io.gfile.glob(os.path.join(model_dir, "model.ckpt-1.*")):
+                tf.io.gfile.remove(path)
+            return _input_fn()
+
+        return input_fn
+
+    estimator, evaluator = _evaluator_at_step_1(tmp_path, damaging_input_fn)
+    with pytest.raises(tf.errors.DataLossError, match="model.ckpt-1 cannot be read"):
+        distributed._evaluate_latest(estimator, evaluator)
+
+
+def test_a_given_session_config_gets_the_cluster_device_filters(monkeypatch):
+    _set_tf_config(monkeypatch, "worker", 1)
+    given = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=3)
+    config = emg_estimator.RunConfig(session_config=given)
+    session = distributed.session_config(config)
+    assert list(session.device_filters) == ["/job:ps", "/job:worker/task:1"]
+    assert session.intra_op_parallelism_threads == 3
+    assert not given.device_filters  # The user's proto is not changed.
+
+
+def test_own_device_filters_are_kept(monkeypatch):
+    _set_tf_config(monkeypatch, "worker", 1)
+    given = tf.compat.v1.ConfigProto(device_filters=["/job:ps"])
+    assert (
+        distributed.session_config(emg_estimator.RunConfig(session_config=given))
+        is None
+    )

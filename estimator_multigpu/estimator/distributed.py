@@ -18,12 +18,13 @@ Each task runs the same program with its own `TF_CONFIG` and calls
 
 from __future__ import annotations
 
+import os
 import time
 import weakref
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import cluster
+from estimator_multigpu.estimator import cluster, run_config
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import train as train_lib
 from estimator_multigpu.estimator.eval_listener import Evaluator
@@ -40,6 +41,7 @@ _STOP_GRACE_SECS = 5
 # Graph -> its sync_replicas_optimizers (not a graph collection: the
 # checkpoint's MetaGraph cannot serialise optimizers).
 _SYNC_OPTIMIZERS = weakref.WeakKeyDictionary()
+_STARTED = time.time()  # About when this process started.
 
 
 def is_distributed(config) -> bool:
@@ -153,7 +155,21 @@ def placement(config, server) -> train_lib.Placement:
         device_fn=config.device_fn or replica_device_setter(config),
         hooks_fn=lambda: sync_hooks(config.is_chief),
         stop_grace_period_secs=_STOP_GRACE_SECS,
+        session_config=session_config(config),
     )
+
+
+def session_config(config) -> tf.compat.v1.ConfigProto | None:
+    """The RunConfig's session config, with tf.estimator's device filters.
+
+    A `session_config` passed to RunConfig replaces the one tf.estimator
+    builds for a cluster task; without device filters each worker's session
+    would wait for every other worker. They are added unless it has some.
+    """
+    if config.session_config is not None and config.session_config.device_filters:
+        return None
+    default = config.session_config or run_config.get_default_session_config()
+    return cluster.distributed_session_config(config.task_type, config.task_id, default)
 
 
 def replica_device_setter(config):
@@ -173,8 +189,8 @@ def wait_for_chief(config, model_dir: str) -> None:
 
     Worker `i` waits `(i + 1) * 5` seconds (at most
     `experimental_max_worker_delay_secs`, default 60), or until the chief
-    has written its first checkpoint (it has then initialised the
-    variables), whichever comes first.
+    writes a checkpoint after this process started (it has then initialised
+    or restored the variables), whichever comes first.
     """
     max_delay = _MAX_DELAY_SECS
     if config.experimental_max_worker_delay_secs is not None:
@@ -185,9 +201,17 @@ def wait_for_chief(config, model_dir: str) -> None:
     logging.info("Waiting %d secs before starting training.", delay)
     deadline = time.monotonic() + delay
     while time.monotonic() < deadline:
-        if tf.train.latest_checkpoint(model_dir):
+        if _checkpointed_since(model_dir, _STARTED):
             return
         time.sleep(_POLL_SECS)
+
+
+def _checkpointed_since(model_dir: str, since: float) -> bool:
+    """Whether `model_dir`'s checkpoint list was written after `since`."""
+    path = os.path.join(model_dir, "checkpoint")
+    if not tf.io.gfile.exists(path):
+        return False
+    return tf.io.gfile.stat(path).mtime_nsec / 1e9 >= since
 
 
 def sync_replicas_optimizer(optimizer, config, replicas_to_aggregate=None):
@@ -254,7 +278,7 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
     max_steps = train_spec.max_steps
     while True:
         start = time.time()
-        metrics, _ = evaluator.evaluate_and_export()
+        metrics = _evaluate_latest(estimator, evaluator)
         global_step = (metrics or {}).get(tf.compat.v1.GraphKeys.GLOBAL_STEP)
         if global_step and max_steps and global_step >= max_steps:
             logging.info(
@@ -264,6 +288,36 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
             )
             return
         _throttle(eval_spec.throttle_secs - (time.time() - start), metrics)
+
+
+def _evaluate_latest(estimator, evaluator) -> dict | None:
+    """Metrics of the newest checkpoint; None if none is new or it was rotated.
+
+    The chief deletes old checkpoints (`keep_checkpoint_max`) while the
+    evaluator reads them: one deleted under it is skipped, with a warning,
+    for the newer one; any other unreadable checkpoint still raises.
+    """
+    checkpoint = estimator.latest_checkpoint()
+    try:
+        metrics, _ = evaluator.evaluate_and_export()
+    except (tf.errors.NotFoundError, tf.errors.DataLossError):
+        if not checkpoint or not _rotated(estimator, checkpoint):
+            raise
+        logging.warning(
+            "Checkpoint %s was deleted (keep_checkpoint_max) before it could "
+            "be evaluated; evaluating the newer %s next.",
+            checkpoint,
+            estimator.latest_checkpoint(),
+        )
+        return None
+    return metrics
+
+
+def _rotated(estimator, checkpoint: str) -> bool:
+    """Whether `checkpoint` is gone and a newer one took its place."""
+    gone = not tf.io.gfile.exists(checkpoint + ".index")
+    latest = estimator.latest_checkpoint()  # None when its files are missing.
+    return gone and latest is not None and latest != checkpoint
 
 
 def _throttle(difference: float, metrics) -> None:

@@ -149,6 +149,7 @@ class Placement:
         session (e.g. `SyncReplicasOptimizer`'s).
       stop_grace_period_secs: how long the session waits for its threads
         when it stops.
+      session_config: the session's `ConfigProto`; None: the RunConfig's.
     """
 
     master: str = ""
@@ -157,6 +158,7 @@ class Placement:
     device_fn: Callable | None = None
     hooks_fn: Callable[[], list] = list
     stop_grace_period_secs: int = 120
+    session_config: tf.compat.v1.ConfigProto | None = None
 
 
 LOCAL = Placement()
@@ -329,7 +331,7 @@ def _session(estimator, scaffold, worker_hooks, chief_hooks, spec, placement):
             chief_only_hooks=tuple(chief_hooks) + tuple(spec.training_chief_hooks),
             save_checkpoint_secs=0,  # A CheckpointSaverHook saves.
             save_summaries_steps=config.save_summary_steps,
-            config=config.session_config,
+            config=placement.session_config or config.session_config,
             max_wait_secs=config.session_creation_timeout_secs,
             log_step_count_steps=_session_step_count_steps(config),
             save_graph_def=config.checkpoint_save_graph_def,
