@@ -173,8 +173,8 @@ def test_canonical_loop_finding_names_the_exact_call():
         ),
         (
             'with tf.name_scope("tower_%d" % i):',
-            'with tf.name_scope("tower_%d" % i) as scope:',
-            "is not tf.device or a scope without `as`",
+            'with tf.variable_scope("tower_%d" % i) as scope:',
+            "is not tf.device, a scope without `as`",
         ),
         (
             "global_step=global_step)",
@@ -272,3 +272,107 @@ def test_rewritten_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
     assert out["loop1"][0] == "step 3"
     assert out["minimize1"] == out["loop1"]
     assert out["minimize2"] == out["loop2"] == out["loop1"]
+
+
+DEQUEUE = (CORPUS / "tower_loop_dequeue.py").read_text()
+
+
+def test_per_tower_dequeue_becomes_shards_of_one_global_batch():
+    new, findings = fix(DEQUEUE)
+    assert parse_ok(new)
+    assert (
+        "    image_batch, label_batch = [tf.concat(parts, 0) for parts in "
+        "zip(*[batch_queue.dequeue() for i in range(NUM_DEVICES)])]\n"
+    ) in new
+    assert (
+        "        lambda image_batch_shard, label_batch_shard: tower_loss("
+        "tf.get_default_graph().get_name_scope(), image_batch_shard, "
+        "label_batch_shard),\n"
+        "        (image_batch, label_batch),\n"
+    ) in new
+    assert all(f.fixed for f in findings)
+    for gone in (
+        "as scope",
+        "tower_grads",
+        "opt.apply_gradients",
+        "average_gradients(",
+    ):
+        assert gone not in new
+
+
+def test_scope_filtered_collection_is_read_after_the_towers():
+    new, _ = fix(DEQUEUE)
+    minimize = new.index("emg.towers.minimize(")
+    collected = new.index("    summaries = tf.get_collection(tf.GraphKeys.SUMMARIES)\n")
+    assert minimize < collected < new.index("    for grad, var in grads:")
+
+
+def test_averaged_gradients_looped_over_are_the_aggregated_ones():
+    new, _ = fix(DEQUEUE)
+    assert "    grads = []\n" in new
+    assert (
+        "        emg.TowerOptimizer(opt, transform_gradients=lambda pairs: "
+        "grads.extend(pairs) or pairs),\n"
+    ) in new
+
+
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        (
+            "                    grads = opt.compute_gradients(loss)\n",
+            "                    tf.summary.image('x', image_batch)\n"
+            "                    grads = opt.compute_gradients(loss)\n",
+            "`image_batch` is used beyond the tower call",
+        ),
+        (
+            "tower_loss(scope, image_batch, label_batch)",
+            "tower_loss(scope, image_batch, label_batch[:1])",
+            "`label_batch` is used beyond the tower call",
+        ),
+        (
+            "tower_loss(scope, image_batch, label_batch)",
+            "tower_loss(scope, image_batch, 0)",
+            "`label_batch` is dequeued but not passed to the tower",
+        ),
+        (
+            "tf.get_collection(tf.GraphKeys.SUMMARIES, scope)",
+            "tf.get_collection(tf.GraphKeys.SUMMARIES, scope + 'x')",
+            "`scope` is used beyond the tower call",
+        ),
+    ],
+    ids=["batch_read_in_tower", "batch_sliced", "batch_unused", "scope_reused"],
+)
+def test_dequeue_shapes_that_stay_findings(old, new, reason):
+    assert old in DEQUEUE
+    source = DEQUEUE.replace(old, new)
+    rewritten, findings = fix(source)
+    assert rewritten == source
+    (loop,) = [f for f in findings if f.api == "tower loop"]
+    assert not loop.fixed
+    assert reason in loop.rule.replacement
+
+
+@pytest.mark.slow
+def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
+    result = runner.process(str(CORPUS / "tower_loop_dequeue.py"))
+    assert not result.remaining
+    new = tmp_path / "rewritten.py"
+    new.write_text(result.rewritten)
+    old = str(CORPUS / "tower_loop_dequeue.py")
+    runs = [[f"{name}{n}", path, n] for n in (1, 2) for name, path in (
+        ("loop", old), ("minimize", str(new)))]  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["loop1"][-2] == "step 3"
+    # The same update at 1 and 2 devices; the loop reports its last tower's
+    # loss, the rewrite the loss over the global batch (the 1-device loss).
+    assert out["minimize1"] == out["loop1"] == out["minimize2"]
+    assert out["loop2"][-1] == out["loop1"][-1]

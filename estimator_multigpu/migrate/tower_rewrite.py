@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, rules, tower_loops
+from estimator_multigpu.migrate import aliases, astutil, rules, tower_body, tower_loops
 from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
@@ -13,8 +13,7 @@ _SCOPES = ("tf.name_scope", "tf.variable_scope")
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
 
 
-class NotCanonical(Exception):
-    """The loop is not the canonical shape; the message says where it differs."""
+NotCanonical = tower_body.NotCanonical
 
 
 @dataclasses.dataclass
@@ -34,6 +33,11 @@ class TowerLoop:
       average: `grads = average_gradients(tower_grads)`.
       apply: `train_op = opt.apply_gradients(grads, global_step=...)`.
       global_step: the global_step argument, or None.
+      extras: the body's per-tower dequeue, bound scope and collections.
+      capture: the averaged gradients are read elsewhere: the rewrite
+        collects the aggregated ones into that name.
+      at_average: the rewrite goes where the averaging was (statements
+        before the apply read what it defines), else where the apply was.
     """
 
     stmt: ast.stmt
@@ -47,6 +51,9 @@ class TowerLoop:
     average: ast.Assign
     apply: ast.Assign
     global_step: ast.expr | None
+    extras: tower_body.Extras = dataclasses.field(default_factory=tower_body.Extras)
+    capture: bool = False
+    at_average: bool = False
 
 
 def _peel(stmt: ast.stmt, table: aliases.AliasTable):
@@ -62,16 +69,32 @@ def _peel(stmt: ast.stmt, table: aliases.AliasTable):
     return stmt, stmt
 
 
-def _body(loop: ast.For, table: aliases.AliasTable) -> tuple[ast.expr, list]:
-    """(device argument, statements inside the device and scope `with`s)."""
-    device, body = None, loop.body
+def _bound_scope(item: ast.withitem, name: str | None, scope: str | None):
+    """The name `with tf.name_scope(...) as NAME` binds (one per loop)."""
+    bound = item.optional_vars
+    if bound is None:
+        return scope
+    if name != "tf.name_scope" or not isinstance(bound, ast.Name) or scope:
+        raise NotCanonical(
+            f"line {item.context_expr.lineno}: `{ast.unparse(item)}` is not "
+            "tf.device, a scope without `as` or one `tf.name_scope(...) as name`"
+        )
+    return bound.id
+
+
+def _body(loop: ast.For, table: aliases.AliasTable):
+    """(device argument, statements inside the device and scope `with`s, the
+    name a `tf.name_scope(...) as name` binds or None)."""
+    device, body, scope = None, loop.body, None
     while len(body) == 1 and isinstance(body[0], ast.With):
         for item in body[0].items:
             expr = item.context_expr
             name = table.resolve_tf(getattr(expr, "func", None))
             if name == "tf.device" and device is None and len(expr.args) == 1:
                 device = expr.args[0]
-            elif name not in _SCOPES or item.optional_vars is not None:
+            elif name in _SCOPES:
+                scope = _bound_scope(item, name, scope)
+            else:
                 raise NotCanonical(
                     f"line {expr.lineno}: `{ast.unparse(item)}` is not tf.device "
                     "or a scope without `as`"
@@ -79,7 +102,7 @@ def _body(loop: ast.For, table: aliases.AliasTable) -> tuple[ast.expr, list]:
         body = body[0].body
     if device is None or loop.orelse:
         raise NotCanonical("the body is not `with tf.device(...)` around the tower")
-    return device, body
+    return device, body, scope
 
 
 def _is_reuse(stmt: ast.stmt) -> bool:
@@ -143,11 +166,18 @@ def _split_of(block, before: int, name: str, table) -> ast.expr | None:
     return None
 
 
-def _inputs(call, loop, block, index, table) -> list:
+def _inputs(call, loop, block, index, table, extras=None) -> list:
+    """(argument, global batch) per shard argument of the tower call; the
+    batch is a node (of `X = tf.split(batch, N)`) or a dequeued name."""
     target = loop.target.id if isinstance(loop.target, ast.Name) else None
+    extras = extras or tower_body.Extras()
     inputs = []
     for arg in call.args + [k.value for k in call.keywords]:
-        if (
+        if isinstance(arg, ast.Name) and arg.id in extras.dequeued():
+            inputs.append((arg, arg.id))
+        elif isinstance(arg, ast.Name) and arg.id == extras.scope:
+            continue
+        elif (
             isinstance(arg, ast.Subscript)
             and isinstance(arg.value, ast.Name)
             and ast.unparse(arg.slice) == target
@@ -162,7 +192,10 @@ def _inputs(call, loop, block, index, table) -> list:
         elif tower_loops._names(arg) & tower_loops._tainted(loop):
             raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
     if target is None or not inputs:
-        raise NotCanonical("the tower takes no `X[i]` shard of a tf.split batch")
+        raise NotCanonical(
+            "the tower takes no `X[i]` shard of a tf.split batch and no "
+            "batch dequeued in the loop"
+        )
     return inputs
 
 
@@ -216,11 +249,13 @@ def _init(block, index, lists: str):
 
 
 def _check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
-    """The rewrite drops names: nothing else may read them."""
+    """The rewrite drops names: nothing else may read them (the averaged
+    gradients may be looped over: the rewrite collects the aggregated ones)."""
     skip = {id(n) for s in (tl.stmt, tl.average, tl.apply) for n in ast.walk(s)}
     if tl.init is not None:
         skip |= {id(n) for n in ast.walk(tl.init)}
     averaged = tl.average.targets[0].id
+    looped = {id(n.iter) for n in astutil.walk_scope([scope]) if isinstance(n, ast.For)}
     for node in astutil.walk_scope([scope]):
         if (
             isinstance(node, ast.Name)
@@ -228,11 +263,31 @@ def _check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
             and node.id in (lists, averaged)
             and isinstance(node.ctx, ast.Load)
         ):
-            raise NotCanonical(
-                f"line {node.lineno} reads `{node.id}`, which the rewrite removes"
-            )
-    start, end = block.index(tl.stmt), block.index(tl.apply)
-    for stmt in block[start + 1 : end]:
+            if node.id != averaged or id(node) not in looped:
+                raise NotCanonical(
+                    f"line {node.lineno} reads `{node.id}`, which the rewrite removes"
+                )
+            tl.capture = True
+    _place(tl, block)
+
+
+def _place(tl: TowerLoop, block) -> None:
+    """Puts the rewrite where the averaging was if statements between it and
+    the apply read what the rewrite defines; checks what they read."""
+    start, mid, end = (block.index(s) for s in (tl.stmt, tl.average, tl.apply))
+    between = block[mid + 1 : end]
+    defined = {s.targets[0].id for s in tl.extras.collected}
+    defined |= {tl.average.targets[0].id} if tl.capture else set()
+    tl.at_average = any(defined & set(astutil.reads(s)) for s in between)
+    if tl.at_average:
+        needed = set(astutil.reads(tl.apply)) | set(astutil.reads(tl.loop.iter))
+        for stmt in between:
+            if astutil.writes(stmt) & needed:
+                raise NotCanonical(
+                    f"line {stmt.lineno} assigns what the update reads, after "
+                    "the averaging"
+                )
+    for stmt in block[start + 1 : mid if tl.at_average else end]:
         if tl.loss in astutil.reads(stmt):
             raise NotCanonical(
                 f"line {stmt.lineno} reads `{tl.loss}` before the update is built"
@@ -246,14 +301,16 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
       NotCanonical: with what differs from the canonical shape.
     """
     loop, stmt = _peel(block[index], table)
-    device, body = _body(loop, table)
+    device, body, bound = _body(loop, table)
     body = [s for s in body if not _is_reuse(s)]
+    body, extras = tower_body.split_body(body, bound, table)
     found = _assigned_call(body[0]) if body else None
     if found is None:
         raise NotCanonical("the tower does not start with `loss = tower_loss(...)`")
     loss, tower_call = found
+    tower_body.check_uses(extras, body, tower_call)
     optimizer, lists = _gradients(body[1:], loss)
-    inputs = _inputs(tower_call, loop, block, index, table)
+    inputs = _inputs(tower_call, loop, block, index, table, extras)
     average, apply = _after(block, index, lists, optimizer)
     tl = TowerLoop(
         stmt,
@@ -267,6 +324,7 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
         average,
         apply,
         _global_step(apply),
+        extras,
     )
     _check_reads(scope, tl, lists, block)
     return tl
@@ -284,29 +342,68 @@ def minimize_text(
       taken: names used in the module (the shard parameters avoid them).
       multiline: one argument per line (for the file) or one line (for a finding).
     """
+    args = _minimize_args(tl, off, emg, taken)
+    target = f"{tl.loss}, {off.text(tl.apply.targets[0])}"
+    before, after = _around(tl, off)
+    if not multiline:
+        call = f"{target} = {emg}.towers.minimize({', '.join(args)})"
+        return "; ".join(before + [call] + after)
+    indent = " " * (tl.average if tl.at_average else tl.apply).col_offset
+    nl = off.newline
+    lines = "".join(f"{indent}    {a},{nl}" for a in args)
+    call = f"{target} = {emg}.towers.minimize({nl}{lines}{indent})"
+    return f"{nl}{indent}".join(before + [call] + after)
+
+
+def _around(tl: TowerLoop, off: Offsets) -> tuple[list[str], list[str]]:
+    """The statements the rewrite writes before and after the minimize call."""
+    before = [tower_body.batch_text(tl.extras, tl.loop, off)]
+    before = [b for b in before if b is not None]
+    if tl.capture:
+        before.append(f"{tl.average.targets[0].id} = []")
+    return before, tower_body.collected_texts(tl.extras, off)
+
+
+def _shard_params(tl: TowerLoop, off: Offsets, taken: set[str]):
+    """(lambda parameters, global batches, batch text -> parameter)."""
     params, batches, replaced = [], [], {}
     for _, batch in tl.inputs:
-        key = off.text(batch)
+        key = batch if isinstance(batch, str) else off.text(batch)
         if key not in replaced:
-            base = batch.id if isinstance(batch, ast.Name) else "shard"
+            base = key if isinstance(batch, str) else getattr(batch, "id", "shard")
             replaced[key] = astutil.unique(f"{base}_shard", taken)
             params.append(replaced[key])
             batches.append(key)
-    edits = [off.replace(arg, replaced[off.text(batch)]) for arg, batch in tl.inputs]
+    return params, batches, replaced
+
+
+def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken: set[str]) -> list:
+    params, batches, replaced = _shard_params(tl, off, taken)
+    edits = [
+        off.replace(arg, replaced[b if isinstance(b, str) else off.text(b)])
+        for arg, b in tl.inputs
+    ]
+    args = tl.tower_call.args + [k.value for k in tl.tower_call.keywords]
+    edits += [
+        off.replace(a, tower_body.scope_text(tl.extras))
+        for a in args
+        if isinstance(a, ast.Name) and a.id == tl.extras.scope
+    ]
     call = off.text(tl.tower_call, edits)
-    target = f"{tl.loss}, {off.text(tl.apply.targets[0])}"
     devices = f"[{off.text(tl.device)} for {off.text(tl.loop.target)} in {off.text(tl.loop.iter)}]"
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
-    args = [f"lambda {', '.join(params)}: {call}", inputs, off.text(tl.optimizer)]
-    args.append(f"devices={devices}")
+    optimizer = off.text(tl.optimizer)
+    if tl.capture:
+        grads = tl.average.targets[0].id
+        optimizer = (
+            f"{emg}.TowerOptimizer({optimizer}, "
+            f"transform_gradients=lambda pairs: {grads}.extend(pairs) or pairs)"
+        )
+    out = [f"lambda {', '.join(params)}: {call}", inputs, optimizer]
+    out.append(f"devices={devices}")
     if tl.global_step is not None:
-        args.append(f"global_step={off.text(tl.global_step)}")
-    if not multiline:
-        return f"{target} = {emg}.towers.minimize({', '.join(args)})"
-    indent = " " * tl.apply.col_offset
-    nl = off.newline
-    lines = "".join(f"{indent}    {a},{nl}" for a in args)
-    return f"{target} = {emg}.towers.minimize({nl}{lines}{indent})"
+        out.append(f"global_step={off.text(tl.global_step)}")
+    return out
 
 
 def _loops(tree: ast.Module, table):
@@ -389,11 +486,12 @@ def _dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | Non
 
 
 def _loop_edits(tree, tl: TowerLoop, off: Offsets, text: str) -> list[Edit] | None:
-    removed = [s for s in (tl.init, tl.stmt, tl.average) if s is not None]
+    at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
+    removed = [s for s in (tl.init, tl.stmt, gone) if s is not None]
     helper = _dead_helper(tree, tl.average)
-    if not all(_alone(off, s) for s in removed + [tl.apply]):
+    if not all(_alone(off, s) for s in removed + [at]):
         return None
-    out = [_lines(off, s) for s in removed] + [off.replace(tl.apply, text)]
+    out = [_lines(off, s) for s in removed] + [off.replace(at, text)]
     if helper is not None and not helper.decorator_list:
         out.append(_lines(off, helper, blank_after=True))
     return out
