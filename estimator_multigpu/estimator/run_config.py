@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import tensorflow as tf
 
 from estimator_multigpu import devices as devices_lib
-from estimator_multigpu.estimator import cluster, strategies
+from estimator_multigpu.estimator import cluster, run_config_properties, strategies
 
 _USE_DEFAULT = object()
 _STRATEGY_FIELDS = ("_train_distribute", "_eval_distribute", "_experimental_distribute")
@@ -36,18 +36,6 @@ TF_FIELDS = (
     "checkpoint_save_graph_def",
 )
 _REPLACEABLE = TF_FIELDS + ("devices", "num_gpus", "log_examples_per_sec")
-_CLUSTER_PROPERTIES = (
-    "cluster_spec",
-    "task_type",
-    "task_id",
-    "global_id_in_cluster",
-    "master",
-    "evaluation_master",
-    "is_chief",
-    "num_ps_replicas",
-    "num_worker_replicas",
-    "service",
-)
 
 _SAVE_CKPT_ERR = (
     "`save_checkpoints_steps` and `save_checkpoints_secs` cannot be both set."
@@ -77,7 +65,7 @@ def _resolve_save_defaults(steps, secs):
     return steps, secs
 
 
-class RunConfig:
+class RunConfig(run_config_properties.RunConfigProperties):
     """Configuration of an `Estimator` run; same arguments as tf.estimator's.
 
     Arguments keep tf.estimator's order; `TF_CONFIG` is read into the cluster
@@ -155,13 +143,25 @@ class RunConfig:
         self._devices = devices
         self._num_gpus = num_gpus
         self._log_examples_per_sec = log_examples_per_sec
-        for key, value in cluster.properties(env).items():
-            setattr(self, "_" + key, value)
+        self._set_cluster(cluster.properties(env))
         if session_config is None and self._cluster_spec:
             self._session_config = cluster.distributed_session_config(
                 self._task_type, self._task_id, get_default_session_config()
             )
         _validate(self)
+
+    def _set_cluster(self, properties: dict) -> None:
+        """Stores the cluster properties `TF_CONFIG` describes."""
+        self._cluster_spec = properties["cluster_spec"]
+        self._task_type = properties["task_type"]
+        self._task_id = properties["task_id"]
+        self._global_id_in_cluster = properties["global_id_in_cluster"]
+        self._master = properties["master"]
+        self._evaluation_master = properties["evaluation_master"]
+        self._is_chief = properties["is_chief"]
+        self._num_ps_replicas = properties["num_ps_replicas"]
+        self._num_worker_replicas = properties["num_worker_replicas"]
+        self._service = properties["service"]
 
     def replace(self, **kwargs) -> RunConfig:
         """Returns a copy with the named properties replaced.
@@ -239,20 +239,6 @@ def _fix_save_frequency(config: RunConfig, replaced) -> None:
     elif "save_checkpoints_secs" in replaced and secs is not None:
         config._save_checkpoints_steps = None
 
-
-def _add_properties():
-    """Read-only properties for every replaceable field."""
-    for name in _REPLACEABLE:
-        setattr(
-            RunConfig, name, property(lambda self, _n=name: getattr(self, "_" + _n))
-        )
-    for name in _CLUSTER_PROPERTIES:
-        setattr(
-            RunConfig, name, property(lambda self, _n=name: getattr(self, "_" + _n))
-        )
-
-
-_add_properties()
 
 _CHECKS = (  # (field, valid, tf.estimator's message, what we expect)
     ("model_dir", bool, "model_dir should be non-empty", "a non-empty path"),

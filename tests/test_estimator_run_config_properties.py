@@ -1,0 +1,79 @@
+"""`RunConfig`'s properties are written out (visible to IDEs), read-only, as before."""
+
+import ast
+import inspect
+import json
+import textwrap
+
+import pytest
+import tensorflow as tf
+
+from estimator_multigpu.estimator import RunConfig
+from estimator_multigpu.estimator import run_config as run_config_lib
+
+CLUSTER = (
+    "cluster_spec",
+    "task_type",
+    "task_id",
+    "global_id_in_cluster",
+    "master",
+    "evaluation_master",
+    "is_chief",
+    "num_ps_replicas",
+    "num_worker_replicas",
+    "service",
+)
+FIELDS = run_config_lib.TF_FIELDS + ("devices", "num_gpus", "log_examples_per_sec")
+
+
+def _written_properties(cls: type) -> set[str]:
+    """Names defined as `@property def name` in the bodies of `cls`'s classes."""
+    names = set()
+    for klass in cls.__mro__[:-1]:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        for node in ast.walk(tree.body[0]):
+            decorators = getattr(node, "decorator_list", [])
+            if any(getattr(d, "id", None) == "property" for d in decorators):
+                names.add(node.name)
+    return names
+
+
+@pytest.mark.parametrize("name", FIELDS + CLUSTER)
+def test_property_is_written_out(name):
+    assert isinstance(inspect.getattr_static(RunConfig, name), property)
+    assert name in _written_properties(RunConfig)
+
+
+@pytest.mark.parametrize("name", ["model_dir", "is_chief"])
+def test_properties_are_read_only(name):
+    with pytest.raises(AttributeError):
+        setattr(RunConfig(), name, None)
+
+
+def test_fields_read_back_what_was_given(tmp_path):
+    given = {
+        "model_dir": str(tmp_path),
+        "tf_random_seed": 7,
+        "save_summary_steps": 3,
+        "save_checkpoints_steps": 11,
+        "keep_checkpoint_max": 2,
+        "log_step_count_steps": 5,
+        "protocol": "grpc",
+        "devices": ["/cpu:0"],
+        "log_examples_per_sec": True,
+    }
+    config = RunConfig(**given)
+    assert {name: getattr(config, name) for name in given} == given
+    assert config.save_checkpoints_secs is None
+
+
+def test_cluster_properties_come_from_tf_config(monkeypatch):
+    cluster = {"chief": ["host0:1"], "worker": ["host1:1", "host2:1"]}
+    tf_config = {"cluster": cluster, "task": {"type": "worker", "index": 1}}
+    monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+    config = RunConfig()
+    assert (config.task_type, config.task_id, config.is_chief) == ("worker", 1, False)
+    assert config.num_worker_replicas == 3 and config.num_ps_replicas == 0
+    assert config.master == "grpc://host2:1"
+    assert config.cluster_spec == tf.train.ClusterSpec(cluster)
+    assert config.service is None
