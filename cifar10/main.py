@@ -2,6 +2,12 @@
 
 With no data flags it generates a small synthetic CIFAR-10 set into a cache
 directory and trains a ResNet-20 on 2 simulated devices.
+
+With a cluster in `TF_CONFIG` (e.g. under `python -m estimator_multigpu.launch
+--ps=1 --workers=2 -- python -m cifar10.main ...`) each task runs its part of
+`emg.estimator.train_and_evaluate`: parameter servers serve the variables,
+the workers train asynchronously (each on its own devices), an evaluator
+evaluates each new checkpoint.
 """
 
 from __future__ import annotations
@@ -95,6 +101,13 @@ _DIAGNOSE = flags.DEFINE_boolean(
 )
 _LOG_EVERY = flags.DEFINE_integer(
     "log_every_steps", 20, "Progress interval.", lower_bound=1
+)
+_EVAL_THROTTLE = flags.DEFINE_integer(
+    "eval_throttle_secs",
+    60,
+    "On a TF_CONFIG cluster: the evaluator task evaluates a new checkpoint at "
+    "most this often.",
+    lower_bound=0,
 )
 
 
@@ -249,6 +262,39 @@ def _quiet_logs() -> None:
         logging.set_verbosity(logging.WARNING)
 
 
+def _cluster_task() -> str | None:
+    """This task (`'worker:1'`) when TF_CONFIG names a cluster, else None.
+
+    A malformed TF_CONFIG ends the program (exit status 1) before anything runs.
+    """
+    from estimator_multigpu import estimator
+
+    try:
+        run_config = estimator.RunConfig()
+    except ValueError as error:
+        raise SystemExit(f"Error: {error}") from error
+    if not estimator.distributed.is_distributed(run_config):
+        return None
+    return f"{run_config.task_type}:{run_config.task_id}"
+
+
+def _train_on_cluster(config: config_lib.TrainConfig, data_dir: str) -> None:
+    """This task's part of training on the TF_CONFIG cluster."""
+    from cifar10 import trainer
+    from estimator_multigpu import estimator
+
+    train_input_fn, eval_input_fn = trainer.input_fns(config, data_dir)
+    runner = trainer.estimator(config)
+    train_spec = estimator.TrainSpec(train_input_fn, max_steps=config.train_steps)
+    eval_spec = estimator.EvalSpec(
+        eval_input_fn,
+        steps=None,
+        start_delay_secs=0,
+        throttle_secs=_EVAL_THROTTLE.value,
+    )
+    estimator.train_and_evaluate(runner, train_spec, eval_spec)
+
+
 def _checked_config() -> config_lib.TrainConfig:
     """The config of the flags; a bad value ends the program (exit status 1)."""
     try:
@@ -291,6 +337,7 @@ def main(argv):
         raise app.UsageError(f"Unexpected arguments: {argv[1:]}")
     _quiet_logs()
     config = _checked_config()
+    task = None if config.eval_only else _cluster_task()
     print(
         f"ResNet-{config.resnet_depth} on {config.dataset} ({config.input} input), "
         f"{len(config.devices)} device(s) {list(config.devices)}, global batch "
@@ -301,6 +348,10 @@ def main(argv):
     data_dir = _prepared_data(config)
     if _DIAGNOSE.value:
         print(_diagnosis(config, data_dir), flush=True)
+    if task is not None:
+        _train_on_cluster(config, data_dir)
+        print(f"{task} finished", flush=True)
+        return
     from cifar10 import trainer
 
     results = trainer.train_and_evaluate(config, data_dir)
