@@ -30,6 +30,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 REMAINDERS = ("uneven", "drop", "error")
@@ -174,6 +175,51 @@ def split_sizes(batch, num: int, remainder: str) -> list:
     if isinstance(batch, int):
         return [base + (1 if i < extra else 0) for i in range(num)]
     return [base + tf.cast(i < extra, batch.dtype) for i in range(num)]
+
+
+def derive_seed(seed: int | None, index: int) -> int | None:
+    """Derives the seed of shard `index` from one user seed.
+
+    Distinct shards get distinct, well-mixed seeds; the same `(seed, index)`
+    always gets the same one. Returns None when `seed` is None.
+    """
+    if seed is None:
+        return None
+    state = np.random.SeedSequence([int(seed), int(index)]).generate_state(1)
+    return int(state[0] % (2**31 - 1))
+
+
+def shard_list(items: Sequence[Any], plan: Shard) -> Sequence[Any]:
+    """Shard `plan.shard_index` of a list (a range, an array): every n-th item,
+    as `shard` takes of a dataset."""
+    return items[plan.shard_index :: plan.num_shards]
+
+
+def shard_by_blocks(
+    dataset: tf.data.Dataset, plan: Shard, global_batch_size: int, offset: int
+) -> tf.data.Dataset:
+    """Shard `plan.shard_index`: its slice of each block of a global batch.
+
+    Example j goes to the shard whose range `[offset, offset +
+    per_device_batch_size)` in `[0, global_batch_size)` holds `j %
+    global_batch_size`, so every step takes one global batch, and the shards
+    of a step, concatenated in device order, are the examples in input order
+    (predictions come back in input order).
+
+    Args:
+      dataset: the whole dataset, unbatched.
+      plan: this shard; its `per_device_batch_size` is the slice length.
+      global_batch_size: the block length.
+      offset: the sizes of the shards before this one, summed.
+    """
+    size, block = plan.per_device_batch_size, global_batch_size
+    if size * plan.num_shards == block:  # Even: a cheaper, vectorised form.
+        return dataset.batch(size).shard(plan.num_shards, plan.shard_index).unbatch()
+
+    def mine(index, _):
+        return tf.logical_and(index % block >= offset, index % block < offset + size)
+
+    return dataset.enumerate().filter(mine).map(lambda _, example: example)
 
 
 def shard(dataset: tf.data.Dataset, plan: Shard) -> tf.data.Dataset:

@@ -117,7 +117,7 @@ def per_replica_dataset_fn(
     pipeline's device (`ctx.device`) with a `ReplicaInputContext`: the shard
     (`ctx.shard_index` = `input_pipeline_id` of `ctx.num_shards`), the replica
     devices it feeds (`ctx.devices`), `ctx.per_replica_batch_size` (the
-    equal share of `global_batch_size`, `emg.sharding.per_replica_batch_size`)
+    equal share of `global_batch_size`, from `sharding.per_replica_batch_size`)
     and `ctx.seed`, derived for the shard from `seed`.
 
     By default `dataset_fn` returns the whole dataset as unbatched examples;

@@ -8,7 +8,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import sharding, tf_internals
-from estimator_multigpu.inputs.context import InputContext, derive_seed
+from estimator_multigpu.inputs.context import InputContext
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -123,7 +123,7 @@ def make_context(
         ),
         global_batch_size=global_batch_size,
         num_devices=input_context.num_replicas_in_sync,
-        seed=derive_seed(seed, index),
+        seed=sharding.derive_seed(seed, index),
         devices=fed,
         input_context=input_context,
     )

@@ -1,11 +1,11 @@
-"""The per-shard context a `dataset_fn` receives, and per-shard seeds."""
+"""The per-shard context a `dataset_fn` receives (seeds from `sharding.derive_seed`)."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-import numpy as np
+from estimator_multigpu.sharding import derive_seed
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -41,13 +41,4 @@ class InputContext:
     params: Any = None
 
 
-def derive_seed(seed: int | None, index: int) -> int | None:
-    """Derives the seed of shard `index` from one user seed.
-
-    Distinct shards get distinct, well-mixed seeds; the same `(seed, index)`
-    always gets the same one. Returns None when `seed` is None.
-    """
-    if seed is None:
-        return None
-    state = np.random.SeedSequence([int(seed), int(index)]).generate_state(1)
-    return int(state[0] % (2**31 - 1))
+__all__ = ["InputContext", "derive_seed"]

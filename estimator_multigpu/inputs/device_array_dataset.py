@@ -107,7 +107,14 @@ def device_array_dataset(
     )
     _check_gather_options(gather_in_dataset, element_fn)
     device = device or current_device()
-    shard = indices[shard_index::num_shards]
+    shard = sharding.shard_list(
+        indices,
+        sharding.Shard(
+            num_shards=num_shards,
+            shard_index=shard_index,
+            per_device_batch_size=per_device_batch_size,
+        ),
+    )
     seeds = fragment_index.shard_seeds(seed, shard_index) if shuffle else None
     order = fragment_index.positions(len(shard), seeds)
     if gather_in_dataset:

@@ -54,7 +54,7 @@ def read(plan: Plan) -> tf.data.Dataset:
     if plan.by_file:
         dataset = sharding.shard(dataset, _shard(plan))
         if plan.training:
-            count = len(plan.files[plan.shard_index :: plan.num_shards])
+            count = len(sharding.shard_list(plan.files, _shard(plan)))
             dataset = dataset.shuffle(
                 count, seed=plan.seed, reshuffle_each_iteration=True
             )

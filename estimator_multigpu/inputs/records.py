@@ -7,8 +7,8 @@ from typing import Any
 
 import tensorflow as tf
 
+from estimator_multigpu import sharding
 from estimator_multigpu.inputs import record_files, record_stages
-from estimator_multigpu.inputs.context import derive_seed
 from estimator_multigpu.inputs.contract import check_int
 from estimator_multigpu.inputs.record_files import FixedLengthRecords
 
@@ -175,7 +175,7 @@ def record_pipeline(
         shard_index=shard_index,
         by_file=record_files.shard_by_file(shard_by, len(names), num_shards),
         training=training,
-        seed=derive_seed(seed, shard_index),
+        seed=sharding.derive_seed(seed, shard_index),
         deterministic=(not training) if deterministic is None else deterministic,
         cycle_length=cycle_length,
         block_length=block_length,

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from estimator_multigpu import per_device, sharding
 from estimator_multigpu.inputs import contract, step
-from estimator_multigpu.inputs.context import InputContext, derive_seed
+from estimator_multigpu.inputs.context import InputContext
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -19,24 +19,6 @@ class _ShardOptions:
     shuffle_buffer_size: int | None
     num_epochs: int | None
     user_shards: bool
-
-
-def _shard_by_blocks(dataset, ctx: InputContext, offset: int):
-    """Shard `ctx.shard_index`: its slice of each block of a global batch.
-
-    Example j goes to the shard whose range in `[0, global_batch_size)` holds
-    `j % global_batch_size`, so every step takes one global batch, and the
-    shards of a step, concatenated in device order, are the examples in
-    input order (predictions come back in input order).
-    """
-    size, block = ctx.per_device_batch_size, ctx.global_batch_size
-    if size * ctx.num_shards == block:  # Even: a cheaper, vectorised form.
-        return dataset.batch(size).shard(ctx.num_shards, ctx.shard_index).unbatch()
-
-    def mine(index, _):
-        return tf.logical_and(index % block >= offset, index % block < offset + size)
-
-    return dataset.enumerate().filter(mine).map(lambda _, example: example)
 
 
 def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: int):
@@ -64,7 +46,10 @@ def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: i
 
 
 def _block_sharder(ctx: InputContext, offset: int):
-    return lambda dataset, _: _shard_by_blocks(dataset, ctx, offset)
+    """`sharding.shard_by_blocks`: keeps predictions in input order."""
+    return lambda dataset, plan: sharding.shard_by_blocks(
+        dataset, plan, ctx.global_batch_size, offset
+    )
 
 
 def _device_iterator(dataset, device: str, prefetch_to_device: bool):
@@ -182,7 +167,7 @@ def sharded_input_fn(
                 per_device_batch_size=sizes[index],
                 global_batch_size=global_batch_size,
                 num_devices=len(devices),
-                seed=derive_seed(seed, index),
+                seed=sharding.derive_seed(seed, index),
                 mode=mode,
                 params=params,
             )

@@ -12,7 +12,6 @@ from estimator_multigpu import sharding
 from estimator_multigpu.distribute.dali import checks
 from estimator_multigpu.distribute.dali.context import DaliReplicaContext
 from estimator_multigpu.distribute.dali.placement import dali_device_id
-from estimator_multigpu.inputs.context import derive_seed
 
 PipelineFn = Callable[[DaliReplicaContext], Pipeline]
 
@@ -44,7 +43,7 @@ def _replica_context(input_context, strategy, global_batch_size, seed, num_threa
         per_device_batch_size=sharding.per_replica_batch_size(
             global_batch_size, len(replicas)
         ),
-        seed=derive_seed(seed, index),
+        seed=sharding.derive_seed(seed, index),
         global_seed=seed,
         num_threads=num_threads,
         device=replicas[index],
