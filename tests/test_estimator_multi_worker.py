@@ -292,3 +292,9 @@ def test_own_device_filters_are_kept(monkeypatch):
         distributed.session_config(emg_estimator.RunConfig(session_config=given))
         is None
     )
+
+
+def test_parameter_server_strategy_is_refused_for_tf_config_ps_jobs():
+    strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy()
+    with pytest.raises(ValueError, match=r"got a ParameterServerStrategyV1"):
+        emg_estimator.RunConfig(train_distribute=strategy)
