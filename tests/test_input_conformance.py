@@ -13,13 +13,18 @@ epochs, with a final global batch that does not divide by the device count:
 - no device gets more than its per-device batch; the short final batch is
   kept and split, not dropped.
 
-The queue equivalents (`emg.inputs.queues`) produce one global batch with a
+`distribute_dataset_fn` (which calls `per_replica_dataset_fn`) runs with
+one input pipeline per worker and with one per replica, where each pipeline
+takes its own shard. The queue equivalents (`emg.inputs.queues`) produce one global batch with a
 single reader thread (the fixed-order case of their docs) and are split
 across devices the way `replicate_model_fn` splits such an input.
 """
 
+import atexit
 import collections
 import functools
+import shutil
+import tempfile
 
 import numpy as np
 import pytest
@@ -111,10 +116,10 @@ def _device_array(devices, seed, num_epochs):
 
 @functools.lru_cache(maxsize=1)
 def _record_files() -> tuple[str, ...]:
-    """Five TFRecord files of uneven sizes holding ids 0..22 (temp folder)."""
-    import tempfile
-
+    """Five TFRecord files of uneven sizes holding ids 0..22 (a temporary
+    folder, removed when the tests end)."""
     root = tempfile.mkdtemp(prefix="conformance_records_")
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     bounds = [0, 3, 8, 12, 19, NUM_EXAMPLES]
     names = []
     for f, (start, stop) in enumerate(zip(bounds, bounds[1:])):
@@ -156,14 +161,22 @@ def _records(devices, seed, num_epochs):
     )
 
 
-def _distribute(devices, seed, num_epochs):
+def _distribute(devices, seed, num_epochs, replication_mode=None):
+    """One pipeline per worker (TF's default), or one per replica: then each
+    pipeline takes its shard (`num_shards` = the replica count)."""
     strategy = tf.distribute.MirroredStrategy(
         devices, cross_device_ops=tf.distribute.ReductionToOneDevice()
     )
+    options = None
+    if replication_mode:
+        options = emg.distribute.input_options(
+            strategy, replication_mode=replication_mode
+        )
     dataset = emg.distribute.distribute_dataset_fn(
         lambda ctx: tf.data.Dataset.range(NUM_EXAMPLES),
         strategy,
         global_batch_size=_global_batch(len(devices)),
+        options=options,
         shuffle_buffer_size=SHUFFLE,
         seed=seed,
         num_epochs=num_epochs,
@@ -198,6 +211,9 @@ SOURCES = {
     "sharded_input_fn": _sharded,
     "multi_device_input_fn": _multi_device,
     "distribute_dataset_fn": _distribute,
+    "distribute_per_replica": functools.partial(
+        _distribute, replication_mode="per_replica"
+    ),
     "record_dataset_fn": _records,
     "device_array_dataset_fn": _device_array,
     "queues": _queue,
