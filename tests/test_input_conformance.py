@@ -15,9 +15,10 @@ epochs, with a final global batch that does not divide by the device count:
 
 `distribute_dataset_fn` (which calls `per_replica_dataset_fn`) runs with
 one input pipeline per worker and with one per replica, where each pipeline
-takes its own shard. The queue equivalents (`emg.inputs.queues`) produce one global batch with a
-single reader thread (the fixed-order case of their docs) and are split
-across devices the way `replicate_model_fn` splits such an input.
+takes its own shard. The queue equivalents (`emg.inputs.queues`) produce one
+global batch with a single reader thread (the fixed-order case of their
+docs) and are split across devices the way `replicate_model_fn` splits such
+an input.
 """
 
 import atexit
