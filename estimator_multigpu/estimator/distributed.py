@@ -25,6 +25,7 @@ import weakref
 import tensorflow as tf
 
 from estimator_multigpu.estimator import cluster, run_config
+from estimator_multigpu.estimator import estimator as estimator_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import train as train_lib
 from estimator_multigpu.estimator.eval_listener import Evaluator
@@ -136,6 +137,7 @@ def run_trainer(estimator, train_spec, eval_spec) -> None:
         wait_for_chief(config, estimator.model_dir)
     train_lib.train(
         estimator,
+        estimator_lib.model_of(estimator),
         train_spec.input_fn,
         hooks=list(train_spec.hooks),
         max_steps=train_spec.max_steps,

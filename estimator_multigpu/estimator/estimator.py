@@ -60,7 +60,10 @@ class Estimator:
         self._model_fn = model_fn
         self._replicated_model_fn = None
         self._params = copy.deepcopy(params or {})
-        self._warm_start_settings = checkpoints.warm_start_settings(warm_start_from)
+        self._model = model_fn_args.BoundModel(
+            call=self._call_model_fn,
+            warm_start_settings=checkpoints.warm_start_settings(warm_start_from),
+        )
         logging.info("Using config: %s", self._config)
 
     @property
@@ -117,7 +120,9 @@ class Estimator:
         Resumes from the latest checkpoint in `model_dir` and saves one at the
         end. Returns `self`.
         """
-        train_lib.train(self, input_fn, hooks, steps, max_steps, saving_listeners)
+        train_lib.train(
+            self, self._model, input_fn, hooks, steps, max_steps, saving_listeners
+        )
         return self
 
     def evaluate(
@@ -130,7 +135,7 @@ class Estimator:
     ) -> dict:
         """Evaluates until `input_fn` ends (or `steps`); returns the metrics."""
         return evaluate_lib.evaluate(
-            self, input_fn, steps, hooks, checkpoint_path, name
+            self, self._model, input_fn, steps, hooks, checkpoint_path, name
         )
 
     def predict(
@@ -143,7 +148,13 @@ class Estimator:
     ) -> Iterator[Any]:
         """Yields predictions (per example by default) until `input_fn` ends."""
         return predict_lib.predict(
-            self, input_fn, predict_keys, hooks, checkpoint_path, yield_single_examples
+            self,
+            self._model,
+            input_fn,
+            predict_keys,
+            hooks,
+            checkpoint_path,
+            yield_single_examples,
         )
 
     def export_saved_model(
@@ -158,6 +169,7 @@ class Estimator:
         """Writes a timestamped SavedModel under `export_dir_base`; returns its path."""
         return saved_model_lib.export_saved_model(
             self,
+            self._model,
             export_dir_base,
             serving_input_receiver_fn,
             assets_extra,
@@ -205,6 +217,7 @@ class Estimator:
         """
         return saved_model_lib.export_all_saved_models(
             self,
+            self._model,
             export_dir_base,
             input_receiver_fn_map,
             assets_extra,
@@ -228,6 +241,11 @@ class Estimator:
             )
             logging.info("Done calling model_fn.")
             return spec
+
+
+def model_of(estimator: Estimator) -> model_fn_args.BoundModel:
+    """What `estimator` passes to the train/evaluate/predict/export modules."""
+    return estimator._model
 
 
 def _assert_members_not_overridden(cls: type) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import tensorflow as tf
 
 from estimator_multigpu import per_device, tf_internals
-from estimator_multigpu.estimator import checkpoints, damaged, summaries
+from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
@@ -34,13 +34,14 @@ def eval_dir(model_dir: str, name: str | None = None) -> str:
 
 def evaluate(
     estimator,
+    model: model_fn_args.BoundModel,
     input_fn: Callable,
     steps: int | None = None,
     hooks: Sequence | None = None,
     checkpoint_path: str | None = None,
     name: str | None = None,
 ) -> dict:
-    """Evaluates `estimator`'s model; see `Estimator.evaluate`.
+    """Evaluates `estimator`'s `model`; see `Estimator.evaluate`.
 
     Returns:
       The metric values by name, with `loss` and `global_step`.
@@ -53,7 +54,7 @@ def evaluate(
     )
     with tf.Graph().as_default():
         scaffold, update_op, eval_dict, all_hooks = _build(
-            estimator, input_fn, hooks, checkpoint_path
+            estimator, model, input_fn, hooks, checkpoint_path
         )
         counter = BatchCounterHook()
         with damaged.explain_restore_errors(checkpoint_path):
@@ -110,7 +111,7 @@ def _steps_hooks(steps: int | None) -> list:
     return [tf_internals.stop_after_n_evals_hook(steps)]
 
 
-def _build(estimator, input_fn, hooks, checkpoint_path):
+def _build(estimator, model, input_fn, hooks, checkpoint_path):
     """Builds the eval graph; returns scaffold, update op, metric values, hooks."""
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
@@ -119,7 +120,7 @@ def _build(estimator, input_fn, hooks, checkpoint_path):
         input_fn, ModeKeys.EVAL, estimator.params, config
     )
     features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
-    spec = estimator._call_model_fn(features, labels, ModeKeys.EVAL)
+    spec = model.call(features, labels, ModeKeys.EVAL)
     metrics = dict(spec.eval_metric_ops)
     if LOSS_METRIC_KEY in metrics:
         raise ValueError(
@@ -129,7 +130,7 @@ def _build(estimator, input_fn, hooks, checkpoint_path):
     metrics[LOSS_METRIC_KEY] = tf.compat.v1.metrics.mean(spec.loss)
     update_op, eval_dict = _split_metric_ops(metrics)
     if not checkpoint_path:
-        checkpoints.maybe_warm_start(estimator._warm_start_settings)
+        checkpoints.maybe_warm_start(model.warm_start_settings)
     if _GLOBAL_STEP in eval_dict:
         raise ValueError(
             "Metric with name `global_step` is not allowed, because Estimator "

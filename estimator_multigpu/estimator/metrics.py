@@ -21,7 +21,7 @@ def add_metrics(estimator, metric_fn: Callable):
     Raises:
       ValueError: if `metric_fn` takes an argument not in that list.
     """
-    from estimator_multigpu.estimator.estimator import Estimator
+    from estimator_multigpu.estimator.estimator import Estimator, model_of
 
     names = _metric_fn_args(metric_fn)
 
@@ -44,7 +44,7 @@ def add_metrics(estimator, metric_fn: Callable):
         model_fn=new_model_fn,
         model_dir=estimator.model_dir,
         config=estimator.config,
-        warm_start_from=estimator._warm_start_settings,
+        warm_start_from=model_of(estimator).warm_start_settings,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,23 @@ from estimator_multigpu.model_fn import fn_args
 _TOWERS_MODULE = "estimator_multigpu.towers.replicate"
 
 VALID_MODEL_FN_ARGS = frozenset({"features", "labels", "mode", "params", "config"})
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BoundModel:
+    """What train, evaluate, predict and export need of an Estimator's model.
+
+    The Estimator passes it to those modules, so none reads its private members.
+
+    Attributes:
+      call: `call(features, labels, mode, replicate=True) -> EstimatorSpec`:
+        the model_fn with the Estimator's params and config, replicated over
+        the config's devices unless `replicate=False`.
+      warm_start_settings: the Estimator's `WarmStartSettings`, or None.
+    """
+
+    call: Callable[..., Any]
+    warm_start_settings: Any = None
 
 
 def verify_model_fn_args(model_fn: Callable, params: dict | None) -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator import checkpoints, damaged
+from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
@@ -47,6 +47,7 @@ def check_yield_single_examples(value) -> bool:
 
 def predict(
     estimator,
+    model: model_fn_args.BoundModel,
     input_fn: Callable,
     predict_keys: Sequence[str] | None = None,
     hooks: Sequence | None = None,
@@ -66,7 +67,7 @@ def predict(
     )
     with tf.Graph().as_default():
         predictions, scaffold, all_hooks = _build(
-            estimator, input_fn, predict_keys, hooks, checkpoint_path
+            estimator, model, input_fn, predict_keys, hooks, checkpoint_path
         )
         creator = tf.compat.v1.train.ChiefSessionCreator(
             checkpoint_filename_with_path=checkpoint_path,
@@ -81,7 +82,7 @@ def predict(
                 yield from _unbatch(values, yield_single_examples)
 
 
-def _build(estimator, input_fn, predict_keys, hooks, checkpoint_path):
+def _build(estimator, model, input_fn, predict_keys, hooks, checkpoint_path):
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     tf.compat.v1.train.create_global_step()
@@ -90,9 +91,9 @@ def _build(estimator, input_fn, predict_keys, hooks, checkpoint_path):
     )
     features, _, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
     _warn_if_endless(features)
-    spec = estimator._call_model_fn(features, None, ModeKeys.PREDICT)
+    spec = model.call(features, None, ModeKeys.PREDICT)
     if not checkpoint_path:
-        checkpoints.maybe_warm_start(estimator._warm_start_settings)
+        checkpoints.maybe_warm_start(model.warm_start_settings)
     predictions = extract_keys(spec.predictions, predict_keys)
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     all_hooks = input_hooks + hooks + list(spec.prediction_hooks or [])

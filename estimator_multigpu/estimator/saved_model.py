@@ -8,7 +8,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu import tf_internals
-from estimator_multigpu.estimator import checkpoints, damaged
+from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
@@ -16,6 +16,7 @@ from estimator_multigpu.estimator.spec import ModeKeys
 
 def export_saved_model(
     estimator,
+    model: model_fn_args.BoundModel,
     export_dir_base: str,
     serving_input_receiver_fn: Callable,
     assets_extra: dict | None = None,
@@ -43,6 +44,7 @@ def export_saved_model(
         )
     return export_all_saved_models(
         estimator,
+        model,
         export_dir_base,
         {mode: serving_input_receiver_fn},
         assets_extra,
@@ -53,6 +55,7 @@ def export_saved_model(
 
 def export_all_saved_models(
     estimator,
+    model: model_fn_args.BoundModel,
     export_dir_base: str,
     input_receiver_fn_map: dict,
     assets_extra: dict | None = None,
@@ -75,7 +78,7 @@ def export_all_saved_models(
             f"timestamped export is written; received {export_dir_base!r}."
         )
     checkpoint_path = checkpoints.given_checkpoint(checkpoint_path)
-    checkpoint_path = checkpoint_path or _default_checkpoint(estimator)
+    checkpoint_path = checkpoint_path or _default_checkpoint(estimator, model)
     export_dir = tf_internals.export_utils().get_timestamped_export_dir(export_dir_base)
     temp_dir = tf_internals.export_utils().get_temp_export_dir(export_dir)
     try:
@@ -84,6 +87,7 @@ def export_all_saved_models(
             with tf.Graph().as_default():
                 builder = _add_meta_graph(
                     estimator,
+                    model,
                     temp_dir,
                     input_receiver_fn_map[mode],
                     checkpoint_path,
@@ -127,11 +131,11 @@ def _remove_quietly(temp_dir: bytes) -> None:
         logging.warning("Could not remove %s: %s", os.fsdecode(temp_dir), error)
 
 
-def _default_checkpoint(estimator) -> str:
+def _default_checkpoint(estimator, model) -> str:
     path = checkpoints.existing_latest(estimator.model_dir)
     if path:
         return path
-    settings = estimator._warm_start_settings
+    settings = model.warm_start_settings
     if settings is None:
         raise ValueError(
             f"Couldn't find trained model at {estimator.model_dir}. Train first, "
@@ -142,7 +146,7 @@ def _default_checkpoint(estimator) -> str:
 
 
 def _add_meta_graph(
-    estimator, temp_dir, receiver_fn, checkpoint_path, mode, builder=None
+    estimator, model, temp_dir, receiver_fn, checkpoint_path, mode, builder=None
 ):
     """Builds `mode`'s graph, restores the checkpoint; returns a SavedModel builder.
 
@@ -153,7 +157,7 @@ def _add_meta_graph(
     tf.compat.v1.train.create_global_step()
     tf.compat.v1.random.set_random_seed(estimator.config.tf_random_seed)
     receiver = _call_receiver_fn(receiver_fn)
-    spec = estimator._call_model_fn(
+    spec = model.call(
         receiver.features, getattr(receiver, "labels", None), mode, replicate=False
     )
     local_init = spec.scaffold.local_init_op

@@ -17,6 +17,7 @@ from estimator_multigpu.estimator import (
     cluster,
     damaged,
     lock,
+    model_fn_args,
     summaries,
 )
 from estimator_multigpu.estimator import hooks as hooks_lib
@@ -166,6 +167,7 @@ LOCAL = Placement()
 
 def train(
     estimator,
+    model: model_fn_args.BoundModel,
     input_fn: Callable,
     hooks: Sequence | None = None,
     steps: int | None = None,
@@ -173,7 +175,7 @@ def train(
     saving_listeners: Sequence | None = None,
     placement: Placement = LOCAL,
 ) -> Any:
-    """Trains `estimator`'s model; see `Estimator.train`.
+    """Trains `estimator`'s `model`; see `Estimator.train`.
 
     Holds the training lock of `model_dir` while it runs (see `lock`), and
     first removes what interrupted checkpoint saves left there. On a cluster
@@ -204,7 +206,7 @@ def train(
         device_fn = placement.device_fn or estimator.config.device_fn
         with tf.Graph().as_default() as graph, graph.device(device_fn):
             loss = _build_and_run(
-                estimator, input_fn, hooks, saving_listeners, placement
+                estimator, model, input_fn, hooks, saving_listeners, placement
             )
     logging.info("Loss for final step: %s.", loss)
     return loss
@@ -217,7 +219,7 @@ def _lock_if_chief(model_dir: str, placement: Placement):
     return contextlib.nullcontext(None)
 
 
-def _build_and_run(estimator, input_fn, hooks, saving_listeners, placement):
+def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placement):
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
@@ -226,10 +228,10 @@ def _build_and_run(estimator, input_fn, hooks, saving_listeners, placement):
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
     features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
-    spec = estimator._call_model_fn(features, labels, ModeKeys.TRAIN)
+    spec = model.call(features, labels, ModeKeys.TRAIN)
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
-        checkpoints.maybe_warm_start(estimator._warm_start_settings)
+        checkpoints.maybe_warm_start(model.warm_start_settings)
     _add_loss_summary(spec.loss)
     worker_hooks = input_hooks + hooks + _default_hooks(spec, global_step, config)
     worker_hooks += placement.hooks_fn()

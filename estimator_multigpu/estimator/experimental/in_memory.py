@@ -8,6 +8,7 @@ import tensorflow as tf
 
 from estimator_multigpu import tf_internals
 from estimator_multigpu.estimator import checkpoints
+from estimator_multigpu.estimator import estimator as estimator_lib
 from estimator_multigpu.estimator import evaluate as evaluate_lib
 from estimator_multigpu.estimator.train import check_hooks
 
@@ -50,7 +51,11 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
         self._graph = tf.Graph()
         with self._graph.as_default():
             built = evaluate_lib._build(
-                self._estimator, self._input_fn, self._hooks, None
+                self._estimator,
+                estimator_lib.model_of(self._estimator),
+                self._input_fn,
+                self._hooks,
+                None,
             )
             self._scaffold, self._update_op, self._eval_dict, self._all_hooks = built
             _check_scaffold(self._scaffold)
