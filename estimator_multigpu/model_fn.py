@@ -6,7 +6,8 @@ both `towers` and `estimator` (as tensorflow_estimator keeps `model_fn.py` and
 importing the Estimator runner.
 
 The real `tf.estimator.Estimator` (TF <= 2.15) rejects look-alikes, so where
-`tensorflow_estimator` imports we re-export its classes. Elsewhere (TF 2.16+)
+`tensorflow_estimator` imports we re-export its classes (reached through
+`tf_internals`). Elsewhere (TF 2.16+)
 an identical namedtuple with the same fields, defaults and validation stands
 in, built on the export helpers that TensorFlow itself still ships.
 """
@@ -20,12 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 import tensorflow as tf
-from tensorflow.python.saved_model.model_utils import export_utils
+
+from estimator_multigpu import tf_internals
 
 try:  # TF <= 2.15 ships tf.estimator.
-    from tensorflow_estimator.python.estimator.mode_keys import ModeKeys
-    from tensorflow_estimator.python.estimator.model_fn import EstimatorSpec
-
+    ModeKeys, EstimatorSpec = tf_internals.estimator_spec_classes()
     HAS_TF_ESTIMATOR = True
 except ImportError:  # TF 2.16+: tf.estimator was removed.
     HAS_TF_ESTIMATOR = False
@@ -78,7 +78,7 @@ except ImportError:  # TF 2.16+: tf.estimator was removed.
             loss = _validate_loss(loss, mode)
             predictions = _validate_predictions(predictions, mode)
             if mode == ModeKeys.PREDICT:
-                export_outputs = export_utils.get_export_outputs(
+                export_outputs = tf_internals.export_utils().get_export_outputs(
                     export_outputs, predictions
                 )
             return super().__new__(

@@ -143,3 +143,19 @@ def test_the_error_names_the_tower():
 def test_call_passes_only_the_arguments_the_model_fn_takes():
     spec = _call(_predict_fn, False)
     assert spec.mode == ModeKeys.PREDICT
+
+
+@pytest.mark.tf_compat
+def test_tf_estimator_classes_exactly_where_tf_estimator_exists():
+    if model_fn_lib.HAS_TF_ESTIMATOR:
+        assert (EstimatorSpec, ModeKeys) == (
+            tf.estimator.EstimatorSpec,
+            tf.estimator.ModeKeys,
+        )
+    else:
+        assert not hasattr(tf, "estimator")
+        assert (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.PREDICT) == (
+            "train",
+            "eval",
+            "infer",
+        )
