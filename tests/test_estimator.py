@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from test_estimator_models import (
+from estimator_models import (
     NUM_FEATURES,
     EstimatorSpec,
     LossRecorder,

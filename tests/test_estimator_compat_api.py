@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
-from test_estimator_models import dataset_input_fn, make_data, model_fn
+from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import estimator as emg_estimator

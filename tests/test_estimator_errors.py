@@ -4,7 +4,7 @@ import functools
 
 import pytest
 import tensorflow as tf
-from test_estimator_models import (
+from estimator_models import (
     EstimatorSpec,
     ModeKeys,
     dataset_input_fn,

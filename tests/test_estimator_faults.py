@@ -7,7 +7,7 @@ import re
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
-from test_estimator_models import dataset_input_fn, make_data, model_fn
+from estimator_models import dataset_input_fn, make_data, model_fn
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator

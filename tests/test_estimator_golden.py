@@ -12,7 +12,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from test_estimator_models import (
+from estimator_models import (
     LossRecorder,
     batches,
     dataset_input_fn,

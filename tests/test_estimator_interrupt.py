@@ -10,7 +10,7 @@ import time
 
 import pytest
 import tensorflow as tf
-from test_estimator_models import dataset_input_fn, make_data, model_fn
+from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu.estimator import lock
@@ -23,7 +23,7 @@ _CHILD = textwrap.dedent(
     import os, sys
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
     sys.path.insert(0, {tests!r})
-    from test_estimator_models import dataset_input_fn, make_data, model_fn
+    from estimator_models import dataset_input_fn, make_data, model_fn
     from estimator_multigpu import estimator as emg_estimator
 
     x, y = make_data(20)

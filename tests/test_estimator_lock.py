@@ -12,7 +12,7 @@ import time
 
 import pytest
 import tensorflow as tf
-from test_estimator_models import dataset_input_fn, make_data, model_fn
+from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu.estimator import lock, processes
@@ -54,7 +54,7 @@ _TRAINER = textwrap.dedent(
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
     sys.path.insert(0, {tests!r})
     import tensorflow as tf
-    from test_estimator_models import dataset_input_fn, make_data, model_fn
+    from estimator_models import dataset_input_fn, make_data, model_fn
     from estimator_multigpu import estimator as emg_estimator
 
     class StopOnFile(tf.compat.v1.train.SessionRunHook):

@@ -17,7 +17,7 @@ SCRIPT = """
 import logging, sys, tempfile
 sys.path.insert(0, {tests_dir!r})
 import tensorflow as tf
-from test_estimator_models import dataset_input_fn, make_data, model_fn
+from estimator_models import dataset_input_fn, make_data, model_fn
 if {impl!r} == "emg":
     from estimator_multigpu import estimator as est
 else:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
-from test_estimator_models import (
+from estimator_models import (
     NUM_FEATURES,
     LossRecorder,
     batches,
