@@ -298,3 +298,9 @@ def test_parameter_server_strategy_is_refused_for_tf_config_ps_jobs():
     strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy()
     with pytest.raises(ValueError, match=r"got a ParameterServerStrategyV1"):
         emg_estimator.RunConfig(train_distribute=strategy)
+
+
+def test_empty_tf_config_is_unset(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", "")
+    config = emg_estimator.RunConfig()
+    assert (config.is_chief, config.cluster_spec.as_dict()) == (True, {})

@@ -27,7 +27,7 @@ def tf_config() -> dict:
     Raises:
       ValueError: for text that is not a JSON object, naming what is wrong.
     """
-    text = os.environ.get("TF_CONFIG", "{}")
+    text = os.environ.get("TF_CONFIG") or "{}"  # Empty is unset, as tf.estimator.
     try:
         config = json.loads(text)
     except json.JSONDecodeError:
