@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.training import training_util
 
-from estimator_multigpu import per_device
+from estimator_multigpu import per_device, tf_internals
 from estimator_multigpu.estimator import (
     checkpoints,
     cluster,
@@ -223,7 +222,7 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
-    training_util._get_or_create_global_step_read()
+    tf_internals.get_or_create_global_step_read()
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
@@ -313,8 +312,7 @@ def _chief_hooks(spec, worker_hooks, scaffold, config, saving_listeners) -> list
 
 def _attach_listeners(saver_hook, saving_listeners) -> None:
     for listener in saving_listeners:
-        if listener not in saver_hook._listeners:
-            saver_hook._listeners.append(listener)
+        tf_internals.add_saving_listener(saver_hook, listener)
 
 
 def _session(estimator, scaffold, worker_hooks, chief_hooks, spec, placement):
