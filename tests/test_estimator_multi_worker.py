@@ -304,3 +304,19 @@ def test_empty_tf_config_is_unset(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", "")
     config = emg_estimator.RunConfig()
     assert (config.is_chief, config.cluster_spec.as_dict()) == (True, {})
+
+
+def test_checkpoint_watch_warns_once_while_nothing_is_new(tmp_path, caplog):
+    estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
+    watch = distributed.CheckpointWatch(estimator)
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        assert [watch.new_checkpoint() for _ in range(3)] == [None] * 3
+    assert caplog.text.count("Estimator is not trained yet") == 1
+    estimator.train(_input_fn, max_steps=1)
+    checkpoint = watch.new_checkpoint()
+    assert checkpoint.endswith("model.ckpt-1")
+    watch.evaluated(checkpoint)
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        assert [watch.new_checkpoint() for _ in range(3)] == [None] * 3
+    assert caplog.text.count("No new checkpoint ready for evaluation") == 1

@@ -277,10 +277,15 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
         )
         time.sleep(eval_spec.start_delay_secs)
     evaluator = Evaluator(estimator, eval_spec, train_spec.max_steps)
+    watch = CheckpointWatch(estimator)
     max_steps = train_spec.max_steps
     while True:
         start = time.time()
-        metrics = _evaluate_latest(estimator, evaluator)
+        metrics = None
+        checkpoint = watch.new_checkpoint()
+        if checkpoint:
+            metrics = _evaluate_latest(estimator, evaluator)
+            watch.evaluated(checkpoint if metrics is not None else None)
         global_step = (metrics or {}).get(tf.compat.v1.GraphKeys.GLOBAL_STEP)
         if global_step and max_steps and global_step >= max_steps:
             logging.info(
@@ -290,6 +295,52 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
             )
             return
         _throttle(eval_spec.throttle_secs - (time.time() - start), metrics)
+
+
+class CheckpointWatch:
+    """Tells a new checkpoint; while there is none, warns every 10 minutes.
+
+    The evaluator polls often; tf.estimator's warnings ("not trained yet",
+    "no new checkpoint") are logged once, then at most every 600 seconds.
+    """
+
+    _WARN_EVERY_SECS = 600
+
+    def __init__(self, estimator):
+        self._estimator = estimator
+        self._evaluated = None
+        self._last_warning = None
+
+    def new_checkpoint(self) -> str | None:
+        """The latest checkpoint if not yet evaluated, else None."""
+        latest = self._estimator.latest_checkpoint()
+        if latest and latest != self._evaluated:
+            return latest
+        if not latest:
+            self._warn(
+                "Estimator is not trained yet. Will start an evaluation when a "
+                "checkpoint is ready."
+            )
+        else:
+            self._warn(
+                "No new checkpoint ready for evaluation. Skip the current "
+                "evaluation pass as evaluation results are expected to be same "
+                "for the same checkpoint."
+            )
+        return None
+
+    def evaluated(self, checkpoint: str | None) -> None:
+        """Records an evaluated checkpoint (None: it was skipped)."""
+        if checkpoint:
+            self._evaluated = checkpoint
+            self._last_warning = None
+
+    def _warn(self, message: str) -> None:
+        now = time.monotonic()
+        last = self._last_warning
+        if last is None or now - last > self._WARN_EVERY_SECS:
+            logging.warning(message)
+            self._last_warning = now
 
 
 def _evaluate_latest(estimator, evaluator) -> dict | None:
