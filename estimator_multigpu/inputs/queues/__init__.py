@@ -26,6 +26,7 @@ from estimator_multigpu.inputs.queues.maybe_batchers import (
     maybe_shuffle_batch_join,
 )
 from estimator_multigpu.inputs.queues.pipeline import input_pipeline
+from estimator_multigpu.inputs.queues.prefetch import PrefetchQueue, prefetch_queue
 from estimator_multigpu.inputs.queues.producers import (
     input_producer,
     limit_epochs,
@@ -44,6 +45,7 @@ from estimator_multigpu.inputs.queues.readers import (
 __all__ = [
     "Coordinator",
     "FixedLengthRecordReader",
+    "PrefetchQueue",
     "QueueRunner",
     "QueueSemanticsWarning",
     "TFRecordReader",
@@ -60,6 +62,7 @@ __all__ = [
     "maybe_batch_join",
     "maybe_shuffle_batch",
     "maybe_shuffle_batch_join",
+    "prefetch_queue",
     "range_input_producer",
     "read",
     "shuffle_batch",

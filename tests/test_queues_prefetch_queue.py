@@ -1,0 +1,174 @@
+"""`queues.prefetch_queue`: every dequeue() gives the next element, like slim's."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from estimator_multigpu.inputs import queues
+
+tf1 = tf.compat.v1
+pytestmark = pytest.mark.tf_compat
+
+NUM_EXAMPLES = 12
+BATCH = 2
+
+
+def _batches(epochs=1):
+    """images [BATCH, 2] = (i, i) and labels [BATCH] = 10 * i, in order."""
+    images = np.repeat(np.arange(NUM_EXAMPLES, dtype=np.int64)[:, None], 2, axis=1)
+    labels = np.arange(NUM_EXAMPLES, dtype=np.int64) * 10
+    dataset = tf.data.Dataset.from_tensor_slices((images, labels))
+    return queues.get_next(dataset.repeat(epochs).batch(BATCH))
+
+
+def _drain(session, fetches):
+    """Runs `fetches` until the input ends; returns the results in order."""
+    results = []
+    while True:
+        try:
+            results.append(session.run(fetches))
+        except tf.errors.OutOfRangeError:
+            return results
+
+
+def test_two_dequeues_in_one_run_give_two_consecutive_batches():
+    with tf.Graph().as_default():
+        images, labels = _batches()
+        queue = queues.prefetch_queue([images, labels], capacity=4)
+        first, second = queue.dequeue(), queue.dequeue()
+        with tf1.Session() as session:
+            (a_images, a_labels), (b_images, b_labels) = session.run([first, second])
+    starts = sorted([a_labels[0], b_labels[0]])
+    assert not np.array_equal(a_labels, b_labels)
+    assert starts == [0, 20]
+    np.testing.assert_array_equal(a_images[:, 0] * 10, a_labels)
+    np.testing.assert_array_equal(b_images[:, 1] * 10, b_labels)
+
+
+def test_every_example_once_per_epoch_in_order_across_runs():
+    with tf.Graph().as_default():
+        images, labels = _batches(epochs=2)
+        dequeued = queues.prefetch_queue([images, labels]).dequeue()
+        with tf1.Session() as session:
+            runs = _drain(session, dequeued)
+    seen = np.concatenate([run_labels for _, run_labels in runs])
+    epoch = np.arange(NUM_EXAMPLES) * 10
+    np.testing.assert_array_equal(seen, np.concatenate([epoch, epoch]))
+
+
+def test_concatenated_dequeues_cover_the_epoch_once():
+    # The shape emg-migrate --fix writes for a tower loop over the queue.
+    with tf.Graph().as_default():
+        queue = queues.prefetch_queue(list(_batches()))
+        parts = zip(*[queue.dequeue() for _ in range(3)])
+        image_batch, label_batch = [tf.concat(p, 0) for p in parts]
+        with tf1.Session() as session:
+            runs = _drain(session, label_batch)
+    assert [len(r) for r in runs] == [3 * BATCH, 3 * BATCH]
+    np.testing.assert_array_equal(
+        np.sort(np.concatenate(runs)), np.arange(NUM_EXAMPLES) * 10
+    )
+
+
+def test_post_processing_ops_are_kept():
+    with tf.Graph().as_default():
+        images, labels = _batches()
+        images = tf.cast(images, tf.float32) * 0.5
+        labels = tf.reshape(labels, [BATCH])
+        queue = queues.prefetch_queue((images, labels))
+        dequeued = queue.dequeue()
+        assert isinstance(dequeued, tuple)
+        assert dequeued[0].dtype == tf.float32
+        assert dequeued[1].shape.as_list() == [BATCH]
+        with tf1.Session() as session:
+            runs = _drain(session, dequeued)
+    np.testing.assert_allclose(runs[1][0], [[1.0, 1.0], [1.5, 1.5]])
+    np.testing.assert_array_equal(runs[1][1], [20, 30])
+    assert len(runs) == NUM_EXAMPLES // BATCH
+
+
+def test_dict_structure_is_kept():
+    with tf.Graph().as_default():
+        images, labels = _batches()
+        queue = queues.prefetch_queue({"image": images, "label": labels})
+        dequeued = queue.dequeue(name="tower_0")
+        assert sorted(dequeued) == ["image", "label"]
+        assert dequeued["label"].name.startswith("tower_0/")
+        with tf1.Session() as session:
+            first = session.run(dequeued)
+    np.testing.assert_array_equal(first["label"], [0, 10])
+
+
+def test_a_tf1_queue_source_also_advances():
+    with tf.Graph().as_default():
+        fifo = tf1.FIFOQueue(8, [tf.int64], shapes=[[]])
+        enqueue = fifo.enqueue_many([tf.range(6, dtype=tf.int64)])
+        queue = queues.prefetch_queue([fifo.dequeue() * 2])
+        first, second = queue.dequeue(), queue.dequeue()
+        with tf1.Session() as session:
+            session.run(enqueue)
+            values = session.run([first, second])
+    assert sorted(v[0] for v in values) == [0, 2]
+
+
+BAD_CALLS = [
+    (
+        "capacity-type",
+        lambda t: queues.prefetch_queue(t, capacity="4"),
+        TypeError,
+        r"`capacity` must be a Python int; received '4'",
+    ),
+    (
+        "capacity-zero",
+        lambda t: queues.prefetch_queue(t, capacity=0),
+        ValueError,
+        r"`capacity` must be >= 1; received 0",
+    ),
+    (
+        "num-threads-zero",
+        lambda t: queues.prefetch_queue(t, num_threads=0),
+        ValueError,
+        r"`num_threads` must be >= 1; received 0",
+    ),
+    (
+        "no-iterator",
+        lambda t: queues.prefetch_queue([tf.constant([1, 2]), tf.zeros([2])]),
+        ValueError,
+        r"`tensors` \(Const:0, zeros:0\) do not come from an iterator",
+    ),
+    (
+        "empty",
+        lambda t: queues.prefetch_queue([]),
+        ValueError,
+        r"`tensors` must hold at least one tensor; received \[\]",
+    ),
+    (
+        "not-a-tensor",
+        lambda t: queues.prefetch_queue([t[0], np.zeros(2)]),
+        TypeError,
+        r"`tensors` must hold graph tensors; received array",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "call, error, match", [c[1:] for c in BAD_CALLS], ids=[c[0] for c in BAD_CALLS]
+)
+def test_bad_input_is_refused(call, error, match):
+    with tf.Graph().as_default():
+        tensors = list(_batches())
+        with pytest.raises(error, match=match):
+            call(tensors)
+
+
+def test_shared_name_warns():
+    with tf.Graph().as_default():
+        with pytest.warns(queues.QueueSemanticsWarning, match="`shared_name`"):
+            queues.prefetch_queue(list(_batches()), shared_name="q")
+
+
+def test_eager_mode_is_refused():
+    if not tf.executing_eagerly():
+        pytest.skip("v2 behaviour is off: this process has no eager mode")
+    with pytest.raises(TypeError, match=r"`prefetch_queue` is graph-only"):
+        queues.prefetch_queue([tf.constant([1])])
