@@ -11,7 +11,7 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import distributed
+from estimator_multigpu.estimator import continuous_eval, distributed
 
 # The launcher's layout: no chief, worker 0 is the chief.
 JOBS = {
@@ -251,13 +251,13 @@ def _evaluator_at_step_1(tmp_path, input_fn):
         model_dir, os.path.join(model_dir, "model.ckpt-1")
     )
     spec = emg_estimator.EvalSpec(input_fn(model_dir, newer), steps=1)
-    return estimator, distributed.Evaluator(estimator, spec, 2)
+    return estimator, continuous_eval.Evaluator(estimator, spec, 2)
 
 
 def test_evaluator_skips_a_checkpoint_rotated_away_under_it(tmp_path):
     estimator, evaluator = _evaluator_at_step_1(tmp_path, _rotating_input_fn)
-    assert distributed._evaluate_latest(estimator, evaluator) is None
-    metrics = distributed._evaluate_latest(estimator, evaluator)
+    assert continuous_eval._evaluate_latest(estimator, evaluator) is None
+    metrics = continuous_eval._evaluate_latest(estimator, evaluator)
     assert metrics["global_step"] == 2
 
 
@@ -272,7 +272,7 @@ def test_evaluator_still_raises_for_a_damaged_latest_checkpoint(tmp_path):
 
     estimator, evaluator = _evaluator_at_step_1(tmp_path, damaging_input_fn)
     with pytest.raises(tf.errors.DataLossError, match="model.ckpt-1 cannot be read"):
-        distributed._evaluate_latest(estimator, evaluator)
+        continuous_eval._evaluate_latest(estimator, evaluator)
 
 
 def test_a_given_session_config_gets_the_cluster_device_filters(monkeypatch):
@@ -308,7 +308,7 @@ def test_empty_tf_config_is_unset(monkeypatch):
 
 def test_checkpoint_watch_warns_once_while_nothing_is_new(tmp_path, caplog):
     estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
-    watch = distributed.CheckpointWatch(estimator)
+    watch = continuous_eval.CheckpointWatch(estimator)
     with caplog.at_level("WARNING", logger="tensorflow"):
         assert [watch.new_checkpoint() for _ in range(3)] == [None] * 3
     assert caplog.text.count("Estimator is not trained yet") == 1
