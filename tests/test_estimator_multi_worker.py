@@ -119,6 +119,7 @@ def _towers_graph(config):
     return graph
 
 
+@pytest.mark.tf_compat
 def test_replica_device_setter_puts_variables_on_ps_towers_on_the_worker(
     monkeypatch,
 ):
@@ -145,6 +146,7 @@ def test_no_ps_means_no_device_setter(monkeypatch):
 # Synchronous training on request.
 
 
+@pytest.mark.tf_compat
 def test_sync_replicas_optimizer_aggregates_every_training_task(monkeypatch):
     _set_tf_config(monkeypatch, "worker", 1)
     config = emg_estimator.RunConfig()
@@ -177,6 +179,7 @@ def test_sync_replicas_optimizer_rejects_bad_aggregation(monkeypatch, value):
 # Roles.
 
 
+@pytest.mark.tf_compat
 def test_single_node_cluster_trains_in_process_without_eval(monkeypatch, tmp_path):
     _set_tf_config(monkeypatch, "chief", 0, jobs={"chief": ["127.0.0.1:2000"]})
     estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
