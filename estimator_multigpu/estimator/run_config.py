@@ -72,9 +72,10 @@ class RunConfig(run_config_properties.RunConfigProperties):
     properties (`is_chief`, `master`, `num_worker_replicas`, ...) as there.
     `devices` / `num_gpus`, or a `MirroredStrategy` / `OneDeviceStrategy` as
     `train_distribute`, replicate the `model_fn` over those devices with
-    `replicate_model_fn`. Training itself runs in this one process: a
+    `replicate_model_fn`. `Estimator.train` runs in this one process: a
     `TF_CONFIG` naming a non-chief task or a cluster of several training tasks
-    makes `train` raise.
+    makes it raise; `train_and_evaluate` runs each task of such a cluster
+    (worker 0 is the chief of a cluster without a `chief` job).
     """
 
     def __init__(
