@@ -22,9 +22,8 @@ PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 DOOR = "tf_internals/"
 PRIVATE_PACKAGES = ("tensorflow.python", "tensorflow.core", "tensorflow_estimator")
 NAMEDTUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
-# The spec types module re-exports tf.estimator's classes on TF 2.15; its
-# owner may move that import behind tf_internals (an entry is ready there).
-ALLOWED_IMPORTS = {"model_fn.py": {"tensorflow.python", "tensorflow_estimator"}}
+# Modules allowed a private import outside the door: none.
+ALLOWED_IMPORTS: dict[str, set[str]] = {}
 _REFLECTION = {"getattr", "hasattr", "setattr", "delattr"}
 
 
