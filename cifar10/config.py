@@ -8,9 +8,10 @@ import os
 import tempfile
 
 from cifar10 import data, model, paths
+from estimator_multigpu import sharding
 
 INPUTS = ("tfdata", "queue")
-REMAINDERS = ("error", "uneven")
+REMAINDERS = sharding.BUILDER_REMAINDERS  # The input builders' choices.
 BASE_BATCH_SIZE = 128  # The paper's batch; the learning rate scales from it.
 MAX_SEED = 2**31 - 1  # Seeds feed int32 stateless ops.
 # Generated data is a demo held in memory while it is written; real data

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import tensorflow as tf
 
 from cifar10 import augment, data
-from estimator_multigpu import inputs
+from estimator_multigpu import inputs, sharding
 
 FOREVER = 2**62
 
@@ -24,18 +24,17 @@ FOREVER = 2**62
 def _shard_indices(total: int, ctx) -> tf.Tensor:
     """The record indices of shard `ctx.shard_index`, as `emg.inputs` shards them.
 
-    Every n-th record when the global batch divides by the shard count, else
-    the shard's slice of each block of `global_batch_size` records.
+    The shard's slice of each block of `global_batch_size` records
+    (`sharding.shard_by_blocks`), so a step's shards, concatenated in device
+    order, are consecutive records.
     """
-    n, d, size = ctx.num_shards, ctx.shard_index, ctx.global_batch_size
-    if size % n == 0:
-        return tf.range(d, total, n)
-    base, extra = divmod(size, n)
-    start = d * base + min(d, extra)
+    offset, size = sharding.block_slice(
+        ctx.global_batch_size, ctx.num_shards, ctx.shard_index
+    )
     index = tf.range(total)
-    place = index % size
-    mine = (place >= start) & (place < start + ctx.per_device_batch_size)
-    return tf.boolean_mask(index, mine)
+    return tf.boolean_mask(
+        index, sharding.in_block_slice(index, ctx.global_batch_size, offset, size)
+    )
 
 
 def _store(

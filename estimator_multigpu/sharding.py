@@ -217,9 +217,30 @@ def shard_by_blocks(
         return dataset.batch(size).shard(plan.num_shards, plan.shard_index).unbatch()
 
     def mine(index, _):
-        return tf.logical_and(index % block >= offset, index % block < offset + size)
+        return in_block_slice(index, block, offset, size)
 
     return dataset.enumerate().filter(mine).map(lambda _, example: example)
+
+
+def in_block_slice(index, global_batch_size: int, offset: int, size: int):
+    """Whether example `index` is in the slice `[offset, offset + size)` of its block.
+
+    The rule of `shard_by_blocks`, for sources that pick examples by index
+    (a boolean tensor of `index`'s shape). `offset` and `size` come from
+    `block_slice`.
+    """
+    place = index % global_batch_size
+    return tf.logical_and(place >= offset, place < offset + size)
+
+
+def block_slice(global_batch_size: int, num_shards: int, shard_index: int):
+    """`(offset, size)` of shard `shard_index`'s slice of each global batch.
+
+    The first `global_batch_size % num_shards` shards take one example more
+    (`split_sizes` with `'uneven'`).
+    """
+    sizes = split_sizes(global_batch_size, num_shards, "uneven")
+    return sum(sizes[:shard_index]), sizes[shard_index]
 
 
 def shard(dataset: tf.data.Dataset, plan: Shard) -> tf.data.Dataset:

@@ -6,6 +6,7 @@ import tensorflow as tf
 
 from cifar10 import augment, data, generate, legacy_input
 from cifar10 import input as input_lib
+from estimator_multigpu import sharding
 from estimator_multigpu.inputs.context import InputContext
 
 
@@ -180,3 +181,31 @@ def test_legacy_bad_batch(tiny, batch):
         pytest.raises(ValueError, match=rf"`batch_size` \({batch}\)"),
     ):
         legacy_input.inputs(tiny, batch)
+
+
+@pytest.mark.parametrize(
+    "global_batch_size, num_shards", [(8, 2), (7, 2), (9, 4), (3, 4)]
+)
+def test_shards_follow_the_library_rule(global_batch_size, num_shards):
+    """The CIFAR shards are the ones `emg.inputs` takes: blocks, not every n-th."""
+    total = 23
+    sizes = sharding.split_sizes(global_batch_size, num_shards, "uneven")
+    for index in range(num_shards):
+        ctx = InputContext(
+            num_shards=num_shards,
+            shard_index=index,
+            device="/cpu:0",
+            per_device_batch_size=sizes[index],
+            global_batch_size=global_batch_size,
+            num_devices=num_shards,
+            seed=None,
+        )
+        plan = sharding.Shard(
+            num_shards=num_shards, shard_index=index, per_device_batch_size=sizes[index]
+        )
+        offset = sum(sizes[:index])
+        expected = sharding.shard_by_blocks(
+            tf.data.Dataset.range(total), plan, global_batch_size, offset
+        )
+        got = input_lib._shard_indices(total, ctx).numpy()
+        np.testing.assert_array_equal(got, list(expected.as_numpy_iterator()))
