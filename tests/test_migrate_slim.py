@@ -39,12 +39,13 @@ def test_uses_are_grouped_per_module_with_counts_and_lines(tmp_path):
     source = (
         "import tensorflow.contrib.slim as slim\n"
         "a = slim.conv2d\nb = slim.conv2d\nc = slim.arg_scope\n"
-        "d = slim.prefetch_queue.prefetch_queue\ne = slim.tfexample_decoder.Image\n"
+        "d = slim.dataset_data_provider.DatasetDataProvider\n"
+        "e = slim.tfexample_decoder.Image\n"
     )
     found = _process(tmp_path, source).findings
     assert [(f.line, f.text) for f in found] == [
         (2, "3 use(s): slim.conv2d x2, slim.arg_scope x1 (line 2, 3, 4)"),
-        (5, "1 use(s): slim.prefetch_queue.prefetch_queue x1 (line 5)"),
+        (5, "1 use(s): slim.dataset_data_provider.DatasetDataProvider x1 (line 5)"),
         (6, "1 use(s): slim.tfexample_decoder.Image x1 (line 6)"),
     ]
     assert "emg.inputs.sharded_input_fn" in found[1].rule.replacement

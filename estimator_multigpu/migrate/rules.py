@@ -188,6 +188,21 @@ def _thread_rules() -> dict[str, Rule]:
     return table
 
 
+def _slim_queue_rules() -> dict[str, Rule]:
+    """slim's prefetch_queue under its three spellings: a drop-in rename."""
+    prefetch = Rule(
+        "slim-prefetch-queue",
+        "slim's prefetch_queue dequeues batches from a queue filled by a "
+        "QueueRunner thread",
+        "emg.inputs.queues.prefetch_queue (same arguments; each dequeue() gives "
+        "the next batch of the tf.data iterator its tensors come from)",
+        "queues",
+        rename="emg.inputs.queues.prefetch_queue",
+    )
+    modules = ("tf.contrib.slim", "tf.contrib.slim.python.slim.data")
+    return {f"{m}.prefetch_queue.prefetch_queue": prefetch for m in modules}
+
+
 def _estimator_rules() -> dict[str, Rule]:
     table = {
         "tf.estimator": Rule(
@@ -298,6 +313,7 @@ TABLE: dict[str, Rule] = {
     **_contrib_learn_rules(),
     **_queue_rules(),
     **_thread_rules(),
+    **_slim_queue_rules(),
     **_estimator_rules(),
     **_other_rules(),
 }

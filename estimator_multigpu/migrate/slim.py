@@ -14,7 +14,8 @@ CORE = "layers"
 _INPUT = (
     "emg.inputs.sharded_input_fn(dataset_fn) over a tf.data pipeline "
     "(emg.inputs.record_dataset_fn for TFRecords), one shard per device; "
-    "prefetch_queue becomes dataset.prefetch"
+    "slim.prefetch_queue.prefetch_queue becomes emg.inputs.queues.prefetch_queue "
+    "(--fix rewrites it)"
 )
 _ADVICE = {
     CORE: "import tf_slim as slim (pip install tf-slim): tf_slim 1.1 runs slim's "

@@ -48,7 +48,7 @@ def train(images, labels):
     with tf.Graph().as_default(), tf.device("/cpu:0"):
         global_step = tf.train.get_or_create_global_step()
         opt = tf.train.GradientDescentOptimizer(0.1)
-        batch_queue = tf.contrib.slim.prefetch_queue.prefetch_queue(  # expect: contrib-slim
+        batch_queue = tf.contrib.slim.prefetch_queue.prefetch_queue(  # expect: slim-prefetch-queue
             [images, labels], capacity=2 * FLAGS.num_gpus
         )
         tower_grads = []

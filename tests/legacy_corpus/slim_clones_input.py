@@ -18,7 +18,7 @@ def train(dataset, num_clones):
     provider = slim.dataset_data_provider.DatasetDataProvider(dataset)  # expect: contrib-slim  # port: contrib-slim
     image, label = provider.get(["image", "label"])
     images, labels = tf.train.batch([image, label], batch_size=32)  # expect: queue-batcher  # port: queue-batcher
-    batch_queue = slim.prefetch_queue.prefetch_queue([images, labels], capacity=2)  # expect: contrib-slim  # port: contrib-slim
+    batch_queue = slim.prefetch_queue.prefetch_queue([images, labels], capacity=2)  # expect: slim-prefetch-queue  # port: slim-prefetch-queue
     clones = model_deploy.create_clones(config, clone_fn, [batch_queue])  # port: slim-clones
     optimizer = tf.train.GradientDescentOptimizer(0.1)
     total_loss, grads = model_deploy.optimize_clones(clones, optimizer)  # port: slim-clones

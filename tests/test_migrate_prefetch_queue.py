@@ -1,0 +1,117 @@
+"""emg-migrate --fix: slim's prefetch_queue becomes emg.inputs.queues.prefetch_queue."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from migrate_helpers import CORPUS
+
+from estimator_multigpu.migrate import runner
+
+CALL = "q = {call}([images, labels], capacity=2 * 4)\n"
+NEW = CALL.format(call="emg.inputs.queues.prefetch_queue")
+SPELLINGS = [
+    (
+        "contrib_path",
+        "import tensorflow as tf\n",
+        "tf.contrib.slim.prefetch_queue.prefetch_queue",
+        "import tensorflow as tf\nimport estimator_multigpu as emg\n",
+    ),
+    (
+        "slim_alias",
+        "import tensorflow.compat.v1 as tf\nimport tensorflow.contrib.slim as slim\n",
+        "slim.prefetch_queue.prefetch_queue",
+        "import tensorflow.compat.v1 as tf\nimport estimator_multigpu as emg\n",
+    ),
+    (
+        "data_module",
+        "import tensorflow.compat.v1 as tf\n"
+        "from tensorflow.contrib.slim.python.slim.data import prefetch_queue\n",
+        "prefetch_queue.prefetch_queue",
+        "import tensorflow.compat.v1 as tf\nimport estimator_multigpu as emg\n",
+    ),
+    (
+        "function_import",
+        "import tensorflow.compat.v1 as tf\n"
+        "from tensorflow.contrib.slim.python.slim.data.prefetch_queue import "
+        "prefetch_queue\n",
+        "prefetch_queue",
+        "import tensorflow.compat.v1 as tf\nimport estimator_multigpu as emg\n",
+    ),
+]
+
+
+def _process(tmp_path, source):
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    return runner.process(str(path))
+
+
+@pytest.mark.parametrize(
+    "imports, call, new_imports",
+    [s[1:] for s in SPELLINGS],
+    ids=[s[0] for s in SPELLINGS],
+)
+def test_each_spelling_becomes_the_drop_in(tmp_path, imports, call, new_imports):
+    result = _process(tmp_path, imports + CALL.format(call=call))
+    [finding] = result.findings
+    assert finding.rule.rule_id == "slim-prefetch-queue"
+    assert finding.fixed
+    assert result.rewritten == new_imports + NEW
+
+
+def test_slim_import_becomes_tf_slim_once_the_queue_is_rewritten(tmp_path):
+    source = (
+        "import tensorflow.compat.v1 as tf\nimport tensorflow.contrib.slim as slim\n"
+        + CALL.format(call="slim.prefetch_queue.prefetch_queue")
+        + "x = slim.conv2d(q.dequeue()[0], 2, [3, 3])\n"
+    )
+    result = _process(tmp_path, source)
+    assert all(f.fixed for f in result.findings)
+    assert result.rewritten == (
+        "import tensorflow.compat.v1 as tf\nimport tf_slim as slim\n"
+        "import estimator_multigpu as emg\n"
+        + NEW
+        + "x = slim.conv2d(q.dequeue()[0], 2, [3, 3])\n"
+    )
+
+
+_DRIVER = """
+import contextlib, io, json, runpy, sys
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+script, out = sys.argv[1], {}
+for devices in (1, 2):
+    tf.compat.v1.reset_default_graph()
+    buffer = io.StringIO()
+    sys.argv[1:] = ["unused", str(devices)]
+    with contextlib.redirect_stdout(buffer):
+        runpy.run_path(script, run_name="__main__")
+    out[devices] = buffer.getvalue().splitlines()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_rewritten_tutorial_shape_trains_alike_at_one_and_two_devices(tmp_path):
+    # Two dequeues per step must be two different batches: the same batch twice
+    # would give the 2-device step other weights than the 1-device step.
+    result = runner.process(str(CORPUS / "slim_prefetch_tower_train.py"))
+    assert not result.remaining
+    script = tmp_path / "rewritten.py"
+    script.write_text(result.rewritten)
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["1"][0] == "step 3"
+    assert out["2"] == out["1"]
