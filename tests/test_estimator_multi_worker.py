@@ -160,6 +160,11 @@ def test_sync_replicas_optimizer_aggregates_every_training_task(monkeypatch):
         assert distributed.sync_hooks(is_chief=False) == []
 
 
+def test_sync_replicas_optimizer_is_public_at_emg_estimator():
+    assert "sync_replicas_optimizer" in emg_estimator.__all__
+    assert emg.estimator.sync_replicas_optimizer is distributed.sync_replicas_optimizer
+
+
 def test_sync_replicas_optimizer_outside_a_cluster_is_the_optimizer():
     plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
     config = emg_estimator.RunConfig()

@@ -5,6 +5,7 @@ import tensorflow as _tf
 from estimator_multigpu.estimator import experimental, export
 from estimator_multigpu.estimator.best_exporter import BestExporter
 from estimator_multigpu.estimator.checkpoints import WarmStartSettings
+from estimator_multigpu.estimator.distributed import sync_replicas_optimizer
 from estimator_multigpu.estimator.estimator import Estimator
 from estimator_multigpu.estimator.exporters import (
     Exporter,
@@ -81,5 +82,6 @@ __all__ = [
     "add_metrics",
     "experimental",
     "export",
+    "sync_replicas_optimizer",
     "train_and_evaluate",
 ]
