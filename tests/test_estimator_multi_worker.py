@@ -304,8 +304,42 @@ def test_own_device_filters_are_kept(monkeypatch):
 
 def test_parameter_server_strategy_is_refused_for_tf_config_ps_jobs():
     strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy()
-    with pytest.raises(ValueError, match=r"got a ParameterServerStrategyV1"):
+    match = (
+        r"got a ParameterServerStrategyV1.*leave `train_distribute` unset and "
+        r"give `TF_CONFIG` a `ps` job: `emg.estimator.train_and_evaluate` places "
+        r"the variables on the ps tasks"
+    )
+    with pytest.raises(ValueError, match=match):
         emg_estimator.RunConfig(train_distribute=strategy)
+
+
+def _uninitialised(strategy_class):
+    """A strategy of `strategy_class` whose __init__ (cluster setup) never ran."""
+    return strategy_class.__new__(strategy_class)
+
+
+def test_tf2_parameter_server_strategy_names_the_ps_job_alternative():
+    strategy = _uninitialised(tf.distribute.experimental.ParameterServerStrategy)
+    with pytest.raises(ValueError, match=r"give `TF_CONFIG` a `ps` job: `emg"):
+        emg_estimator.RunConfig(train_distribute=strategy)
+
+
+@pytest.mark.parametrize(
+    "strategy_class",
+    [
+        tf.distribute.MultiWorkerMirroredStrategy,
+        tf.distribute.experimental.MultiWorkerMirroredStrategy,
+        tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy,
+    ],
+    ids=["tf2", "tf2_experimental", "v1"],
+)
+def test_multi_worker_mirrored_strategy_names_emg_distribute(strategy_class):
+    match = (
+        r"got a MultiWorkerMirroredStrategy \(CollectiveAllReduceStrategy.*\); "
+        r".*use `emg.distribute`"
+    )
+    with pytest.raises(ValueError, match=match):
+        emg_estimator.RunConfig(train_distribute=_uninitialised(strategy_class))
 
 
 def test_empty_tf_config_is_unset(monkeypatch):

@@ -11,6 +11,15 @@ _SUPPORTED = (
     tf.compat.v1.distribute.OneDeviceStrategy,
 )
 
+_PARAMETER_SERVER = (
+    tf.distribute.experimental.ParameterServerStrategy,
+    tf.compat.v1.distribute.experimental.ParameterServerStrategy,
+)
+_MULTI_WORKER = (
+    tf.distribute.MultiWorkerMirroredStrategy,
+    tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy,
+)
+
 
 def devices_of(strategy, argument: str) -> list[str] | None:
     """The devices a `MirroredStrategy` / `OneDeviceStrategy` runs on.
@@ -30,18 +39,37 @@ def devices_of(strategy, argument: str) -> list[str] | None:
         return None
     if type(strategy) in _SUPPORTED:
         return [_local_name(d) for d in strategy.extended.worker_devices]
-    tf_text = ""
-    if type(strategy) is tf.distribute.experimental.ParameterServerStrategy:
-        tf_text = (
-            "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` "
-            "for parameter server strategy with estimator. "
+    raise ValueError(_refusal(strategy, argument))
+
+
+def _refusal(strategy, argument: str) -> str:
+    """Why `strategy` is refused, and what to use instead."""
+    name = type(strategy).__name__
+    if isinstance(strategy, _PARAMETER_SERVER):
+        return (
+            f"RunConfig `{argument}` got a {name}; emg.estimator does not run "
+            "a ParameterServerStrategy. For parameter servers, leave "
+            f"`{argument}` unset and give `TF_CONFIG` a `ps` job: "
+            "`emg.estimator.train_and_evaluate` places the variables on the ps "
+            "tasks (tf.estimator's parameter-server mode)."
         )
-    raise ValueError(
-        f"{tf_text}RunConfig `{argument}` got a {type(strategy).__name__}; emg.estimator "
+    if isinstance(strategy, _MULTI_WORKER):
+        return (
+            f"RunConfig `{argument}` got a MultiWorkerMirroredStrategy ({name}); "
+            "emg.estimator does not all-reduce across workers. For "
+            "MultiWorkerMirroredStrategy training use `emg.distribute` "
+            "(`emg.distribute.multi_worker_strategy()`), or leave "
+            f"`{argument}` unset and give `TF_CONFIG` a `ps` job for "
+            "`emg.estimator.train_and_evaluate` "
+            "(`emg.estimator.sync_replicas_optimizer` for synchronous steps)."
+        )
+    return (
+        f"RunConfig `{argument}` got a {name}; emg.estimator "
         "runs a model on the devices of one machine only and honours "
         "tf.distribute.MirroredStrategy or OneDeviceStrategy there. Pass "
         f"{argument}=tf.distribute.MirroredStrategy([...]) or "
-        "RunConfig(devices=[...]); for several machines use emg.distribute."
+        "RunConfig(devices=[...]); for several machines use emg.distribute, or "
+        "`emg.estimator.train_and_evaluate` on a TF_CONFIG cluster."
     )
 
 
