@@ -172,3 +172,47 @@ def test_eager_mode_is_refused():
         pytest.skip("v2 behaviour is off: this process has no eager mode")
     with pytest.raises(TypeError, match=r"`prefetch_queue` is graph-only"):
         queues.prefetch_queue([tf.constant([1])])
+
+
+@pytest.fixture
+def v1_control_flow():
+    """TF1 while loops (Enter/Exit/NextIteration) for this test only."""
+    was_v2 = tf1.control_flow_v2_enabled()
+    tf1.disable_control_flow_v2()
+    yield
+    if was_v2:
+        tf1.enable_control_flow_v2()
+
+
+def test_a_tf1_while_loop_after_get_next_is_refused(v1_control_flow):
+    with tf.Graph().as_default():
+        images, labels = _batches()
+        looped = tf.while_loop(
+            lambda i, v: i < 2, lambda i, v: (i + 1, v + 1), [0, labels]
+        )
+        with pytest.raises(ValueError, match=r"through a TF1 while loop \(`while/"):
+            queues.prefetch_queue([images, looped[1]])
+
+
+def test_conditional_post_processing_is_kept():
+    with tf.Graph().as_default():
+        images, labels = _batches()
+        labels = tf.cond(labels[0] > 30, lambda: labels * 2, lambda: -labels)
+        dequeued = queues.prefetch_queue([images, labels]).dequeue()
+        with tf1.Session() as session:
+            runs = _drain(session, dequeued[1])
+    np.testing.assert_array_equal(runs[1], [-20, -30])
+    np.testing.assert_array_equal(runs[2], [80, 100])
+
+
+def test_seeded_random_ops_draw_anew_in_each_dequeue():
+    # A copy with its original's seeds would add the very same noise.
+    with tf.Graph().as_default():
+        tf1.set_random_seed(7)
+        images, _ = _batches()
+        noise = tf.random.uniform(tf.shape(images), seed=1)
+        queue = queues.prefetch_queue([noise])
+        first, second = queue.dequeue(), queue.dequeue()
+        with tf1.Session() as session:
+            a, b = session.run([first, second])
+    assert not np.allclose(a[0], b[0])

@@ -27,6 +27,11 @@ SOURCE_OP_TYPES = frozenset(
     }
 )
 
+# TF1 while-loop ops: a loop's frame cannot be copied op by op.
+LOOP_OP_TYPES = frozenset(
+    {"Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration"}
+)
+
 
 class PrefetchQueue:
     """Each `dequeue()` gives the next element of the source of `tensors`.
@@ -121,6 +126,7 @@ def prefetch_queue(
     path = _source_path(flat)
     if not path:
         raise ValueError(_no_source_message(flat))
+    _check_no_loop(path)
     logging.info("prefetch_queue: %d op(s) copied per dequeue().", len(path))
     return PrefetchQueue(tensors, path, name or "prefetch_queue")
 
@@ -171,6 +177,19 @@ def _no_source_message(flat: list[tf.Tensor]) -> str:
         "Build them from a dataset: `images, labels = "
         "emg.inputs.queues.get_next(dataset)`."
     )
+
+
+def _check_no_loop(path: list[tf.Operation]) -> None:
+    """Raises ValueError if a TF1 while loop lies between source and tensors."""
+    loops = [op.name for op in path if op.type in LOOP_OP_TYPES]
+    if loops:
+        raise ValueError(
+            f"`tensors` are computed from the iterator through a TF1 while loop "
+            f"(`{loops[0]}`), which `prefetch_queue` cannot rebuild per dequeue(). "
+            "Move the loop into the dataset (a `map` before batching), apply it "
+            "after `dequeue()`, or use TF2 control flow "
+            "(`tf.compat.v1.enable_control_flow_v2()`)."
+        )
 
 
 def _source_path(flat: list[tf.Tensor]) -> list[tf.Operation]:
@@ -234,9 +253,27 @@ def _copy_op(graph: tf.Graph, op: tf.Operation, copies: dict) -> tf.Operation:
                 dtypes=[t.dtype for t in op.outputs],
                 input_types=[t.dtype for t in op.inputs],
                 name=op.name.rsplit("/", 1)[-1],
-                attrs=dict(op.node_def.attr),
+                attrs=_fresh_seeds(graph, dict(op.node_def.attr)),
                 op_def=op.op_def,
             )
+
+
+def _fresh_seeds(graph: tf.Graph, attrs: dict) -> dict:
+    """`attrs` with a new op seed where a random op had a fixed one.
+
+    A copy with its original's seeds would draw the same numbers as the
+    original; a fresh op seed (from the graph seed, as for any new op)
+    keeps each dequeue()'s draws its own and still repeatable.
+    """
+    if "seed" not in attrs or "seed2" not in attrs:
+        return attrs
+    if not (attrs["seed"].i or attrs["seed2"].i):
+        return attrs  # unseeded: every op draws its own numbers already
+    with graph.as_default():
+        seed, seed2 = tf.compat.v1.random.get_seed(None)
+    attrs["seed"] = tf.compat.v1.AttrValue(i=seed or 0)
+    attrs["seed2"] = tf.compat.v1.AttrValue(i=seed2 or 0)
+    return attrs
 
 
 def _copied(tensor: tf.Tensor, copies: dict) -> tf.Tensor:
