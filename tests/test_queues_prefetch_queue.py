@@ -111,6 +111,11 @@ def test_a_tf1_queue_source_also_advances():
     assert sorted(v[0] for v in values) == [0, 2]
 
 
+def _other_graph_tensor():
+    with tf.Graph().as_default():
+        return tf.constant([1])
+
+
 BAD_CALLS = [
     (
         "capacity-type",
@@ -147,6 +152,12 @@ BAD_CALLS = [
         lambda t: queues.prefetch_queue([t[0], np.zeros(2)]),
         TypeError,
         r"`tensors` must hold graph tensors; received array",
+    ),
+    (
+        "two-graphs",
+        lambda t: queues.prefetch_queue([t[0], _other_graph_tensor()]),
+        ValueError,
+        r"`tensors` must all belong to one graph; received tensors of 2 graphs",
     ),
 ]
 

@@ -163,8 +163,13 @@ def _check_tensors(tensors: Any) -> list[tf.Tensor]:
                 f"({type(value).__name__}). Pass the tensors of an iterator's "
                 "`get_next()` (e.g. `queues.get_next(...)`)."
             )
-    if len({value.graph for value in flat}) > 1:
-        raise ValueError("`tensors` must all belong to one graph.")
+    graphs = {value.graph for value in flat}
+    if len(graphs) > 1:
+        raise ValueError(
+            f"`tensors` must all belong to one graph; received tensors of "
+            f"{len(graphs)} graphs. Build the input and the dequeue ops in one "
+            "`with tf.Graph().as_default():` block."
+        )
     return flat
 
 
