@@ -21,11 +21,38 @@ modes = set(sys.argv[2].split("+"))
 config = json.loads(os.environ["TF_CONFIG"])
 name = f"{config['task']['type']}{config['task']['index']}"
 print(f"hello from {name}", flush=True)
+
+
+def note_term(signum, frame):  # Records the SIGTERM, then carries on.
+    (out / f"{name}.term").write_text(repr(time.time()))
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait_until(condition, seconds=30):
+    deadline = time.time() + seconds
+    while not condition() and time.time() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+def pids(task):
+    return [int(p.name.rsplit(".", 1)[1]) for p in out.glob(f"{task}.pid.*")]
+
+
+if "ignore_term" in modes:  # Before the pid file: a task listed ignores it.
+    signal.signal(signal.SIGTERM, note_term)
 (out / f"{name}.pid.{os.getpid()}").write_text(os.environ["TF_CONFIG"])
 primary = name == "chief0"
-if "ignore_term" in modes:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+cluster_size = sum(len(tasks) for tasks in config["cluster"].values())
 if "fail" in modes and name == "worker1":
+    wait_until(lambda: len(list(out.glob("*.pid.*"))) >= cluster_size)
     sys.exit(3)
 if "crash_once" in modes and name == "worker1":
     if not (out / "crashed").exists():
@@ -34,13 +61,20 @@ if "crash_once" in modes and name == "worker1":
     (out / "rejoined").write_text("")
 if "crash_always" in modes and name == "worker1":
     sys.exit(5)
+if name == "evaluator0" and modes & {"eval_finishes", "eval_fails"}:
+    wait_until(lambda: pids("chief0") and not any(map(alive, pids("chief0"))))
+    if wait_until(lambda: not any(map(alive, pids("ps0"))), seconds=10):
+        (out / "ps_gone_before_evaluation_ended").write_text("")
+    time.sleep(1)  # Evaluates the final checkpoint.
+    (out / "evaluated").write_text("")
+    sys.exit(4 if "eval_fails" in modes else 0)
 if primary:
     while "all" in modes and len(list(out.glob("*.pid.*"))) < 5:
         time.sleep(0.05)
     while "crash_once" in modes and not (out / "rejoined").exists():
         time.sleep(0.05)
     if modes & {"all", "crash_once"}:
-        sys.exit(0)
+        sys.exit(6 if "chief_fails" in modes else 0)
 time.sleep(120)
 """
 
@@ -108,11 +142,14 @@ def test_plan_rejects_bad_counts(kwargs, match):
 
 
 def test_runs_every_task_and_prefixes_lines(tmp_path):
-    result = _launch(tmp_path, "all", "--ps=1", "--workers=2", "--chief", "--evaluator")
+    flags = ["--ps=1", "--workers=2", "--chief", "--evaluator"]
+    result = _launch(tmp_path, "all", *flags, "--evaluator-grace-seconds=0.5")
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("chief:0", "worker:0", "worker:1", "ps:0", "evaluator:0"):
         assert f"[{name}] hello from {name.replace(':', '')}" in result.stdout
-    assert "[launch] chief:0 exited with status 0" in result.stdout
+    assert "[launch] chief:0 exited with status 0: stopping all tasks but the" in (
+        result.stdout
+    )
     configs = {
         p.name.split(".")[0]: json.loads(p.read_text())
         for p in tmp_path.glob("*.pid.*")
@@ -130,10 +167,64 @@ def test_failing_task_stops_job_with_its_status(tmp_path):
 
 
 def test_sigkill_after_grace_when_sigterm_ignored(tmp_path):
+    # worker1 fails once every task has set its SIGTERM handler, which notes
+    # the signal and carries on: only SIGKILL, after the grace, ends them.
+    result = _launch(tmp_path, "ignore_term+fail", "--workers=3", "--grace-seconds=2")
+    ended = time.time()
+    assert result.returncode == 3, result.stdout
+    terms = [float((tmp_path / f"worker{i}.term").read_text()) for i in (0, 2)]
+    # Alive for the grace after SIGTERM (less a second for a late handler),
+    # and killed soon after it.
+    assert ended - max(terms) >= 1
+    assert ended - min(terms) < 30
+    _assert_all_gone(tmp_path)
+
+
+def test_evaluator_finishes_after_the_chief(tmp_path):
+    flags = ["--ps=1", "--workers=2", "--chief", "--evaluator"]
+    result = _launch(tmp_path, "all+eval_finishes", *flags)
+    assert result.returncode == 0, result.stdout
+    assert "stopping all tasks but the evaluator, which gets up to 120 s" in (
+        result.stdout
+    )
+    assert "[launch] evaluator:0 finished" in result.stdout
+    assert (tmp_path / "evaluated").exists()
+    assert (tmp_path / "ps_gone_before_evaluation_ended").exists()
+    _assert_all_gone(tmp_path)
+
+
+def test_evaluator_failing_after_the_chief_fails_the_job(tmp_path):
+    flags = ["--ps=1", "--workers=2", "--chief", "--evaluator"]
+    result = _launch(tmp_path, "all+eval_fails", *flags)
+    assert result.returncode == 4, result.stdout
+    assert "[launch] evaluator:0 failed with status 4" in result.stdout
+    _assert_all_gone(tmp_path)
+
+
+def test_evaluator_stopped_after_its_grace(tmp_path):
+    flags = ["--ps=1", "--workers=2", "--chief", "--evaluator"]
     start = time.monotonic()
-    result = _launch(tmp_path, "ignore_term+fail", "--workers=3", "--grace-seconds=0.5")
-    assert result.returncode == 3
-    assert 0.5 <= time.monotonic() - start < 30
+    result = _launch(tmp_path, "all", *flags, "--evaluator-grace-seconds=1")
+    assert result.returncode == 0, result.stdout
+    assert time.monotonic() - start >= 1
+    assert "[launch] evaluator:0 still running after 1 s: stopping it" in (
+        result.stdout
+    )
+    assert not (tmp_path / "evaluated").exists()
+    _assert_all_gone(tmp_path)
+
+
+def test_failed_chief_does_not_wait_for_the_evaluator(tmp_path):
+    flags = ["--ps=1", "--workers=2", "--chief", "--evaluator"]
+    start = time.monotonic()
+    result = _launch(
+        tmp_path, "all+chief_fails", *flags, "--evaluator-grace-seconds=100"
+    )
+    assert result.returncode == 6, result.stdout
+    assert "[launch] chief:0 exited with status 6: stopping all tasks\n" in (
+        result.stdout
+    )
+    assert time.monotonic() - start < 60
     _assert_all_gone(tmp_path)
 
 

@@ -3,6 +3,7 @@
 Starts each task of a local cluster on 127.0.0.1 (free ports) running CMD
 with its own `TF_CONFIG`, prefixes its output lines (`[worker:1] ...`), and
 exits with the chief's status, or the status of the first task that fails.
+An evaluator gets `--evaluator-grace-seconds` after the chief finishes.
 """
 
 from __future__ import annotations
@@ -45,7 +46,20 @@ def _parser() -> argparse.ArgumentParser:
         "--restart-failed", action="store_true", help="restart crashed workers"
     )
     p.add_argument("--max-restarts", type=_count, default=3, help="per worker")
-    p.add_argument("--grace-seconds", type=_seconds, default=10.0)
+    p.add_argument(
+        "--grace-seconds",
+        type=_seconds,
+        default=10.0,
+        help="SIGTERM to SIGKILL when stopping a task (default 10)",
+    )
+    p.add_argument(
+        "--evaluator-grace-seconds",
+        type=_seconds,
+        default=120.0,
+        help="after the chief finishes with status 0, how long an evaluator "
+        "still running gets to evaluate the final checkpoint and exit before "
+        "it is stopped (default 120); the other tasks are stopped at once",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD [ARG ...]")
     return p
 
@@ -72,7 +86,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     signal.signal(signal.SIGTERM, _terminate)
     restarts = args.max_restarts if args.restart_failed else 0
-    return Supervisor(tasks, command, restarts, args.grace_seconds).run()
+    supervisor = Supervisor(
+        tasks,
+        command,
+        restarts,
+        args.grace_seconds,
+        evaluator_grace_seconds=args.evaluator_grace_seconds,
+    )
+    return supervisor.run()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,11 @@ class Supervisor:
     and `max_restarts` allows restarting it with the same `TF_CONFIG`.
     Stopping sends SIGTERM to each task's process group, then SIGKILL after
     `grace_seconds`.
+
+    When the chief finishes with status 0, an evaluator still running gets
+    up to `evaluator_grace_seconds` to evaluate the final checkpoint and exit
+    by itself (the other tasks are stopped at once); then it is stopped. A
+    failing evaluator then ends the job with its status.
     """
 
     def __init__(
@@ -31,6 +36,7 @@ class Supervisor:
         max_restarts: int = 0,
         grace_seconds: float = 10.0,
         out=None,
+        evaluator_grace_seconds: float = 120.0,
     ):
         self._out = out or sys.stdout
         lock = threading.Lock()
@@ -38,6 +44,7 @@ class Supervisor:
         self._lock = lock
         self._max_restarts = max_restarts
         self._grace = grace_seconds
+        self._evaluator_grace = evaluator_grace_seconds
         has_chief = any(t.task_type == "chief" for t in tasks)
         self._primary = "chief:0" if has_chief else "worker:0"
 
@@ -56,7 +63,11 @@ class Supervisor:
 
     def stop_all(self) -> None:
         """SIGTERM to every task still running, SIGKILL after the grace period."""
-        started = [p for p in self._procs if p.started]
+        self._stop(self._procs)
+
+    def _stop(self, procs: list[TaskProcess]) -> None:
+        """SIGTERM to each of `procs` still running, SIGKILL after the grace."""
+        started = [p for p in procs if p.started]
         running = [p for p in started if p.poll() is None]
         for proc in running:
             proc.signal(signal.SIGTERM)
@@ -85,6 +96,9 @@ class Supervisor:
             return None
         name = proc.task.name
         if name == self._primary:
+            evaluators = self._running_evaluators() if code == 0 else []
+            if evaluators:
+                return self._finish_evaluation(name, evaluators)
             self._say(f"{name} exited with status {code}: stopping all tasks")
             return code
         if code == 0:
@@ -98,6 +112,40 @@ class Supervisor:
             return None
         self._say(f"{name} failed with status {code}: stopping all tasks")
         return code
+
+    def _running_evaluators(self) -> list[TaskProcess]:
+        return [
+            p
+            for p in self._procs
+            if p.task.task_type == "evaluator" and p.started and p.poll() is None
+        ]
+
+    def _finish_evaluation(self, name: str, evaluators: list[TaskProcess]) -> int:
+        """Stops all but `evaluators`, waits for them; the job's exit status."""
+        grace = self._evaluator_grace
+        self._say(
+            f"{name} exited with status 0: stopping all tasks but the evaluator, "
+            f"which gets up to {grace:g} s to finish"
+        )
+        self._stop([p for p in self._procs if p not in evaluators])
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            codes = [p.poll() for p in evaluators]
+            if None not in codes:
+                return self._evaluation_status(evaluators, codes)
+            time.sleep(_POLL_SECONDS)
+        names = ", ".join(p.task.name for p in evaluators)
+        self._say(f"{names} still running after {grace:g} s: stopping it")
+        return 0
+
+    def _evaluation_status(self, evaluators, codes) -> int:
+        """0 when every evaluator finished, else the first failing status."""
+        for proc, code in zip(evaluators, codes):
+            if code:
+                self._say(f"{proc.task.name} failed with status {code}")
+                return code
+            self._say(f"{proc.task.name} finished")
+        return 0
 
     def _say(self, text: str) -> None:
         with self._lock:
