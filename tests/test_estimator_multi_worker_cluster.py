@@ -112,8 +112,6 @@ eval_spec = emg_estimator.EvalSpec(
 )
 emg_estimator.train_and_evaluate(estimator, train_spec, eval_spec)
 (out / f"{name}.done").write_text("")
-if config.is_chief and options.get("evaluator"):
-    wait_for(out / "evaluator0.done")  # The launcher stops all with the chief.
 """
 
 
