@@ -96,6 +96,8 @@ def _model_fn(features, labels, mode, params=None, config=None):
     optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
     if (params or {}).get("sync"):
         optimizer = distributed.sync_replicas_optimizer(optimizer, config)
+    if (params or {}).get("towers"):
+        optimizer = emg.TowerOptimizer(optimizer)
     step = tf.compat.v1.train.get_or_create_global_step()
     train_op = optimizer.minimize(loss, global_step=step)
     return emg_estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
@@ -107,7 +109,7 @@ def _input_fn():
     return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(4)
 
 
-def _towers_graph(config):
+def _towers_graph(config, params=None):
     model_fn = emg.replicate_model_fn(_model_fn, devices=ALL_DEVICES[:2])
     graph = tf.Graph()
     with graph.as_default(), graph.device(distributed.replica_device_setter(config)):
@@ -115,8 +117,24 @@ def _towers_graph(config):
         features, labels = tf.compat.v1.data.make_one_shot_iterator(
             _input_fn()
         ).get_next()
-        model_fn(features, labels, emg_estimator.ModeKeys.TRAIN, {}, config)
+        model_fn(features, labels, emg_estimator.ModeKeys.TRAIN, params or {}, config)
     return graph
+
+
+@pytest.mark.tf_compat
+@pytest.mark.parametrize("is_chief", [True, False], ids=["chief", "worker"])
+def test_sync_replicas_under_towers_hooks_only_the_applying_optimizer(
+    monkeypatch, is_chief
+):
+    # Each tower's model_fn call wraps its own optimizer; only the one that
+    # applies the towers' summed gradients gets a session hook.
+    _set_tf_config(monkeypatch, "worker", 1)
+    params = {"sync": True, "towers": True}
+    graph = _towers_graph(emg_estimator.RunConfig(), params)
+    with graph.as_default():
+        hooks = distributed.sync_hooks(is_chief)
+        assert len(hooks) == 1
+        hooks[0].begin()  # Raises for an optimizer that applied nothing.
 
 
 @pytest.mark.tf_compat
@@ -155,6 +173,10 @@ def test_sync_replicas_optimizer_aggregates_every_training_task(monkeypatch):
         sync = distributed.sync_replicas_optimizer(plain, config)
         assert isinstance(sync, tf.compat.v1.train.SyncReplicasOptimizer)
         assert sync._replicas_to_aggregate == 2
+        assert distributed.sync_hooks(is_chief=False) == []  # Nothing applied.
+        weights = tf.compat.v1.get_variable("w", [1])
+        step = tf.compat.v1.train.get_or_create_global_step()
+        sync.minimize(tf.reduce_sum(weights), global_step=step)
         assert len(distributed.sync_hooks(is_chief=False)) == 1
     with tf.Graph().as_default():
         assert distributed.sync_hooks(is_chief=False) == []

@@ -251,18 +251,30 @@ def sync_replicas_optimizer(optimizer, config, replicas_to_aggregate=None):
         )
     if not config.cluster_spec or replicas == 1:
         return optimizer
-    sync = tf.compat.v1.train.SyncReplicasOptimizer(
+    return _SyncReplicas(
         optimizer,
         replicas_to_aggregate=replicas_to_aggregate,
         total_num_replicas=replicas,
     )
-    graph = tf.compat.v1.get_default_graph()
-    _SYNC_OPTIMIZERS.setdefault(graph, []).append(sync)
-    return sync
+
+
+class _SyncReplicas(tf.compat.v1.train.SyncReplicasOptimizer):
+    """A `SyncReplicasOptimizer` that lists itself when it applies gradients.
+
+    Under `replicate_model_fn` every tower's model_fn call wraps its own
+    optimizer, and only one of them applies the towers' summed gradients:
+    that one gets the session hook (the others' hooks would refuse to start).
+    """
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        update = super().apply_gradients(grads_and_vars, global_step, name)
+        graph = tf.compat.v1.get_default_graph()
+        _SYNC_OPTIMIZERS.setdefault(graph, []).append(self)
+        return update
 
 
 def sync_hooks(is_chief: bool) -> list:
-    """The session hooks of the graph's `sync_replicas_optimizer`s."""
+    """The session hooks of the graph's `sync_replicas_optimizer`s that apply."""
     graph = tf.compat.v1.get_default_graph()
     return [
         optimizer.make_session_run_hook(is_chief)
