@@ -376,3 +376,29 @@ def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_
     # loss, the rewrite the loss over the global batch (the 1-device loss).
     assert out["minimize1"] == out["loop1"] == out["minimize2"]
     assert out["loop2"][-1] == out["loop1"][-1]
+
+
+@pytest.mark.parametrize(
+    "device",
+    ["'/gpu:%d' % i", "'/gpu:{}'.format(i)", "f'/gpu:{i}'", "'/device:GPU:%d' % i"],
+)
+def test_gpu_index_devices_become_resolve(device):
+    """GPU i over range(n): the first n devices here, simulated ones on a CPU."""
+    new, _ = fix(CANONICAL.replace('"/cpu:%d" % i', device))
+    assert "devices=emg.devices.resolve(num_gpus=NUM_DEVICES),\n" in new
+    assert "for i in range(NUM_DEVICES)" not in new
+
+
+@pytest.mark.parametrize(
+    "device, loop",
+    [
+        ("'/gpu:%d' % (i + 1)", "range(NUM_DEVICES)"),
+        ("'/gpu:%d' % i", "range(1, NUM_DEVICES)"),
+        ("'/job:worker/gpu:%d' % i", "range(NUM_DEVICES)"),
+    ],
+)
+def test_other_devices_are_kept_as_written(device, loop):
+    source = CANONICAL.replace('"/cpu:%d" % i', device)
+    source = source.replace("for i in range(NUM_DEVICES):", f"for i in {loop}:")
+    new, _ = fix(source)
+    assert f"devices=[{device} for i in {loop}]" in new

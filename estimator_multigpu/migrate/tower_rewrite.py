@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 
 from estimator_multigpu.migrate import aliases, astutil, rules, tower_body, tower_loops
 from estimator_multigpu.migrate.astutil import call_target
@@ -377,6 +378,70 @@ def _shard_params(tl: TowerLoop, off: Offsets, taken: set[str]):
     return params, batches, replaced
 
 
+_GPU_INDEX = re.compile(r"/(device:)?gpu:\{\}", re.IGNORECASE)
+
+
+def _device_template(device: ast.expr, var: str) -> str | None:
+    """`device` as a template with `{}` for loop variable `var`, else None.
+
+    `'/gpu:%d' % i`, `'/gpu:{}'.format(i)` and `f'/gpu:{i}'` give `'/gpu:{}'`.
+    """
+    is_var = lambda node: isinstance(node, ast.Name) and node.id == var  # noqa: E731
+    if (
+        isinstance(device, ast.BinOp)
+        and isinstance(device.op, ast.Mod)
+        and isinstance(device.left, ast.Constant)
+        and isinstance(device.left.value, str)
+        and is_var(device.right)
+    ):
+        return re.sub(r"%[ds]", "{}", device.left.value)
+    if (
+        isinstance(device, ast.Call)
+        and isinstance(device.func, ast.Attribute)
+        and device.func.attr == "format"
+        and isinstance(device.func.value, ast.Constant)
+        and isinstance(device.func.value.value, str)
+        and len(device.args) == 1
+        and not device.keywords
+        and is_var(device.args[0])
+    ):
+        return device.func.value.value
+    if isinstance(device, ast.JoinedStr):
+        parts = []
+        for value in device.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            elif isinstance(value, ast.FormattedValue) and is_var(value.value):
+                parts.append("{}")
+            else:
+                return None
+        return "".join(parts)
+    return None
+
+
+def _devices_text(tl: TowerLoop, off: Offsets, emg: str) -> str:
+    """The towers' devices: `emg.devices.resolve` for GPU i over `range(n)`.
+
+    `resolve(num_gpus=n)` is the same first n GPUs on a GPU machine, and the
+    logical devices of `emg.devices.simulate` (or the CPU) on one without,
+    where a literal `/gpu:i` does not exist. Any other device expression is
+    kept as the loop wrote it.
+    """
+    target, loop_iter = tl.loop.target, tl.loop.iter
+    if (
+        isinstance(target, ast.Name)
+        and isinstance(loop_iter, ast.Call)
+        and isinstance(loop_iter.func, ast.Name)
+        and loop_iter.func.id == "range"
+        and len(loop_iter.args) == 1
+        and not loop_iter.keywords
+    ):
+        template = _device_template(tl.device, target.id)
+        if template is not None and _GPU_INDEX.fullmatch(template):
+            return f"{emg}.devices.resolve(num_gpus={off.text(loop_iter.args[0])})"
+    return f"[{off.text(tl.device)} for {off.text(target)} in {off.text(loop_iter)}]"
+
+
 def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken: set[str]) -> list:
     params, batches, replaced = _shard_params(tl, off, taken)
     edits = [
@@ -390,7 +455,7 @@ def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken: set[str]) -> li
         if isinstance(a, ast.Name) and a.id == tl.extras.scope
     ]
     call = off.text(tl.tower_call, edits)
-    devices = f"[{off.text(tl.device)} for {off.text(tl.loop.target)} in {off.text(tl.loop.iter)}]"
+    devices = _devices_text(tl, off, emg)
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
     optimizer = off.text(tl.optimizer)
     if tl.capture:
