@@ -382,11 +382,14 @@ def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_
     "device",
     ["'/gpu:%d' % i", "'/gpu:{}'.format(i)", "f'/gpu:{i}'", "'/device:GPU:%d' % i"],
 )
-def test_gpu_index_devices_become_resolve(device):
+@pytest.mark.parametrize("loop", ["range", "xrange"])
+def test_gpu_index_devices_become_resolve(device, loop):
     """GPU i over range(n): the first n devices here, simulated ones on a CPU."""
-    new, _ = fix(CANONICAL.replace('"/cpu:%d" % i', device))
+    source = CANONICAL.replace('"/cpu:%d" % i', device)
+    source = source.replace("in range(NUM_DEVICES):", f"in {loop}(NUM_DEVICES):")
+    new, _ = fix(source)
     assert "devices=emg.devices.resolve(num_gpus=NUM_DEVICES),\n" in new
-    assert "for i in range(NUM_DEVICES)" not in new
+    assert f"for i in {loop}(NUM_DEVICES)" not in new
 
 
 @pytest.mark.parametrize(

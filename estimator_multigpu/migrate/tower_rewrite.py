@@ -422,6 +422,8 @@ def _device_template(device: ast.expr, var: str) -> str | None:
 def _devices_text(tl: TowerLoop, off: Offsets, emg: str) -> str:
     """The towers' devices: `emg.devices.resolve` for GPU i over `range(n)`.
 
+    (`xrange(n)`, as the era's scripts import it from `six.moves`, too.)
+
     `resolve(num_gpus=n)` is the same first n GPUs on a GPU machine, and the
     logical devices of `emg.devices.simulate` (or the CPU) on one without,
     where a literal `/gpu:i` does not exist. Any other device expression is
@@ -432,7 +434,7 @@ def _devices_text(tl: TowerLoop, off: Offsets, emg: str) -> str:
         isinstance(target, ast.Name)
         and isinstance(loop_iter, ast.Call)
         and isinstance(loop_iter.func, ast.Name)
-        and loop_iter.func.id == "range"
+        and loop_iter.func.id in ("range", "xrange")  # six.moves' xrange too.
         and len(loop_iter.args) == 1
         and not loop_iter.keywords
     ):
