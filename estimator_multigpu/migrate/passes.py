@@ -11,6 +11,7 @@ from estimator_multigpu.migrate import (
     era,
     scanner,
     slim,
+    tf_examples,
 )
 from estimator_multigpu.migrate.edits import Offsets, apply
 from estimator_multigpu.migrate.guide_rules import PortedRule
@@ -76,6 +77,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     era_hits = list(era.find(tree, table))
     out += [_finding(path, off, *hit) for hit in era_hits]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
+    out += [_finding(path, off, *hit) for hit in tf_examples.find(tree)]
     out += _compat_findings(tree, table, off, path, {id(h[0]) for h in era_hits})
     out.sort(key=lambda f: (f.line, f.col))
     return out

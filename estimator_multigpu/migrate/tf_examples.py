@@ -1,0 +1,66 @@
+"""Imports from `tensorflow.examples`, which no TensorFlow 2 package ships."""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate.guide_rules import GuideRule, rule
+
+RULE_ID = "tf-examples"
+ANCHOR = "tf-examples"
+_ROOT = "tensorflow.examples"
+_SUMMARY = (
+    "tensorflow.examples is not in any TensorFlow 2 package "
+    "(ModuleNotFoundError on import)"
+)
+_INPUT_DATA = (
+    "(x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data() "
+    "(uint8 arrays of 28x28 images; read_data_sets(...).train.next_batch(n) becomes "
+    "tf.data.Dataset.from_tensor_slices((x_train.reshape(-1, 784) / 255.0, "
+    "y_train)).shuffle(60000).batch(n))"
+)
+
+
+def _source(module: str) -> str:
+    return f"tensorflow/{module[len('tensorflow.') :].replace('.', '/')}.py"
+
+
+def _vendor(module: str, name: str) -> str:
+    stem = module.rsplit(".", 1)[-1]
+    statement = f"import {stem}" if name == stem else f"import {stem} as {name}"
+    return (
+        f"copy {_source(module)} from the TF 1.x source tree (Apache-2.0) next "
+        f"to this script, then write: {statement}"
+    )
+
+
+def _imported(node: ast.AST) -> list[tuple[str, str]]:
+    """(dotted module, local name) for each `tensorflow.examples` module imported."""
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        if node.module == _ROOT or node.module.startswith(_ROOT + "."):
+            return [(f"{node.module}.{a.name}", a.asname or a.name) for a in node.names]
+    if isinstance(node, ast.Import):
+        return [
+            (a.name, a.asname or a.name.rsplit(".", 1)[-1])
+            for a in node.names
+            if a.name.startswith(_ROOT + ".")
+        ]
+    return []
+
+
+def _replacement(module: str, name: str) -> str:
+    if module.endswith("tutorials.mnist.input_data"):
+        return _INPUT_DATA
+    return _vendor(module, name)
+
+
+def example_rule(module: str, name: str) -> GuideRule:
+    """The finding's rule for importing `module` as `name`."""
+    return rule(RULE_ID, _SUMMARY, _replacement(module, name), ANCHOR)
+
+
+def find(tree: ast.Module):
+    """Yields (node, api, text, rule) for each `tensorflow.examples` import."""
+    for node in ast.walk(tree):
+        for module, name in _imported(node):
+            yield node, module, ast.unparse(node), example_rule(module, name)
