@@ -6,6 +6,12 @@ from estimator_multigpu.migrate import rules
 from estimator_multigpu.migrate.guide_rules import rule
 
 _DATA = "tf.data.experimental.{name}"
+_PLACER = (
+    "emg.replicate_model_fn(model_fn, devices=..., variable_device='gpu') "
+    "(spreads the variables over the towers' devices by size, as the greedy "
+    "byte-size strategy did; variable_device='cpu' keeps them on the host): "
+    "the device setter goes with the tower loop"
+)
 # contrib name (under `tf.contrib.`) -> what to write on TF 2.x.
 REPLACEMENTS = {
     "framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step()",
@@ -45,6 +51,14 @@ REPLACEMENTS = {
     "data.ignore_errors": _DATA.format(name="ignore_errors()")
     + " or dataset.ignore_errors()",
     "data.TFRecordDataset": "tf.data.TFRecordDataset",
+    "learn.datasets.base.maybe_download": "tf.keras.utils.get_file(filename, "
+    "origin=source_url, cache_dir=work_directory, cache_subdir='') (the same "
+    "path, work_directory/filename, downloaded only when missing)",
+    "learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST": "[] (only the "
+    "RunConfig.uid() workaround read it; emg.estimator.RunConfig has no uid(): "
+    "delete that override and the import of run_config)",
+    "training.GreedyLoadBalancingStrategy": _PLACER,
+    "training.byte_size_load_fn": _PLACER,
     "data.Dataset": "tf.data.Dataset",
 }
 

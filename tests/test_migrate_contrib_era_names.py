@@ -1,0 +1,109 @@
+"""tf.contrib names of the cifar10_estimator era get their exact replacements.
+
+`maybe_download` (the generate_*_tfrecords scripts), the greedy variable
+placement of hand-written towers and the RunConfig uid whitelist. The corpus
+record writer is migrated with `--fix`, its reported call is replaced as the
+finding words it, and the result writes its records from the file already
+in the data directory (nothing is fetched).
+"""
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+from migrate_helpers import CORPUS
+
+from estimator_multigpu.migrate import passes, runner, scanner
+
+SCRIPT = CORPUS / "contrib_download_records.py"
+API = "tf.contrib.learn.datasets.base.maybe_download"
+
+
+def scan(source):
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    found = scanner.scan_rules(tree, source, "snippet.py")
+    return passes.scan(tree, source, "snippet.py", found)
+
+
+def contrib(findings):
+    return {f.api: f for f in findings if f.rule.rule_id == "contrib"}
+
+
+def _call_text(source):
+    """The maybe_download call as it is spelled in `source`."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == API:
+            return ast.get_source_segment(source, node)
+    raise AssertionError("no maybe_download call")
+
+
+def _call_from(replacement):
+    """The finding's call with maybe_download's arguments filled in."""
+    template = re.match(r"(tf\.keras\.utils\.get_file\(.*?\))", replacement).group(1)
+    for name, value in [
+        ("filename", "FILENAME"),
+        ("source_url", "SOURCE_URL"),
+        ("work_directory", "data_dir"),
+    ]:
+        template = re.sub(rf"\b{name}\b", value, template)
+    return template
+
+
+def test_maybe_download_is_reported_with_get_file():
+    result = runner.process(str(SCRIPT))
+    finding = contrib(result.findings)[API]
+    assert finding.rule.replacement.startswith(
+        "tf.keras.utils.get_file(filename, origin=source_url, "
+        "cache_dir=work_directory, cache_subdir='')"
+    )
+    assert not finding.fixed
+    assert _call_text(result.rewritten)
+
+
+def test_migrated_writer_runs_with_the_reported_call(tmp_path):
+    result = runner.process(str(SCRIPT))
+    finding = contrib(result.findings)[API]
+    call = _call_from(finding.rule.replacement)
+    script = tmp_path / "writer.py"
+    script.write_text(result.rewritten.replace(_call_text(result.rewritten), call))
+    data = tmp_path / "data"
+    data.mkdir()
+    np.save(data / "values.npy", np.arange(5))
+    proc = subprocess.run(
+        [sys.executable, str(script), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split("\n")[:2] == ["read values.npy", "wrote 5"]
+    assert (data / "values.tfrecords").stat().st_size > 0
+
+
+def test_greedy_placement_becomes_the_variable_device_of_replicate_model_fn():
+    source = """
+    import tensorflow as tf
+    strategy = tf.contrib.training.GreedyLoadBalancingStrategy(
+        2, tf.contrib.training.byte_size_load_fn)
+    """
+    found = contrib(scan(source))
+    for name in ("GreedyLoadBalancingStrategy", "byte_size_load_fn"):
+        assert found[f"tf.contrib.training.{name}"].rule.replacement.startswith(
+            "emg.replicate_model_fn(model_fn, devices=..., variable_device='gpu')"
+        )
+
+
+def test_run_config_uid_whitelist_says_what_to_delete():
+    source = """
+    from tensorflow.contrib.learn.python.learn import run_config
+    whitelist = run_config._DEFAULT_UID_WHITE_LIST
+    """
+    found = contrib(scan(source))
+    api = "tf.contrib.learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST"
+    assert found[api].rule.replacement.startswith("[] (only the RunConfig.uid()")
