@@ -55,6 +55,9 @@ class TrainConfig:
       cache_dir: where generated data goes.
       synthetic_examples: (train, test) sizes of the generated set.
       log_every_steps: progress and logging interval.
+      sync_replicas: on a TF_CONFIG cluster, train synchronously (the
+        gradients of one step of every worker averaged, the global step
+        advancing once per aggregated step); no effect on one process.
     """
 
     data_dir: str | None = None
@@ -77,6 +80,7 @@ class TrainConfig:
     cache_dir: str = dataclasses.field(default_factory=default_cache_dir)
     synthetic_examples: tuple[int, int] = (10_000, 2_000)
     log_every_steps: int = 20
+    sync_replicas: bool = False
 
     def __post_init__(self):
         validate(self)
@@ -115,6 +119,14 @@ def _check_seed(seed) -> None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ValueError(
             f"`seed` must be an int in [0, {MAX_SEED}]; received {seed!r}."
+        )
+
+
+def _check_flags(config: TrainConfig) -> None:
+    if not isinstance(config.sync_replicas, bool):
+        raise ValueError(
+            f"`sync_replicas` must be a bool; received {config.sync_replicas!r}. "
+            "Pass True or False (--sync_replicas / --nosync_replicas)."
         )
 
 
@@ -172,6 +184,7 @@ def validate(config: TrainConfig) -> None:
     _check_choice("remainder", config.remainder, REMAINDERS)
     _check_choice("data_format", config.data_format, model.DATA_FORMATS)
     _check_positive(config)
+    _check_flags(config)
     _check_seed(config.seed)
     _check_synthetic(config)
     _check_paths(config)

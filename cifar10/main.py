@@ -110,6 +110,17 @@ _EVAL_THROTTLE = flags.DEFINE_integer(
     lower_bound=0,
 )
 
+_SYNC_REPLICAS = flags.DEFINE_boolean(
+    "sync_replicas",
+    False,
+    "On a TF_CONFIG cluster with ps tasks (e.g. under python -m "
+    "estimator_multigpu.launch --ps=1 --workers=2): train synchronously, the "
+    "gradients of one step of every worker averaged and the global step "
+    "advanced once per averaged step (SyncReplicasOptimizer). Default: "
+    "asynchronous. Without a cluster, or with one training task, training is "
+    "synchronous anyway: the flag is accepted and a warning says it has no effect.",
+)
+
 
 @flags.multi_flags_validator(
     ["devices", "num_gpus"], message="Pass --devices or --num_gpus, not both."
@@ -240,6 +251,7 @@ def config_from_flags() -> config_lib.TrainConfig:
         cache_dir=_CACHE_DIR.value,
         synthetic_examples=tuple(int(v) for v in _SYNTHETIC.value),
         log_every_steps=_LOG_EVERY.value,
+        sync_replicas=_SYNC_REPLICAS.value,
     )
 
 
@@ -278,6 +290,23 @@ def _cluster_task() -> str | None:
     return f"{run_config.task_type}:{run_config.task_id}"
 
 
+def _report_sync_replicas(config: config_lib.TrainConfig, workers: int) -> None:
+    """Says what --sync_replicas does with `workers` training tasks (if it is on)."""
+    if not config.sync_replicas:
+        return
+    if workers < 2:
+        logging.warning(
+            "--sync_replicas has no effect without a TF_CONFIG cluster of 2 or "
+            "more training tasks: one process trains synchronously anyway."
+        )
+        return
+    print(
+        f"Synchronous training: the gradients of {workers} workers are averaged "
+        "per step (--sync_replicas).",
+        flush=True,
+    )
+
+
 def _train_on_cluster(config: config_lib.TrainConfig, data_dir: str) -> None:
     """This task's part of training on the TF_CONFIG cluster."""
     from cifar10 import trainer
@@ -285,6 +314,8 @@ def _train_on_cluster(config: config_lib.TrainConfig, data_dir: str) -> None:
 
     train_input_fn, eval_input_fn = trainer.input_fns(config, data_dir)
     runner = trainer.estimator(config)
+    if runner.config.task_type in ("chief", "worker"):
+        _report_sync_replicas(config, runner.config.num_worker_replicas)
     train_spec = estimator.TrainSpec(train_input_fn, max_steps=config.train_steps)
     eval_spec = estimator.EvalSpec(
         eval_input_fn,
@@ -354,6 +385,7 @@ def main(argv):
         return
     from cifar10 import trainer
 
+    _report_sync_replicas(config, workers=0)
     results = trainer.train_and_evaluate(config, data_dir)
     print(
         f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
