@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     compat_v1,
     contrib_names,
     era,
+    model_fn_towers,
     scanner,
     slim,
     tf_examples,
@@ -74,6 +75,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     table = aliases.AliasTable(tree)
     off = Offsets(source)
     out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
+    out = model_fn_towers.refine(tree, out)
     era_hits = list(era.find(tree, table))
     out += [_finding(path, off, *hit) for hit in era_hits]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]

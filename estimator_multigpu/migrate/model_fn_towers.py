@@ -1,0 +1,80 @@
+"""A hand-written tower loop inside a model_fn: the exact edits to one replicated tower."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import rules, tower_loops
+from estimator_multigpu.migrate.astutil import walk_scope
+
+_MODEL_FN_ARGS = {"features", "labels", "mode"}
+
+
+def _enclosing_model_fns(tree: ast.AST) -> dict[int, ast.FunctionDef]:
+    """{id(loop): model_fn} for every `for` loop directly inside a model_fn."""
+    out = {}
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        if len({a.arg for a in func.args.args} & _MODEL_FN_ARGS) < 2:
+            continue
+        for node in walk_scope(func.body):
+            if isinstance(node, ast.For):
+                out[id(node)] = func
+    return out
+
+
+def _count(loop: ast.For) -> str:
+    it = loop.iter
+    is_range = isinstance(it, ast.Call) and ast.unparse(it.func) == "range"
+    if is_range and len(it.args) == 1:
+        return ast.unparse(it.args[0])
+    return f"len(list({ast.unparse(it)}))"
+
+
+def _indexed(loop: ast.For, var: str) -> list[str]:
+    """`X[var]` spellings in the loop body (the per-tower inputs)."""
+    return sorted(
+        {
+            ast.unparse(n)
+            for n in ast.walk(loop)
+            if isinstance(n, ast.Subscript)
+            and isinstance(n.slice, ast.Name)
+            and n.slice.id == var
+        }
+    )
+
+
+def replacement(loop: ast.For, func: ast.FunctionDef) -> str:
+    """The edits that turn `loop` (in `func`) into one tower replicated by emg."""
+    var = ast.unparse(loop.target)
+    count = _count(loop)
+    inputs = "; ".join(f"{x} -> {x.rsplit('[', 1)[0]}" for x in _indexed(loop, var))
+    lists = ", ".join(sorted(tower_loops.appended(loop)))
+    parts = [
+        f"build one tower per {func.name}() call: the loop body once, without "
+        f"`for {var} in ...` and its tf.device ({var} = 0)",
+        inputs,
+        f"the tower's own values instead of the lists {lists} (no averaging, "
+        "no tf.concat over towers)"
+        if lists
+        else "",
+        "optimizer -> emg.TowerOptimizer(optimizer) (its apply_gradients takes "
+        "tf.gradients pairs too)",
+        "where the Estimator is built: model_fn=emg.replicate_model_fn(model_fn, "
+        f"devices=emg.devices.resolve(num_gpus={count}))",
+        "the input_fn returns the global batch, not per-tower lists",
+    ]
+    return "; ".join(p for p in parts if p)
+
+
+def refine(tree: ast.AST, findings: list) -> list:
+    """Gives the generic tower-loop finding of a loop in a model_fn its edits."""
+    funcs = _enclosing_model_fns(tree)
+    for f in findings:
+        generic = f.rule.replacement == rules.TOWER_RULE.replacement
+        func = funcs.get(id(f.node))
+        if f.rule.rule_id == "tower-loop" and generic and func is not None:
+            f.rule = dataclasses.replace(f.rule, replacement=replacement(f.node, func))
+    return findings

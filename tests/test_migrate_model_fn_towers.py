@@ -1,0 +1,137 @@
+"""A tower loop inside a model_fn gets the edits that make it one replicated tower.
+
+The corpus script has the cifar10_estimator shape (device string built in the
+loop, tf.gradients per tower, inline averaging, per-tower input lists). Its
+`--fix` output trains on one tower; the port the finding spells out, done by
+hand below, trains on two devices to the same weights.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+import textwrap
+
+from migrate_helpers import CORPUS
+
+from estimator_multigpu.migrate import passes, runner, scanner
+
+SCRIPT = CORPUS / "estimator_hand_towers.py"
+
+# The corpus model_fn after the edits the finding lists (and --fix's renames).
+PORTED = """
+import sys
+
+import numpy as np
+import tensorflow.compat.v1 as tf
+
+import estimator_multigpu as emg
+
+emg.devices.simulate(2)
+tf.disable_v2_behavior()
+
+
+def model_fn(features, labels, mode, params):
+    tower_features = features
+    tower_labels = labels
+    with tf.variable_scope("model"):
+        w = tf.get_variable("w", [3, 2], initializer=tf.zeros_initializer())
+        logits = tf.matmul(tower_features, w)
+        loss = tf.losses.sparse_softmax_cross_entropy(tower_labels, logits)
+        variables = tf.trainable_variables()
+        grads = tf.gradients(loss, variables)
+    optimizer = emg.TowerOptimizer(tf.train.GradientDescentOptimizer(0.5))
+    step = tf.train.get_global_step()
+    train_op = optimizer.apply_gradients(zip(grads, variables), global_step=step)
+    return emg.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def input_fn():
+    x = np.random.RandomState(0).randn(8, 3).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int32)
+    return tf.data.Dataset.from_tensors((x, y)).repeat()
+
+
+estimator = emg.estimator.Estimator(
+    emg.replicate_model_fn(model_fn, devices=emg.devices.resolve(num_gpus=2)),
+    model_dir=sys.argv[1],
+    params={"num_towers": 2},
+)
+estimator.train(input_fn, steps=3)
+print("global_step", estimator.get_variable_value("global_step"))
+print("w", np.round(estimator.get_variable_value("model/w"), 4).tolist())
+"""
+
+
+def scan(source):
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    found = scanner.scan_rules(tree, source, "snippet.py")
+    return passes.scan(tree, source, "snippet.py", found)
+
+
+def _loop_finding(findings):
+    (finding,) = [f for f in findings if f.api == "tower loop"]
+    return finding
+
+
+def _run(path, model_dir):
+    proc = subprocess.run(
+        [sys.executable, str(path), str(model_dir)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.splitlines()[-2:]
+
+
+def test_loop_in_model_fn_names_every_edit_at_the_loop():
+    finding = _loop_finding(runner.process(str(SCRIPT)).findings)
+    line = (
+        SCRIPT.read_text()
+        .splitlines()
+        .index('    for i in range(params["num_towers"]):  # expect: tower-loop')
+    )
+    assert (finding.line, finding.col) == (line + 1, 5)
+    assert finding.rule.replacement == (
+        "build one tower per model_fn() call: the loop body once, without "
+        "`for i in ...` and its tf.device (i = 0); "
+        "tower_features[i] -> tower_features; tower_labels[i] -> tower_labels; "
+        "the tower's own values instead of the lists tower_gradvars, tower_losses "
+        "(no averaging, no tf.concat over towers); "
+        "optimizer -> emg.TowerOptimizer(optimizer) (its apply_gradients takes "
+        "tf.gradients pairs too); where the Estimator is built: "
+        "model_fn=emg.replicate_model_fn(model_fn, "
+        "devices=emg.devices.resolve(num_gpus=params['num_towers'])); "
+        "the input_fn returns the global batch, not per-tower lists"
+    )
+
+
+def test_loop_outside_a_model_fn_keeps_the_minimize_advice():
+    source = """
+    import tensorflow as tf
+
+    def train(images, num_gpus, opt):
+        tower_grads = []
+        for i in range(num_gpus):
+            with tf.device("/gpu:%d" % i):
+                loss = tf.reduce_sum(images[i])
+                tower_grads.append(opt.compute_gradients(loss))
+        return tower_grads
+    """
+    finding = _loop_finding(scan(source))
+    assert "emg.towers.minimize" in finding.rule.replacement
+    assert "build one tower per" not in finding.rule.replacement
+
+
+def test_fixed_script_trains_and_the_reported_port_matches_it(tmp_path):
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(runner.process(str(SCRIPT)).rewritten)
+    ported = tmp_path / "ported.py"
+    ported.write_text(PORTED)
+    one = _run(fixed, tmp_path / "one")
+    two = _run(ported, tmp_path / "two")
+    assert one[0] == "global_step 3"
+    assert two == one
