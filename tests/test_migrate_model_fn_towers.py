@@ -109,6 +109,24 @@ def test_loop_in_model_fn_names_every_edit_at_the_loop():
     )
 
 
+def test_inline_averaging_in_model_fn_says_to_delete_it():
+    findings = runner.process(str(SCRIPT)).findings
+    (finding,) = [f for f in findings if f.api == "gradient averaging"]
+    assert (
+        finding.line
+        == SCRIPT.read_text()
+        .splitlines()
+        .index(
+            "    for grad, var in itertools.chain(*tower_gradvars):  # expect: tower-loop"
+        )
+        + 1
+    )
+    assert finding.rule.replacement.startswith(
+        "nothing: delete the averaging and pass the one tower's (gradient, variable) "
+        "pairs to optimizer.apply_gradients as they are"
+    )
+
+
 def test_loop_outside_a_model_fn_keeps_the_minimize_advice():
     source = """
     import tensorflow as tf
@@ -124,6 +142,7 @@ def test_loop_outside_a_model_fn_keeps_the_minimize_advice():
     finding = _loop_finding(scan(source))
     assert "emg.towers.minimize" in finding.rule.replacement
     assert "build one tower per" not in finding.rule.replacement
+    assert not [f for f in scan(source) if "delete the averaging" in f.rule.replacement]
 
 
 def test_fixed_script_trains_and_the_reported_port_matches_it(tmp_path):

@@ -11,8 +11,15 @@ from estimator_multigpu.migrate.astutil import walk_scope
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
 
 
+_AVERAGING = (
+    "nothing: delete the averaging and pass the one tower's (gradient, variable) "
+    "pairs to optimizer.apply_gradients as they are; emg.TowerOptimizer weighs "
+    "each tower's pairs by its share of the global batch and sums the towers"
+)
+
+
 def _enclosing_model_fns(tree: ast.AST) -> dict[int, ast.FunctionDef]:
-    """{id(loop): model_fn} for every `for` loop directly inside a model_fn."""
+    """{id(node): model_fn} for every node directly inside a model_fn."""
     out = {}
     for func in ast.walk(tree):
         if not isinstance(func, ast.FunctionDef):
@@ -20,8 +27,7 @@ def _enclosing_model_fns(tree: ast.AST) -> dict[int, ast.FunctionDef]:
         if len({a.arg for a in func.args.args} & _MODEL_FN_ARGS) < 2:
             continue
         for node in walk_scope(func.body):
-            if isinstance(node, ast.For):
-                out[id(node)] = func
+            out[id(node)] = func
     return out
 
 
@@ -70,11 +76,16 @@ def replacement(loop: ast.For, func: ast.FunctionDef) -> str:
 
 
 def refine(tree: ast.AST, findings: list) -> list:
-    """Gives the generic tower-loop finding of a loop in a model_fn its edits."""
+    """Gives the generic tower-loop and averaging findings in a model_fn their edits."""
     funcs = _enclosing_model_fns(tree)
     for f in findings:
-        generic = f.rule.replacement == rules.TOWER_RULE.replacement
         func = funcs.get(id(f.node))
-        if f.rule.rule_id == "tower-loop" and generic and func is not None:
-            f.rule = dataclasses.replace(f.rule, replacement=replacement(f.node, func))
+        if f.rule.rule_id != "tower-loop" or func is None:
+            continue
+        if f.rule.replacement == rules.AVERAGING_RULE.replacement:
+            f.rule = dataclasses.replace(f.rule, replacement=_AVERAGING)
+        elif f.rule.replacement == rules.TOWER_RULE.replacement:
+            if isinstance(f.node, ast.For):
+                new = replacement(f.node, func)
+                f.rule = dataclasses.replace(f.rule, replacement=new)
     return findings
