@@ -38,10 +38,13 @@ class ProgressHook(estimator.SessionRunHook):
         self._last = None  # (step, time) of the last line.
         self._step = 0  # Steps done, counted here.
 
+    def begin(self):
+        self._global_step = tf.compat.v1.train.get_global_step()
+
     def after_create_session(self, session, coord):
         # Read once, then counted: a reference variable (v1 behaviour) fetched
         # beside the train op may already hold the incremented value.
-        self._step = int(session.run(tf.compat.v1.train.get_global_step()))
+        self._step = int(session.run(self._global_step))
 
     def before_run(self, run_context):
         return estimator.SessionRunArgs(self._fetches)
@@ -54,7 +57,11 @@ class ProgressHook(estimator.SessionRunHook):
             self._last = (step, now)
         elif step - self._last[0] >= self._every or step >= self._total:
             rate = (step - self._last[0]) * self._batch / (now - self._last[1])
-            self._write(self._line(step, values, rate))
+            # The global step, read after the update: on a cluster other
+            # workers (async) or the aggregation (sync) move it, not this
+            # worker's own count.
+            shown = int(run_context.session.run(self._global_step))
+            self._write(self._line(shown, values, rate))
             self._last = (step, now)
 
     def _line(self, step: int, values: dict, examples_per_sec: float) -> str:
