@@ -326,3 +326,35 @@ def test_usage_errors_start_nothing(flags, match):
     assert result.returncode == 2
     assert result.stdout == ""
     assert re.search(match, result.stderr), result.stderr
+
+
+class _SlowOut:
+    """An output that takes a while per line, as a loaded terminal or pipe may."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        time.sleep(0.01)
+        self.lines.append(text)
+
+    def flush(self):
+        pass
+
+
+def test_every_line_of_a_finished_task_is_shown():
+    """The chief's last lines arrive, however slowly the output drains.
+
+    The chief prints 800 lines and exits at once; at 10 ms a line the launcher
+    copies them for about 8 s after the exit.
+    """
+    from estimator_multigpu.launch.supervisor import Supervisor
+
+    script = "for i in range(800): print('line', i)"
+    tasks = plan_tasks(ps=0, workers=1, chief=True, evaluator=False)
+    out = _SlowOut()
+    status = Supervisor(tasks, [sys.executable, "-c", script], out=out).run()
+    assert status == 0
+    chief = [line for line in out.lines if line.startswith("[chief:0] line ")]
+    assert len(chief) == 800
+    assert chief[-1] == "[chief:0] line 799\n"

@@ -57,6 +57,16 @@ class TaskProcess:
         self._popen.wait()
         self._pump.join(timeout=5)
 
+    def finish_output(self, timeout: float) -> bool:
+        """Waits up to `timeout` s for the last of the task's lines to be copied.
+
+        Once the task's process group is gone the output ends, however much of
+        it is still to copy. Returns False if it is still open (a process
+        outside the group holds it).
+        """
+        self._pump.join(timeout=timeout)
+        return not self._pump.is_alive()
+
     @property
     def pid(self) -> int:
         return self._popen.pid

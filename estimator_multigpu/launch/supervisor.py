@@ -11,6 +11,7 @@ from estimator_multigpu.launch.plan import Task
 from estimator_multigpu.launch.process import TaskProcess
 
 _POLL_SECONDS = 0.05
+_OUTPUT_SECONDS = 60.0  # Bounds the wait for a task's output to end.
 
 
 class Supervisor:
@@ -78,6 +79,9 @@ class Supervisor:
             proc.signal(signal.SIGKILL)  # Leftover children of exited tasks too.
         for proc in running:
             proc.wait()
+        for proc in started:  # Every line of every task, before the launcher exits.
+            if not proc.finish_output(_OUTPUT_SECONDS):
+                self._say(f"{proc.task.name}: output still open; not waiting for it")
 
     def _watch(self) -> int:
         while True:
