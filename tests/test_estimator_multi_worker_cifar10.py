@@ -36,8 +36,11 @@ def test_cluster_task_is_named(monkeypatch):
     assert main._cluster_task() == "worker:1"
 
 
-@pytest.mark.slow
-def test_cifar10_main_trains_under_the_launcher(tmp_path):
+def _launch_cifar10(tmp_path, *flags):
+    """cifar10.main for 4 steps under the launcher (1 ps, 2 workers); it must succeed.
+
+    Returns the finished process and the trainer's config.
+    """
     config = tiny_config(tmp_path, train_steps=4)
     trainer.prepare(config)  # Generated once, before the tasks read it.
     args = [
@@ -48,6 +51,7 @@ def test_cifar10_main_trains_under_the_launcher(tmp_path):
         "--train_steps=4",
         "--log_every_steps=1",
         "--simulate_devices=2",
+        *flags,
     ]
     launch = [sys.executable, "-m", "estimator_multigpu.launch", "--ps=1"]
     launch += ["--workers=2", "--", sys.executable, "-m", "cifar10.main", *args]
@@ -56,6 +60,12 @@ def test_cifar10_main_trains_under_the_launcher(tmp_path):
         launch, capture_output=True, text=True, timeout=240, cwd=ROOT, env=env
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    return result, config
+
+
+@pytest.mark.slow
+def test_cifar10_main_trains_under_the_launcher(tmp_path):
+    result, config = _launch_cifar10(tmp_path)
     for task in ("ps:0", "worker:0", "worker:1"):
         assert f"[{task}] ResNet-20 on cifar10" in result.stdout
     assert "[worker:0] worker:0 finished" in result.stdout
@@ -102,25 +112,7 @@ def test_sync_replicas_wraps_the_momentum_optimizer_on_a_cluster(
 
 @pytest.mark.slow
 def test_cifar10_main_trains_synchronously_under_the_launcher(tmp_path):
-    config = tiny_config(tmp_path, train_steps=4)
-    trainer.prepare(config)
-    args = [
-        f"--model_dir={config.model_dir}",
-        f"--cache_dir={config.cache_dir}",
-        "--synthetic_examples=40,12",
-        "--global_batch_size=8",
-        "--train_steps=4",
-        "--log_every_steps=1",
-        "--simulate_devices=2",
-        "--sync_replicas",
-    ]
-    launch = [sys.executable, "-m", "estimator_multigpu.launch", "--ps=1"]
-    launch += ["--workers=2", "--", sys.executable, "-m", "cifar10.main", *args]
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
-    result = subprocess.run(
-        launch, capture_output=True, text=True, timeout=240, cwd=ROOT, env=env
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    result, config = _launch_cifar10(tmp_path, "--sync_replicas")
     announced = "Synchronous training: the gradients of 2 workers are averaged"
     for task in ("worker:0", "worker:1"):
         assert f"[{task}] {announced}" in result.stdout
