@@ -189,6 +189,23 @@ def _minimize(**overrides):
 @pytest.mark.parametrize(
     "overrides, error, message",
     [
+        (
+            {"var_list": "model/bias"},
+            TypeError,
+            r"`var_list` must be a non-empty list or tuple of tf.Variable.*"
+            r"received 'model/bias'",
+        ),
+        ({"var_list": []}, TypeError, r"`var_list` must be a non-empty list"),
+        (
+            {"var_list": [3]},
+            TypeError,
+            r"`var_list`\[0\] must be a tf.Variable.*received 3 of type int",
+        ),
+        (
+            {"var_list": lambda: "bias"},
+            TypeError,
+            r"`var_list\(\)` must be a non-empty list.*received 'bias'",
+        ),
         ({"tower_fn": 3}, TypeError, r"`tower_fn` must be a function.*received 3"),
         (
             {"inputs": "images"},
@@ -219,6 +236,10 @@ def _minimize(**overrides):
         ),
     ],
     ids=[
+        "var_list_str",
+        "var_list_empty",
+        "var_list_int",
+        "var_list_fn_str",
         "tower_fn",
         "inputs_str",
         "inputs_empty",
@@ -232,6 +253,53 @@ def _minimize(**overrides):
 def test_bad_arguments(overrides, error, message):
     with pytest.raises(error, match=message):
         _minimize(**overrides)
+
+
+def _reused_tower_loss(x, y):
+    with tf.compat.v1.variable_scope("", reuse=tf.compat.v1.AUTO_REUSE):
+        return tower_loss(x, y)
+
+
+def _bias_only_step(devices, var_list):
+    """(kernel before, kernel after, bias change) of one step updating the
+    bias only, on `devices` (None: one device, no towers). `var_list="made"`:
+    the variables exist before the call and the list names them."""
+    with tf.Graph().as_default():
+        if devices is None or var_list == "made":
+            loss = _reused_tower_loss(*_global_batches())
+            var_list = tf.compat.v1.trainable_variables("model/bias")
+        if devices is None:
+            train_op = _optimizer().minimize(loss, var_list=var_list)
+        else:
+            _, train_op = emg.towers.minimize(
+                _reused_tower_loss,
+                _global_batches(),
+                _optimizer(),
+                devices,
+                var_list=var_list,
+            )
+        kernel, bias = [tf.compat.v1.global_variables(f"model/{n}:")[0] for n in
+                        ("kernel", "bias")]  # fmt: skip
+        with tf.compat.v1.train.MonitoredTrainingSession(
+            log_step_count_steps=None
+        ) as session:
+            before = session.run([kernel, bias])
+            session.run(train_op)
+            after = session.run([kernel, bias])
+    return before[0], after[0], after[1] - before[1]
+
+
+@pytest.mark.parametrize(
+    "var_list",
+    [lambda: tf.compat.v1.trainable_variables("model/bias"), "made"],
+    ids=["function", "list"],
+)
+def test_var_list_updates_only_those_variables(var_list):
+    reference = _bias_only_step(None, None)
+    kernel0, kernel1, change = _bias_only_step(ALL_DEVICES[:2], var_list)
+    np.testing.assert_array_equal(kernel0, kernel1)
+    np.testing.assert_allclose(change, reference[2], rtol=1e-5, atol=1e-7)
+    assert np.max(np.abs(change)) > 0
 
 
 def test_mixed_per_device_and_plain_inputs_are_refused():

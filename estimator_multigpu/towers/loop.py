@@ -70,6 +70,38 @@ def _check_global_step(global_step: Any) -> None:
         )
 
 
+def _check_var_list(var_list: Any) -> None:
+    if var_list is not None and not callable(var_list):
+        _check_variables(var_list, "`var_list`")
+
+
+def _check_variables(var_list: Any, what: str) -> list:
+    """`var_list` as a list, every entry a tf.Variable."""
+    if not isinstance(var_list, (list, tuple)) or not var_list:
+        raise TypeError(
+            f"{what} must be a non-empty list or tuple of tf.Variable, as for "
+            "Optimizer.minimize (or `var_list` a function returning one, called "
+            "once the towers' variables exist, e.g. `lambda: "
+            "tf.compat.v1.trainable_variables('logits')`); received "
+            f"{var_list!r:.200}."
+        )
+    for index, value in enumerate(var_list):
+        if not isinstance(value, tf.Variable):
+            raise TypeError(
+                f"{what}[{index}] must be a tf.Variable (e.g. from "
+                "tf.compat.v1.trainable_variables()); received "
+                f"{value!r:.200} of type {type(value).__name__}."
+            )
+    return list(var_list)
+
+
+def _variables(var_list: Any) -> list | None:
+    """The variables to update, once the tower's variables exist."""
+    if var_list is None or not callable(var_list):
+        return var_list
+    return _check_variables(var_list(), "`var_list()`")
+
+
 def _devices(inputs: tuple, devices: Sequence[str] | None) -> list[str]:
     if per_device.is_per_device(inputs[0]) and devices is None:
         devices = list(inputs[0].devices)
@@ -90,7 +122,7 @@ def _shards(inputs: tuple, devices: Sequence[str], remainder: str):
     return [tuple(s) for s in shards], counts
 
 
-def _tower_model_fn(tower_fn: Callable, optimizer, global_step) -> Callable:
+def _tower_model_fn(tower_fn: Callable, optimizer, global_step, var_list) -> Callable:
     """A model_fn for `build_towers`: one tower's loss and minimize call."""
 
     def model_fn(features, labels, mode):
@@ -101,7 +133,7 @@ def _tower_model_fn(tower_fn: Callable, optimizer, global_step) -> Callable:
                 f"{loss.name} of shape {loss.shape}. Reduce it, e.g. "
                 "tf.reduce_mean(per_example_loss)."
             )
-        train_op = optimizer.minimize(loss, global_step)
+        train_op = optimizer.minimize(loss, global_step, _variables(var_list))
         return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
     return model_fn
@@ -115,6 +147,7 @@ def minimize(
     global_step: tf.Variable | None = None,
     loss_reduction: str = "mean",
     remainder: str = "uneven",
+    var_list: Sequence[tf.Variable] | Callable[[], Sequence] | None = None,
 ) -> tuple[tf.Tensor, tf.Operation]:
     """Builds one training step over towers, for compat.v1 training scripts.
 
@@ -153,6 +186,11 @@ def minimize(
       remainder: for split batches that do not divide by the device count:
         `'uneven'` (default), `'drop'` or `'error'`, as in
         `estimator_multigpu.sharding`.
+      var_list: the variables to update, as for `Optimizer.minimize`: None
+        (every trainable variable), a list or tuple of `tf.Variable`, or a
+        function returning one, called in each tower after `tower_fn` (the
+        variables `tower_fn` creates exist then), e.g. `lambda:
+        tf.compat.v1.trainable_variables("logits")`.
 
     Returns:
       `(loss, train_op)`: the loss over the global batch (a scalar tensor),
@@ -166,6 +204,7 @@ def minimize(
     inputs = _check_inputs(inputs)
     optimizer = _check_optimizer(optimizer)
     _check_global_step(global_step)
+    _check_var_list(var_list)
     loss_reduction = replicate.check_reduction(loss_reduction)
     remainder = split.check_remainder(remainder)
     devices = _devices(inputs, devices)
@@ -173,7 +212,7 @@ def minimize(
     with tf.device(placement.host(devices[0])):
         weights = losses.tower_weights(counts, loss_reduction)
     towers = build.build_towers(
-        _tower_model_fn(tower_fn, optimizer, global_step),
+        _tower_model_fn(tower_fn, optimizer, global_step, var_list),
         [(shard, None) for shard in shards],
         devices,
         build.RunArgs(mode=ModeKeys.TRAIN),
