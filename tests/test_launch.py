@@ -358,3 +358,38 @@ def test_every_line_of_a_finished_task_is_shown():
     chief = [line for line in out.lines if line.startswith("[chief:0] line ")]
     assert len(chief) == 800
     assert chief[-1] == "[chief:0] line 799\n"
+
+
+def _wait_for_files(folder, pattern, count, seconds=30):
+    deadline = time.monotonic() + seconds
+    while len(list(folder.glob(pattern))) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [int(p.read_text()) for p in folder.glob(pattern)]
+
+
+@pytest.mark.parametrize(
+    "signum",
+    [signal.SIGTERM, signal.SIGKILL],
+    ids=["sigterm", "sigkill"],
+)
+def test_stopping_launcher_takes_down_the_tasks_children(tmp_path, signum):
+    """Each task is a shell whose own child (`sleep`) outlives it unless its
+    whole process group is taken down, even when the launcher gets SIGKILL."""
+    shell = (
+        f"echo $$ > {tmp_path}/sh.$$; sleep 1000 & echo $! > {tmp_path}/kid.$$; wait"
+    )
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", "--workers=2"]
+    argv += ["--grace-seconds=1", "--", "sh", "-c", shell]
+    launcher = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    kids = _wait_for_files(tmp_path, "kid.*", 2)
+    shells = _wait_for_files(tmp_path, "sh.*", 2)
+    assert len(kids) == 2 and len(shells) == 2
+    launcher.send_signal(signum)
+    launcher.wait(timeout=30)
+    deadline = time.monotonic() + 5
+    while any(map(_alive, kids + shells)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [p for p in kids + shells if _alive(p)]
+    for pid in survivors:  # Do not leave them behind after a failure.
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors

@@ -33,8 +33,17 @@ class TaskProcess:
         self._lock = lock
         self._popen: subprocess.Popen | None = None
         self._pump: threading.Thread | None = None
+        self.reaper = None  # A `Reaper` told of each process group started.
 
     def start(self) -> None:
+        """Starts (or restarts) the task in a new process group.
+
+        A restart first kills what is left of the previous group (children
+        the failed task started), which might hold its port.
+        """
+        if self._popen is not None:
+            self.signal(signal.SIGKILL)
+            self._forget()
         env = dict(os.environ, TF_CONFIG=self.task.tf_config, PYTHONUNBUFFERED="1")
         self._popen = subprocess.Popen(
             self._command,
@@ -45,6 +54,8 @@ class TaskProcess:
             start_new_session=True,
             preexec_fn=_die_with_parent,
         )
+        if self.reaper is not None:
+            self.reaper.watch(self._popen.pid)
         self._pump = threading.Thread(target=self._copy_lines, daemon=True)
         self._pump.start()
 
@@ -85,6 +96,15 @@ class TaskProcess:
             os.killpg(self._popen.pid, signum)
         except (ProcessLookupError, PermissionError):
             pass
+
+    def kill_group(self) -> None:
+        """SIGKILL to the whole group (leftover children of an exited task too)."""
+        self.signal(signal.SIGKILL)
+        self._forget()
+
+    def _forget(self) -> None:
+        if self.reaper is not None:
+            self.reaper.forget(self._popen.pid)
 
     def _copy_lines(self) -> None:
         prefix = f"[{self.task.name}] "

@@ -9,6 +9,7 @@ import time
 
 from estimator_multigpu.launch.plan import Task
 from estimator_multigpu.launch.process import TaskProcess
+from estimator_multigpu.launch.reaper import Reaper
 
 _POLL_SECONDS = 0.05
 _OUTPUT_SECONDS = 60.0  # Bounds the wait for a task's output to end.
@@ -50,8 +51,15 @@ class Supervisor:
         self._primary = "chief:0" if has_chief else "worker:0"
 
     def run(self) -> int:
-        """Runs the job; returns the launcher's exit status."""
+        """Runs the job; returns the launcher's exit status.
+
+        A watchdog process takes every task's process group down if the
+        launcher itself dies, even by SIGKILL.
+        """
+        reaper = Reaper(self._grace)
         try:
+            for proc in self._procs:
+                proc.reaper = reaper
             for proc in self._procs:
                 proc.start()
             return self._watch()
@@ -61,6 +69,7 @@ class Supervisor:
             return 128 + signum
         finally:
             self.stop_all()
+            reaper.close()
 
     def stop_all(self) -> None:
         """SIGTERM to every task still running, SIGKILL after the grace period."""
@@ -76,7 +85,7 @@ class Supervisor:
         while any(p.poll() is None for p in running) and time.monotonic() < deadline:
             time.sleep(_POLL_SECONDS)
         for proc in started:
-            proc.signal(signal.SIGKILL)  # Leftover children of exited tasks too.
+            proc.kill_group()  # Leftover children of exited tasks too.
         for proc in running:
             proc.wait()
         for proc in started:  # Every line of every task, before the launcher exits.
