@@ -122,7 +122,9 @@ def resolve(
     An explicit `devices` list wins; else the first `num_gpus` devices of
     `available()`; else all of them. On a machine with no GPU the pool is the
     logical CPUs made by `simulate` (so multi-device code is testable on a
-    CPU), or `['/cpu:0']`.
+    CPU), or `['/cpu:0']`. There, a `num_gpus` larger than the pool, asked
+    before TensorFlow starts, simulates `num_gpus` logical CPUs (one warning),
+    as `allow_soft_placement` once ran a tower loop's towers on the CPU.
 
     Args:
       num_gpus: how many compute devices to use; 0 means `['/cpu:0']`.
@@ -134,8 +136,9 @@ def resolve(
     Raises:
       TypeError: for a `num_gpus` that is not an int, or a `devices` that is a
         single string.
-      ValueError: for negative counts, more devices than exist, an empty,
-        duplicate or malformed device list.
+      ValueError: for negative counts; more devices than exist where they
+        cannot be simulated (GPUs present, TensorFlow already started, or the
+        CPU already split); an empty, duplicate or malformed device list.
     """
     if devices is not None:
         return _resolve_explicit(devices)
@@ -149,12 +152,60 @@ def resolve(
     if num_gpus == 0:
         return ["/cpu:0"]
     if num_gpus > len(pool):
-        raise ValueError(
-            f"`num_gpus` ({num_gpus}) is more than the {len(pool)} device(s) "
-            f"that exist here: {pool}. Pass num_gpus <= {len(pool)}, or call "
-            "emg.devices.simulate(n) before TensorFlow starts."
-        )
+        return _simulate_missing(num_gpus, pool)
     return pool[:num_gpus]
+
+
+def _simulate_missing(num_gpus: int, pool: list[str]) -> list[str]:
+    """`num_gpus` logical CPUs for a machine without GPUs, with one warning.
+
+    A TF1 tower loop over `/gpu:0..n-1` ran on a smaller machine because
+    `allow_soft_placement` put the towers on the CPU; this keeps that
+    working. A machine with some GPUs, but fewer than `num_gpus`, is refused:
+    towers on the CPU would leave its GPUs idle, and splitting a GPU needs a
+    memory limit only the user knows (`simulate(n, 'GPU', memory_limit_mb)`).
+    """
+    short = f"`num_gpus` ({num_gpus}) is more than the {len(pool)} device(s) "
+    short += f"that exist here: {pool}."
+    if _logical_count("GPU"):
+        raise ValueError(
+            f"{short} Pass num_gpus <= {len(pool)}, or split the GPUs with "
+            "emg.devices.simulate(n, 'GPU', memory_limit_mb=...) before "
+            "TensorFlow starts."
+        )
+    try:
+        names = simulate(num_gpus)
+    except (RuntimeError, ValueError) as error:
+        raise ValueError(f"{short} {_why_not_simulated(error, pool)}") from error
+    logging.warning(
+        "emg.devices.resolve(num_gpus=%d): this machine has no GPU; simulating "
+        "%d logical devices on the CPU, where allow_soft_placement ran the "
+        "towers of the original program. They share the CPU cores: fine to run "
+        "the program, not to measure multi-GPU speed.",
+        num_gpus,
+        num_gpus,
+    )
+    return names
+
+
+def _why_not_simulated(error: Exception, pool: list[str]) -> str:
+    """Why `simulate` could not add the missing devices, and what to do."""
+    if "came too late" in str(error):
+        reason = (
+            "TensorFlow has already started, so no devices can be simulated "
+            "now. Call emg.devices.resolve(num_gpus=n) (or "
+            "emg.devices.simulate(n)) at the start of the program, before any "
+            "TensorFlow op or tensor is created"
+        )
+    elif "CPU" in _SIMULATED:
+        reason = (
+            f"The CPU was already split into {_SIMULATED['CPU']} by "
+            "emg.devices.simulate, and a process splits once. Simulate the "
+            "largest count you need first"
+        )
+    else:
+        reason = str(error).rstrip(".")
+    return f"{reason}; or pass num_gpus <= {len(pool)}."
 
 
 def _resolve_explicit(devices: Sequence[str]) -> list[str]:
