@@ -324,3 +324,23 @@ def test_per_device_inputs_for_other_devices_are_refused():
 def test_exported_from_the_package():
     assert "minimize" in emg.towers.__all__
     assert emg.towers.minimize.__module__ == "estimator_multigpu.towers.loop"
+
+
+def test_tower_index_inside_and_outside_towers():
+    seen = []
+
+    def tower(x):
+        seen.append(emg.towers.tower_index())
+        with tf.compat.v1.variable_scope("m"):
+            w = tf.compat.v1.get_variable("w", [3], initializer=tf.ones_initializer())
+        return tf.reduce_mean(x * w)
+
+    with tf.Graph().as_default():
+        emg.towers.minimize(
+            tower,
+            (tf.ones([4, 3]),),
+            tf.compat.v1.train.GradientDescentOptimizer(0.1),
+            devices=ALL_DEVICES[:2],
+        )
+    assert seen == [0, 1]
+    assert emg.towers.tower_index() == 0

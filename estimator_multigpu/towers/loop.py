@@ -12,6 +12,7 @@ from estimator_multigpu import per_device
 from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import (
     build,
+    context,
     diagnostics,
     losses,
     merge,
@@ -229,3 +230,14 @@ def minimize(
         towers, ModeKeys.TRAIN, updates, placement.host(devices[0])
     )
     return spec.loss, spec.train_op
+
+
+def tower_index() -> int:
+    """The index of the tower being built (0-based); 0 outside towers.
+
+    For work a hand-written tower loop did in one tower only (`if i == 0:
+    accuracy = ...`): inside `emg.towers.minimize`'s `tower_fn` (or a model_fn
+    under `emg.replicate_model_fn`), `if emg.towers.tower_index() == 0:`.
+    """
+    current = context.current()
+    return 0 if current is None else current.index
