@@ -13,7 +13,7 @@ from estimator_multigpu.migrate.dataflow import (
     literal_of,
     split,
 )
-from estimator_multigpu.migrate.queue_chains import batch_end
+from estimator_multigpu.migrate.queue_chains import batch_end, scoped
 
 
 @dataclasses.dataclass
@@ -83,6 +83,7 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
     helpers = helpers or Helpers()
     stmt = block[index]
     end = batch_end.batch_end(stmt, table, helpers.batchers)
+    block, index, view = _source_block(block, index, table, helpers)
     s_idx = sources.find_source(
         block, index, table, helpers.readers, helpers.failed_readers
     )
@@ -90,6 +91,9 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
         block, s_idx, table, scope, helpers.readers
     )
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
+    if view is not None:
+        scoped.check(view, moved)
+        kept = scoped.inside(view, kept)
     check_mappable(moved + [end.tensors[0]], params, table)
     check_escapes(scope, moved, end.tensors + end.keeps, end.others, tainted)
     literal = literal_of(end.tensors[0], moved)
@@ -106,6 +110,20 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
         kept,
         keep_params,
     )
+
+
+def _source_block(block, index, table, helpers):
+    """(block, index, view): the batching statement's own block when a source
+    precedes it there; else that block read through the nearest
+    `with tf.name_scope(...)` before it (`view`, a `scoped.Through`)."""
+    try:
+        sources.find_source(block, index, table, helpers.readers, {})
+        return block, index, None
+    except NotAChain:
+        view = scoped.through(block, index, table)
+    if view is None:
+        return block, index, None
+    return view.block, view.index, view
 
 
 def _keep_params(end, literal: ast.expr, tainted: set[str]) -> list[str] | None:
