@@ -4,6 +4,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -317,8 +318,35 @@ def test_stopping_launcher_leaves_no_orphans(tmp_path, signum):
             ["--grace-seconds=x", "--", "true"],
             r"--grace-seconds: must be a number >= 0",
         ),
+        (
+            ["--", "no-such-command-7f3a", "--flag"],
+            r"command not found: 'no-such-command-7f3a' is not on PATH",
+        ),
+        (
+            ["--", "/no/such/dir/train.py"],
+            r"command not found: '/no/such/dir/train.py' does not exist",
+        ),
+        (
+            ["--", __file__],
+            r"command '.*test_launch.py' is not executable: run it through its "
+            r"interpreter",
+        ),
+        (
+            ["--workers=2", "--max-restarts=5", "--", "true"],
+            r"--max-restarts=5 has no effect without --restart-failed: add "
+            r"--restart-failed",
+        ),
     ],
-    ids=["no_command", "no_training_task", "negative_ps", "bad_grace"],
+    ids=[
+        "no_command",
+        "no_training_task",
+        "negative_ps",
+        "bad_grace",
+        "missing_command",
+        "missing_path",
+        "not_executable",
+        "max_restarts_alone",
+    ],
 )
 def test_usage_errors_start_nothing(flags, match):
     argv = [sys.executable, "-m", "estimator_multigpu.launch", *flags]
@@ -393,3 +421,51 @@ def test_stopping_launcher_takes_down_the_tasks_children(tmp_path, signum):
     for pid in survivors:  # Do not leave them behind after a failure.
         os.kill(pid, signal.SIGKILL)
     assert not survivors
+
+
+_BIND = """
+import json, os, socket
+config = json.loads(os.environ["TF_CONFIG"])
+task = config["task"]
+host, port = config["cluster"][task["type"]][task["index"]].split(":")
+socket.socket().bind((host, int(port)))
+"""
+
+
+def test_port_in_use_is_named_with_its_task_before_anything_starts():
+    """A port of the cluster taken by another process: the message names the
+    task and the port, and no task starts (each would fail to serve)."""
+    from estimator_multigpu.launch.supervisor import Supervisor
+
+    tasks = plan_tasks(ps=1, workers=2)
+    address = json.loads(tasks[1].tf_config)["cluster"]["worker"][1]
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", int(address.rsplit(":", 1)[1])))
+    holder.listen()
+    out = _SlowOut()
+    with holder:
+        status = Supervisor(tasks, [sys.executable, "-c", _BIND], out=out).run()
+    text = "".join(out.lines)
+    assert status == 1, text
+    assert (
+        f"[launch] worker:1: its port {address} (in its TF_CONFIG) is in use by "
+        "another process" in text
+    )
+    assert "run the launcher again: it picks new free ports" in text
+    assert "Traceback" not in text
+    assert not [line for line in out.lines if not line.startswith("[launch]")]
+
+
+def test_command_that_cannot_be_executed_is_named(tmp_path):
+    """An executable file with no `#!` line: exec fails in every task."""
+    script = tmp_path / "train.py"
+    script.write_text("print('hello')\n")
+    script.chmod(0o755)
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", "--", str(script)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 126, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert (
+        f"[launch] worker:0: cannot run {str(script)!r}: Exec format error; "
+        "a script without a #! line? Run it through its interpreter"
+    ) in result.stdout

@@ -9,6 +9,8 @@ An evaluator gets `--evaluator-grace-seconds` after the chief finishes.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import signal
 import sys
 
@@ -45,7 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--restart-failed", action="store_true", help="restart crashed workers"
     )
-    p.add_argument("--max-restarts", type=_count, default=3, help="per worker")
+    p.add_argument(
+        "--max-restarts",
+        type=_count,
+        default=None,
+        help="per worker, with --restart-failed (default 3)",
+    )
     p.add_argument(
         "--grace-seconds",
         type=_seconds,
@@ -74,18 +81,51 @@ def _terminate(signum, frame):
     raise _Terminated
 
 
+def _check_restarts(parser: argparse.ArgumentParser, args) -> None:
+    if args.max_restarts is not None and not args.restart_failed:
+        parser.error(
+            f"--max-restarts={args.max_restarts} has no effect without "
+            "--restart-failed: add --restart-failed (crashed workers are not "
+            "restarted otherwise), or drop --max-restarts"
+        )
+
+
+def _check_command(parser: argparse.ArgumentParser, program: str) -> None:
+    """Exits with a usage error if `program` cannot be run by every task."""
+    if os.sep not in program:
+        if shutil.which(program) is None:
+            parser.error(
+                f"command not found: {program!r} is not on PATH; give its path "
+                "(e.g. ./train.sh) or the interpreter (e.g. -- python train.py)"
+            )
+        return
+    if not os.path.exists(program):
+        parser.error(f"command not found: {program!r} does not exist")
+    if os.path.isdir(program) or not os.access(program, os.X_OK):
+        parser.error(
+            f"command {program!r} is not executable: run it through its "
+            f"interpreter (e.g. -- python {program}) or chmod +x it"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    _check_restarts(parser, args)
     if not command:
-        parser.error("no command: put it after `--`, e.g. -- python -m cifar10.main")
+        parser.error(
+            "no command: put it after `--`, e.g. -- python -m estimator_multigpu_cifar10.main"
+        )
+    _check_command(parser, command[0])
     try:
         tasks = plan_tasks(args.ps, args.workers, args.chief, args.evaluator)
     except ValueError as error:
         parser.error(str(error))
     signal.signal(signal.SIGTERM, _terminate)
-    restarts = args.max_restarts if args.restart_failed else 0
+    restarts = 0
+    if args.restart_failed:
+        restarts = 3 if args.max_restarts is None else args.max_restarts
     supervisor = Supervisor(
         tasks,
         command,

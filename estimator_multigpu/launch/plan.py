@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
+import json
 import socket
 
 from estimator_multigpu import cluster
@@ -29,6 +31,26 @@ class Task:
     def name(self) -> str:
         """`'worker:1'`: the prefix of its output lines."""
         return f"{self.task_type}:{self.index}"
+
+    @property
+    def address(self) -> str | None:
+        """Its `host:port` in the cluster; None for an evaluator."""
+        jobs = json.loads(self.tf_config)["cluster"].get(self.task_type, [])
+        return jobs[self.index] if self.index < len(jobs) else None
+
+
+def port_in_use(address: str) -> bool:
+    """Whether another process listens on `address` (`'host:port'`) now."""
+    host, _, port = address.rpartition(":")
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, int(port)))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return True
+            raise
+    return False
 
 
 def free_ports(count: int) -> list[int]:

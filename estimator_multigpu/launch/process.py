@@ -60,6 +60,11 @@ class TaskProcess:
         self._pump.start()
 
     @property
+    def command(self) -> list[str]:
+        """The command line every start runs."""
+        return self._command
+
+    @property
     def started(self) -> bool:
         return self._popen is not None
 

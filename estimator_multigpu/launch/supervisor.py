@@ -7,12 +7,22 @@ import sys
 import threading
 import time
 
-from estimator_multigpu.launch.plan import Task
+from estimator_multigpu.launch.plan import Task, port_in_use
 from estimator_multigpu.launch.process import TaskProcess
 from estimator_multigpu.launch.reaper import Reaper
 
 _POLL_SECONDS = 0.05
 _OUTPUT_SECONDS = 60.0  # Bounds the wait for a task's output to end.
+_PORT_IN_USE_STATUS = 1
+_CANNOT_EXECUTE_STATUS = 126  # As a shell reports a command it cannot run.
+
+
+class _PortInUse(Exception):
+    """A task's port is taken by a process outside the cluster."""
+
+
+class _CannotExecute(Exception):
+    """The command cannot be started (exec failed)."""
 
 
 class Supervisor:
@@ -61,8 +71,16 @@ class Supervisor:
             for proc in self._procs:
                 proc.reaper = reaper
             for proc in self._procs:
-                proc.start()
+                self._check_port(proc)
+            for proc in self._procs:
+                self._start(proc)
             return self._watch()
+        except _PortInUse as error:
+            self._say(f"{error}")
+            return _PORT_IN_USE_STATUS
+        except _CannotExecute as error:
+            self._say(f"{error}")
+            return _CANNOT_EXECUTE_STATUS
         except KeyboardInterrupt as stop:
             signum = getattr(stop, "signum", signal.SIGINT)
             self._say(f"{signal.Signals(signum).name}: stopping all tasks")
@@ -121,10 +139,38 @@ class Supervisor:
         if proc.task.task_type == "worker" and proc.restarts < self._max_restarts:
             proc.restarts += 1
             self._say(f"{name} failed with status {code}: restart {proc.restarts}")
-            proc.start()
+            proc.kill_group()  # Its leftover children may hold its port.
+            self._check_port(proc)
+            self._start(proc)
             return None
         self._say(f"{name} failed with status {code}: stopping all tasks")
         return code
+
+    def _start(self, proc: TaskProcess) -> None:
+        """Starts `proc`; `_CannotExecute` naming the command if exec fails."""
+        try:
+            proc.start()
+        except OSError as error:
+            program = proc.command[0]
+            raise _CannotExecute(
+                f"{proc.task.name}: cannot run {program!r}: "
+                f"{error.strerror or error}; a script without a #! line? Run it "
+                f"through its interpreter (-- python {program} ...) or fix the "
+                "command after `--`."
+            ) from None
+
+    def _check_port(self, proc: TaskProcess) -> None:
+        """Raises `_PortInUse` naming the task if its port is taken."""
+        address = proc.task.address
+        if address is None or not port_in_use(address):
+            return
+        raise _PortInUse(
+            f"{proc.task.name}: its port {address} (in its TF_CONFIG) is in "
+            "use by another process, so the task could not serve on it; not "
+            "starting it: stopping all tasks. Stop that process (`ss -ltnp "
+            f"'sport = :{address.rpartition(':')[2]}'` shows it), or run the "
+            "launcher again: it picks new free ports each time."
+        )
 
     def _running_evaluators(self) -> list[TaskProcess]:
         return [
