@@ -47,6 +47,62 @@ def check_no_new_variables(created: Sequence[tf.Variable], index: int) -> None:
     )
 
 
+def _is_gradient_op(op: tf.Operation) -> bool:
+    """Whether `op` was made by `tf.gradients` (a `gradients*/` name scope)."""
+    return any(part.startswith("gradients") for part in op.name.split("/")[:-1])
+
+
+def _clip_scope(op: tf.Operation) -> str | None:
+    """The `clip_by_*` name scope `op` was made in, if any."""
+    for part in op.name.split("/")[:-1]:
+        if part.startswith("clip_by_"):
+            return part.rstrip("_0123456789") or part
+    return None
+
+
+def _clip_between(tensors: Sequence[tf.Tensor]) -> tuple | None:
+    """`(scope, op)` of a clip op between `tf.gradients` outputs and `tensors`."""
+    stack, seen = [t.op for t in tensors], set()
+    while stack:
+        op = stack.pop()
+        if op.name in seen or _is_gradient_op(op):
+            continue
+        seen.add(op.name)
+        scope = _clip_scope(op)
+        if scope:
+            return scope, op
+        stack.extend(t.op for t in op.inputs)
+    return None
+
+
+def check_not_clipped(grads_and_vars: Sequence, index: int) -> None:
+    """Raises ValueError for gradients clipped inside a tower.
+
+    Clipping is not linear: clipping each tower's share and summing is not
+    clipping the sum, so the step would change with the number of devices.
+
+    Args:
+      grads_and_vars: the `(gradient, variable)` pairs a tower passed to
+        `apply_gradients`, not computed by `compute_gradients`.
+      index: the tower's index.
+    """
+    tensors = [g for g, _ in grads_and_vars if isinstance(g, tf.Tensor)]
+    tensors += [g.values for g, _ in grads_and_vars if isinstance(g, tf.IndexedSlices)]
+    found = _clip_between(tensors)
+    if found is None:
+        return
+    scope, op = found
+    raise ValueError(
+        f"Tower {index}'s apply_gradients received gradients clipped inside "
+        f"the tower ({scope}, at {user_line(op)}). Each tower would clip its own "
+        "share of the gradients, so the step would change with the number of "
+        "devices. Pass the unclipped gradients and clip their sum over all "
+        "towers: emg.TowerOptimizer(optimizer, clip_global_norm=<your clip "
+        "norm>).apply_gradients(zip(grads, variables), global_step) for "
+        "tf.clip_by_global_norm; transform_gradients=fn for other clipping."
+    )
+
+
 def _wrap_hint(line: str) -> str:
     return (
         f"the model_fn updates variables itself (a Keras optimizer or assign "

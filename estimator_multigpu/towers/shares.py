@@ -7,14 +7,15 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu.towers import context as context_lib
-from estimator_multigpu.towers import gradients
+from estimator_multigpu.towers import diagnostics, gradients
 
 _FIX = (
     "Pass apply_gradients the pairs that compute_gradients (or minimize) "
-    "returned and clip or transform the aggregate with "
-    "emg.TowerOptimizer(optimizer, clip_global_norm=..., transform_gradients=...); "
-    "or compute every gradient with tf.gradients and no compute_gradients call, "
-    "and the tower weighs them by its share of the global batch."
+    "returned, unchanged, and clip or transform their sum over all towers "
+    "with emg.TowerOptimizer(optimizer, clip_global_norm=..., "
+    "transform_gradients=...).apply_gradients(pairs, global_step): a clip "
+    "applied to one tower's gradients makes the step depend on the number of "
+    "devices."
 )
 
 
@@ -85,6 +86,7 @@ def tower_share(
             )
         return grads_and_vars
     _check_foreign(grads_and_vars, tower)
+    diagnostics.check_not_clipped(grads_and_vars, tower.index)
     pairs = [(_scale(g, tower.weight), v) for g, v in grads_and_vars]
     if context_lib.may_be_empty(tower.count):
         pairs = gradients.mask_empty(pairs, tower.count)
