@@ -6,7 +6,14 @@ import ast
 import dataclasses
 import re
 
-from estimator_multigpu.migrate import aliases, astutil, rules, tower_body, tower_loops
+from estimator_multigpu.migrate import (
+    aliases,
+    astutil,
+    rules,
+    tower_body,
+    tower_def,
+    tower_loops,
+)
 from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
@@ -419,6 +426,24 @@ def _device_template(device: ast.expr, var: str) -> str | None:
     return None
 
 
+def _device_string(device: ast.expr) -> ast.expr:
+    """The device name a device-function helper is called with.
+
+    `assign_to_device('/gpu:{}'.format(i), ps_device='/cpu:0')` (a helper that
+    keeps variables on a parameter device, as emg's `variable_device='auto'`
+    does) gives `'/gpu:{}'.format(i)`; other expressions are returned as is.
+    """
+    if (
+        isinstance(device, ast.Call)
+        and isinstance(device.func, ast.Name)
+        and device.args
+        and all(isinstance(a, ast.Constant) for a in device.args[1:])
+        and all(isinstance(k.value, ast.Constant) for k in device.keywords)
+    ):
+        return device.args[0]
+    return device
+
+
 def _devices_text(tl: TowerLoop, off: Offsets, emg: str) -> str:
     """The towers' devices: `emg.devices.resolve` for GPU i over `range(n)`.
 
@@ -438,7 +463,7 @@ def _devices_text(tl: TowerLoop, off: Offsets, emg: str) -> str:
         and len(loop_iter.args) == 1
         and not loop_iter.keywords
     ):
-        template = _device_template(tl.device, target.id)
+        template = _device_template(_device_string(tl.device), target.id)
         if template is not None and _GPU_INDEX.fullmatch(template):
             return f"{emg}.devices.resolve(num_gpus={off.text(loop_iter.args[0])})"
     return f"[{off.text(tl.device)} for {off.text(target)} in {off.text(loop_iter)}]"
@@ -500,7 +525,7 @@ def rule_for(tl_or_reason, scope, text: str | None) -> rules.Rule:
     base = rules.TOWER_RULE
     if _in_model_fn(scope):
         return base
-    if isinstance(tl_or_reason, TowerLoop):
+    if isinstance(tl_or_reason, TowerLoop | tower_def.TowerDef):
         replacement = f"{text} (and drop the loop, the list and the averaging)"
     else:
         replacement = (
@@ -521,9 +546,18 @@ def find(tree: ast.Module, table: aliases.AliasTable, off: Offsets, emg: str = "
             tl = recognise(block, index, scope, table)
             text = minimize_text(tl, off, emg, set(taken), multiline=False)
         except NotCanonical as reason:
-            tl, text = str(reason), None
+            tl, text = _as_def(block, index, scope, table, set(taken), reason)
+            text = text if text is None else tower_def.summary(tl, off, emg)
         out[id(loop)] = (tl, rule_for(tl, scope, text))
     return out
+
+
+def _as_def(block, index, scope, table, taken, reason):
+    """(TowerDef, True) for a loop `tower_def` rewrites, else (why not, None)."""
+    try:
+        return tower_def.recognise(block, index, scope, table, taken), True
+    except NotCanonical as other:
+        return f"{reason}; as a tower function: {other}", None
 
 
 def _alone(off: Offsets, stmt: ast.stmt) -> bool:
@@ -594,9 +628,11 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             continue
         try:
             tl = recognise(block, index, scope, table)
+            new = _loop_edits(tree, tl, off, minimize_text(tl, off, emg, taken))
         except NotCanonical:
-            continue
-        new = _loop_edits(tree, tl, off, minimize_text(tl, off, emg, taken))
+            td, ok = _as_def(block, index, scope, table, taken, "")
+            tf = tower_body.tf_name(table) or "tf"
+            new = tower_def.edits(tree, td, off, emg, tf, taken) if ok else None
         if new is None or any(
             e.start < p.end and p.start < e.end for e in new for p in out
         ):

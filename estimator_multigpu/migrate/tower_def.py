@@ -1,0 +1,382 @@
+"""Tower loops of other shapes: the loop body becomes the `tower_fn` of `emg.towers.minimize`.
+
+The shapes real scripts use beyond the tutorial's: shards sliced
+`X[i * b:(i + 1) * b]`, the optimizer built inside the loop, `reuse=` flags
+flipped after the first tower, `with arg_scope(...)` around the tower,
+work done in tower 0 only (`if i == 0:`), names the loop leaves behind.
+The body is kept as written, in a function called once per device.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import astutil, tower_body, tower_rewrite
+from estimator_multigpu.migrate.astutil import call_target
+from estimator_multigpu.migrate.edits import Edit, Offsets, apply
+
+NotCanonical = tower_body.NotCanonical
+
+
+@dataclasses.dataclass
+class TowerDef:
+    """A tower loop whose body becomes a function.
+
+    Attributes:
+      tl: the loop and its averaging and apply (`tower_rewrite.TowerLoop`).
+      body: the statements inside the device and scope `with`s.
+      dropped: ids of body statements the function leaves out.
+      params: (parameter name, global batch text) per shard.
+      inline: (node, parameter name) for `X[i]` shards read in place.
+      hoisted: the optimizer's construction, moved before the function.
+      var_list: the `compute_gradients(..., var_list=...)` argument, or None.
+      exported: names the function binds that the code around reads.
+      function: True if the loop is in a function (`nonlocal`), else `global`.
+      bound: the name `tf.name_scope(...) as NAME` binds, or None.
+      elsewhere: the names the code around the loop binds.
+    """
+
+    tl: tower_rewrite.TowerLoop
+    body: list
+    dropped: set
+    params: list
+    inline: list
+    hoisted: ast.stmt | None
+    var_list: ast.expr | None
+    exported: list
+    function: bool
+    bound: str | None
+    elsewhere: set
+
+
+def _top_call(stmt: ast.stmt, name: str) -> ast.Call | None:
+    value = getattr(stmt, "value", None)
+    return value if call_target(value) == name else None
+
+
+def _gradients(body):
+    """(compute statement, append statement, loss, optimizer, list, var_list)."""
+    computes = [s for s in body if _top_call(s, "compute_gradients")]
+    if len(computes) != 1 or not isinstance(computes[0], ast.Assign):
+        raise NotCanonical("the tower has no one `grads = opt.compute_gradients(loss)`")
+    compute = computes[0]
+    call, grads = compute.value, ast.unparse(compute.targets[0])
+    kw = {k.arg: k.value for k in call.keywords}
+    if (
+        not isinstance(call.func.value, ast.Name)
+        or len(call.args) != 1
+        or not isinstance(call.args[0], ast.Name)
+        or set(kw) - {"var_list"}
+    ):
+        raise NotCanonical(
+            f"line {compute.lineno}: expect `{grads} = opt.compute_gradients(loss)`"
+            " (var_list= allowed)"
+        )
+    appends = [
+        s
+        for s in body
+        if _top_call(s, "append")
+        and isinstance(s.value.func.value, ast.Name)
+        and [ast.unparse(a) for a in s.value.args] == [grads]
+    ]
+    if len(appends) != 1:
+        raise NotCanonical(f"the tower does not append `{grads}` to one list")
+    return compute, appends[0], call.args[0].id, call.func.value, kw.get("var_list")
+
+
+def _hoisted(body, optimizer: ast.Name, compute, tainted: set[str]):
+    """The body's `opt = Optimizer(...)`, to build once before the towers."""
+    made = [s for s in body if optimizer.id in astutil.writes(s)]
+    if not made:
+        return None
+    stmt = made[0]
+    if (
+        len(made) != 1
+        or not isinstance(stmt, ast.Assign)
+        or [ast.unparse(t) for t in stmt.targets] != [optimizer.id]
+        or body.index(stmt) > body.index(compute)
+        or set(astutil.reads(stmt)) & tainted
+    ):
+        raise NotCanonical(
+            f"line {stmt.lineno}: the optimizer is not built once as "
+            f"`{optimizer.id} = Optimizer(...)` from values outside the loop"
+        )
+    return stmt
+
+
+def _is_flag(stmt: ast.stmt, before: list) -> bool:
+    """`reuse = True` in the body, with `reuse = None`/`False` before the loop."""
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is True
+    ):
+        return False
+    name = stmt.targets[0].id
+    return any(
+        isinstance(s, ast.Assign)
+        and [ast.unparse(t) for t in s.targets] == [name]
+        and isinstance(s.value, ast.Constant)
+        and s.value.value in (None, False)
+        for s in before
+    )
+
+
+def _is_slice(node: ast.expr, var: str) -> str | None:
+    """The batch name of `X[i * b:(i + 1) * b]` (`b * i`, `b * (i + 1)` too)."""
+    if not (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Slice)
+        and node.slice.step is None
+        and node.slice.lower is not None
+        and node.slice.upper is not None
+    ):
+        return None
+    upper = ast.unparse(node.slice.upper)
+    for size in _sizes(node.slice.lower, var):
+        if upper in (f"({var} + 1) * {size}", f"{size} * ({var} + 1)"):
+            return node.value.id
+    return None
+
+
+def _sizes(lower: ast.expr, var: str) -> list[str]:
+    if not (isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Mult)):
+        return []
+    left, right = ast.unparse(lower.left), ast.unparse(lower.right)
+    return [right] if left == var else [left] if right == var else []
+
+
+def _shards(body, block, index, var, table, taken):
+    """(dropped statements, params, inline shards) for the tower's inputs."""
+    dropped, params, inline, by_batch = [], [], [], {}
+    written = set().union(*(astutil.writes(s) for s in body))
+    for stmt in body:
+        value = getattr(stmt, "value", None)
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
+        batch = _is_slice(value, var) if target is not None else None
+        if batch is not None and isinstance(target, ast.Name) and batch not in written:
+            dropped.append(stmt)
+            params.append((target.id, batch))
+    nodes = sorted(astutil.walk_scope(body), key=_position)
+    for node in nodes:
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and ast.unparse(node.slice) == var
+        ):
+            batch = tower_rewrite._split_of(block, index, node.value.id, table)
+            if batch is None:
+                continue
+            key = ast.unparse(batch)
+            if key not in by_batch:
+                base = getattr(batch, "id", "shard")
+                by_batch[key] = astutil.unique(f"{base}_shard", taken)
+                params.append((by_batch[key], key))
+            inline.append((node, by_batch[key]))
+    if not params:
+        raise NotCanonical(
+            "the tower takes no `X[i]` shard of a tf.split batch and no "
+            "`X[i * b:(i + 1) * b]` slice"
+        )
+    return dropped, params, inline
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
+def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
+    """(names read, names written) in `scope` outside the loop statement."""
+    inside = {id(n) for n in ast.walk(stmt)}
+    walk = ast.walk(scope) if isinstance(scope, ast.Module) else (
+        astutil.walk_scope(scope.body))  # fmt: skip
+    nodes = [n for n in walk if id(n) not in inside]
+    read = {
+        n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    written = {
+        n.id
+        for n in nodes
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+    return read, written
+
+
+def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
+    """The tower loop at `block[index]` as a function body.
+
+    Raises:
+      NotCanonical: with what stops the rewrite.
+    """
+    loop, stmt = tower_rewrite._peel(block[index], table)
+    device, body, bound = tower_rewrite._body(loop, table)
+    if not isinstance(loop.target, ast.Name):
+        raise NotCanonical("the loop variable is not one name")
+    var = loop.target.id
+    if tower_body.tf_name(table) is None and bound is not None:
+        raise NotCanonical("no `import tensorflow as tf` to write the rewrite with")
+    compute, append, loss, optimizer, var_list = _gradients(body)
+    tainted = tower_rewrite.tower_loops._tainted(loop)
+    hoisted = _hoisted(body, optimizer, compute, tainted)
+    flags = [s for s in body if _is_flag(s, block[:index])]
+    reuse = [s for s in body if tower_rewrite._is_reuse(s)]
+    sliced, params, inline = _shards(body, block, index, var, table, taken)
+    dropped = {id(s) for s in [compute, append, hoisted, *flags, *reuse, *sliced] if s}
+    _check_body(body, compute, loss, dropped)
+    lists = append.value.func.value.id
+    average, apply = tower_rewrite._after(block, index, lists, optimizer)
+    tl = tower_rewrite.TowerLoop(
+        stmt, loop, device, loss, None, [], optimizer,
+        tower_rewrite._init(block, index, lists), average, apply,
+        tower_rewrite._global_step(apply),
+    )  # fmt: skip
+    tower_rewrite._check_reads(scope, tl, lists, block)
+    kept = [s for s in body if id(s) not in dropped]
+    written = set().union(*(astutil.writes(s) for s in kept)) | {var}
+    read, bound_out = _outside(scope, stmt)
+    exported = sorted((written & (read | bound_out)) - {loss, *(p for p, _ in params)})
+    _check_between(block, tl, exported)
+    return TowerDef(
+        tl, body, dropped, params, inline, hoisted, var_list, exported,
+        not isinstance(scope, ast.Module), bound, bound_out,
+    )  # fmt: skip
+
+
+def _check_body(body, compute, loss: str, dropped: set) -> None:
+    """The loss is the body's own and final once gradients are taken."""
+    if not any(loss in astutil.writes(s) for s in body[: body.index(compute)]):
+        raise NotCanonical(f"`{loss}` is not computed in the tower")
+    for stmt in body[body.index(compute) + 1 :]:
+        if id(stmt) not in dropped and loss in astutil.writes(stmt):
+            raise NotCanonical(
+                f"line {stmt.lineno} changes `{loss}` after its gradients"
+            )
+
+
+def _check_between(block, tl, exported: list[str]) -> None:
+    """Nothing between the loop and the update reads what the towers leave."""
+    at = tl.average if tl.at_average else tl.apply
+    start, end = block.index(tl.stmt), block.index(at)
+    skip = {id(tl.init), id(tl.average)}
+    for stmt in block[start + 1 : end]:
+        hit = set(astutil.reads(stmt)) & set(exported)
+        if id(stmt) not in skip and hit:
+            raise NotCanonical(
+                f"line {stmt.lineno} reads `{sorted(hit)[0]}` before the towers "
+                "are built"
+            )
+
+
+def _lines(off: Offsets, body, keep, edits, indent: str) -> list[str]:
+    """The kept statements with the comments above them, at `indent`."""
+    out, previous = [], None
+    for stmt in body:
+        first = stmt.lineno if previous is None else previous.end_lineno + 1
+        previous = stmt
+        if not keep(stmt):
+            continue
+        start, end = off.line_start(first), off.line_end(stmt.end_lineno)
+        inner = [e for e in edits if start <= e.start and e.end <= end]
+        text = apply(off.source[start:end], inner, offset=start)
+        shift = off.column(stmt) - len(indent)
+        for line in text.splitlines():
+            pad = len(line) - len(line.lstrip(" "))
+            out.append(line[min(pad, shift) :] if shift >= 0 else " " * -shift + line)
+    return out
+
+
+def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
+    """The statements that replace the loop: the optimizer, then `def name(...)`."""
+    indent = " " * off.column(td.tl.stmt)
+    inner = indent + "    "
+    nl = off.newline
+    out = []
+    if td.hoisted is not None:
+        out.append(indent + off.text(td.hoisted))
+    if td.function:
+        out += [f"{indent}{n} = None" for n in td.exported if n not in td.elsewhere]
+    out.append("")
+    out.append(f"{indent}def {name}({', '.join(p for p, _ in td.params)}):")
+    if td.exported:
+        keyword = "nonlocal" if td.function else "global"
+        out.append(f"{inner}{keyword} {', '.join(td.exported)}")
+    kept = [s for s in td.body if id(s) not in td.dropped]
+    var = td.tl.loop.target.id
+    if var in set().union(*(astutil.reads(s) for s in kept)) | set(td.exported):
+        out.append(f"{inner}{var} = {emg}.towers.tower_index()")
+    if td.bound is not None:
+        out.append(f"{inner}{td.bound} = {tf}.get_default_graph().get_name_scope()")
+    edits = [off.replace(node, param) for node, param in td.inline]
+    out += _lines(off, td.body, lambda s: id(s) not in td.dropped, edits, inner)
+    out.append(f"{inner}return {td.tl.loss}")
+    out.append("")
+    return nl.join(out).lstrip(" ").lstrip(nl)
+
+
+def minimize_text(td: TowerDef, off: Offsets, emg: str, name: str) -> str:
+    """`loss, train_op = emg.towers.minimize(name, (X, ...), opt, ...)`."""
+    tl = td.tl
+    indent = " " * (tl.average if tl.at_average else tl.apply).col_offset
+    batches = list(dict.fromkeys(b for _, b in td.params))
+    inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
+    optimizer = off.text(tl.optimizer)
+    before = []
+    if tl.capture:
+        grads = tl.average.targets[0].id
+        before.append(f"{grads} = []")
+        optimizer = (
+            f"{emg}.TowerOptimizer({optimizer}, "
+            f"transform_gradients=lambda pairs: {grads}.extend(pairs) or pairs)"
+        )
+    args = [
+        name,
+        inputs,
+        optimizer,
+        f"devices={tower_rewrite._devices_text(tl, off, emg)}",
+    ]
+    if tl.global_step is not None:
+        args.append(f"global_step={off.text(tl.global_step)}")
+    if td.var_list is not None:
+        text = off.text(td.var_list)
+        simple = isinstance(td.var_list, ast.Name)
+        args.append(f"var_list={text}" if simple else f"var_list=lambda: {text}")
+    nl = off.newline
+    lines = "".join(f"{indent}    {a},{nl}" for a in args)
+    target = f"{tl.loss}, {off.text(tl.apply.targets[0])}"
+    call = f"{target} = {emg}.towers.minimize({nl}{lines}{indent})"
+    return f"{nl}{indent}".join(before + [call])
+
+
+def edits(
+    tree, td: TowerDef, off: Offsets, emg: str, tf: str, taken
+) -> list[Edit] | None:
+    """The edits for `td`, or None if a statement shares its lines."""
+    tl = td.tl
+    name = astutil.unique("tower_fn", taken)
+    at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
+    removed = [s for s in (tl.init, gone) if s is not None]
+    if not all(tower_rewrite._alone(off, s) for s in removed + [at, tl.stmt]):
+        return None
+    out = [tower_rewrite._lines(off, s) for s in removed]
+    out.append(off.replace(tl.stmt, def_text(td, off, emg, tf, name)))
+    out.append(off.replace(at, minimize_text(td, off, emg, name)))
+    helper = tower_rewrite._dead_helper(tree, tl.average)
+    if helper is not None and not helper.decorator_list:
+        out.append(tower_rewrite._lines(off, helper, blank_after=True))
+    return out
+
+
+def summary(td: TowerDef, off: Offsets, emg: str) -> str:
+    """The rewrite in one line, for the finding."""
+    params = ", ".join(p for p, _ in td.params)
+    call = " ".join(minimize_text(td, off, emg, "tower_fn").split())
+    call = call.replace("( ", "(").replace(", )", ")")
+    hoisted = f"{off.text(td.hoisted)} before it; " if td.hoisted is not None else ""
+    return (
+        f"def tower_fn({params}): the loop body, returning {td.tl.loss} "
+        f"(i = {emg}.towers.tower_index()); {hoisted}{call}"
+    )

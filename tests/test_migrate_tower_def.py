@@ -1,0 +1,159 @@
+"""Tower loops beyond the tutorial's shape: --fix makes the body the tower_fn of emg.towers.minimize."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from migrate_helpers import CORPUS, parse_ok
+from test_migrate_tower_loops import _DRIVER, CANONICAL, fix
+
+from estimator_multigpu.migrate import runner
+
+SLICES = (CORPUS / "tower_loop_slices.py").read_text()
+
+
+def _run(path, tmp_path, counts=(1, 2)):
+    """The corpus script and its --fix rewrite at each device count."""
+    result = runner.process(str(path))
+    assert not result.remaining
+    new = tmp_path / "rewritten.py"
+    new.write_text(result.rewritten)
+    runs = [[f"{name}{n}", p, n] for n in counts for name, p in (
+        ("loop", str(path)), ("minimize", str(new)))]  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():
+    new, findings = fix(SLICES)
+    assert parse_ok(new)
+    assert all(f.fixed for f in findings)
+    assert (
+        "    optimizer = tf.train.GradientDescentOptimizer(learning_rate=0.5)\n"
+        "\n"
+        "    def tower_fn(_x, _y):\n"
+        "        global accuracy\n"
+        "        i = emg.towers.tower_index()\n"
+        "        logits_train = net(_x, reuse=reuse_vars)\n"
+    ) in new
+    assert (
+        "        return loss_op\n"
+        "\n"
+        "    loss_op, train_op = emg.towers.minimize(\n"
+        "        tower_fn,\n"
+        "        (X, Y),\n"
+        "        optimizer,\n"
+        "        devices=emg.devices.resolve(num_gpus=num_gpus),\n"
+        "    )\n"
+    ) in new
+    for gone in ("tower_grads", "average_gradients", "reuse_vars = True", "_x = X["):
+        assert gone not in new
+    # Tower 0's own work stays in tower 0.
+    assert "        if i == 0:\n            correct_pred = " in new
+
+
+def test_sliced_loop_finding_names_the_tower_function():
+    _, findings = fix(SLICES)
+    (loop,) = [f for f in findings if f.api == "tower loop"]
+    assert loop.rule.replacement.startswith(
+        "def tower_fn(_x, _y): the loop body, returning loss_op "
+        "(i = emg.towers.tower_index()); optimizer = "
+        "tf.train.GradientDescentOptimizer(learning_rate=0.5) before it; "
+        "loss_op, train_op = emg.towers.minimize(tower_fn, (X, Y), optimizer, "
+        "devices=emg.devices.resolve(num_gpus=num_gpus))"
+    )
+
+
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        (
+            "(i + 1) * batch_size]",
+            "(i + 2) * batch_size]",
+            "no `X\\[i\\]` shard of a tf.split batch",
+        ),
+        (
+            "optimizer = tf.train.GradientDescentOptimizer(learning_rate=0.5)",
+            "optimizer = tf.train.GradientDescentOptimizer(learning_rate=0.5 * i)",
+            "the optimizer is not built once",
+        ),
+        (
+            "            reuse_vars = True\n",
+            "            reuse_vars = True\n            loss_op = loss_op * 2\n",
+            "changes `loss_op` after its gradients",
+        ),
+        (
+            "    tower_grads = average_gradients(tower_grads)\n",
+            "    tower_grads = average_gradients(tower_grads)\n    print(accuracy)\n",
+            "reads `accuracy` before the towers are built",
+        ),
+    ],
+    ids=["uneven_slice", "optimizer_per_tower", "loss_changed", "left_name_read"],
+)
+def test_shapes_the_tower_function_cannot_take_say_why(old, new, reason):
+    assert old in SLICES
+    source = SLICES.replace(old, new)  # Every occurrence.
+    rewritten, findings = fix(source)
+    (loop,) = [f for f in findings if f.api == "tower loop"]
+    assert not loop.fixed
+    assert "emg.towers.minimize(" not in rewritten
+    assert __import__("re").search(reason, loop.rule.replacement)
+
+
+def test_argument_reading_the_index_reads_the_tower_index():
+    source = CANONICAL.replace(
+        "tower_loss(image_splits[i], label_splits[i], 0.01)",
+        "tower_loss(image_splits[i], label_splits[i], 0.01 * i)",
+    )
+    new, findings = fix(source)
+    assert all(f.fixed for f in findings)
+    assert (
+        "    def tower_fn(images_shard, labels_shard):\n"
+        "        i = emg.towers.tower_index()\n"
+        "        loss = tower_loss(images_shard, labels_shard, 0.01 * i)\n"
+        "        return loss\n"
+    ) in new
+    assert "        (images, labels),\n" in new
+
+
+def test_other_slices_stay_in_the_tower_as_written():
+    source = SLICES.replace(
+        "_y = Y[i * batch_size : (i + 1) * batch_size]",
+        "_y = Y[i * batch_size : (i + 2) * batch_size]",
+    )
+    new, _ = fix(source)
+    assert "    def tower_fn(_x):\n" in new
+    assert "        _y = Y[i * batch_size : (i + 2) * batch_size]\n" in new
+    assert "        (X,),\n" in new
+
+
+def test_split_the_rewrite_cannot_take_is_read_per_tower_as_written():
+    source = CANONICAL.replace(
+        "label_splits = tf.split(labels, NUM_DEVICES)",
+        "label_splits = tf.split(labels, NUM_DEVICES, axis=1)",
+    )
+    new, _ = fix(source)
+    assert (
+        "    def tower_fn(images_shard):\n"
+        "        i = emg.towers.tower_index()\n"
+        "        loss = tower_loss(images_shard, label_splits[i], 0.01)\n"
+    ) in new
+    assert "        (images,),\n" in new
+
+
+@pytest.mark.slow
+def test_rewritten_sliced_loop_takes_the_one_device_steps_on_two(tmp_path):
+    out = _run(CORPUS / "tower_loop_slices.py", tmp_path)
+    assert out["loop1"][0] == "loss 1 1.098612"
+    assert out["minimize1"] == out["loop1"] == out["minimize2"]
+    # The loop printed its last tower's loss; the rewrite, the global batch's.
+    assert out["loop2"][-1] == out["loop1"][-1]
