@@ -11,7 +11,16 @@ setuptools.setup(
     ),
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
-    packages=setuptools.find_packages(include=["estimator_multigpu*", "cifar10*"]),
+    # The CIFAR reference is `estimator_multigpu_cifar10`, never a top-level
+    # `cifar10` that would shadow the TF tutorials' own cifar10.py.
+    packages=setuptools.find_packages(
+        include=[
+            "estimator_multigpu",
+            "estimator_multigpu.*",
+            "estimator_multigpu_cifar10",
+            "estimator_multigpu_cifar10.*",
+        ]
+    ),
     python_requires=">=3.10",
     install_requires=["tensorflow>=2.15", "numpy", "absl-py"],
     extras_require={

@@ -1,9 +1,14 @@
 """Dependencies run one way, bottom to top (DESIGN.md's order), read with ast.
 
 Every import of every module counts: module level and inside functions,
-`from estimator_multigpu import x`, and `importlib.import_module` of a
-literal name. A module's unit is its top-level module or subpackage of
-`estimator_multigpu` (`towers`, `model_fn`, ...); `cifar10` is one unit on top.
+absolute and relative (`from ..estimator import x`, `from . import y`),
+`from estimator_multigpu import x`, `importlib.import_module` of a literal
+name, and attribute access through the package after `import
+estimator_multigpu as emg` (`emg.estimator.Estimator`, which the package's
+lazy `__getattr__` imports). A module's unit is its top-level module or
+subpackage of `estimator_multigpu` (`towers`, `model_fn`, ...); the CIFAR
+reference (`estimator_multigpu_cifar10`) is one unit on top. Each checker is
+run on known-bad and known-good samples at the end of this file.
 """
 
 import ast
@@ -13,11 +18,14 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import estimator_multigpu
 
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 ROOT = PACKAGE.parent
 TOP = "estimator_multigpu"
+CIFAR = "estimator_multigpu_cifar10"
 
 # Bottom to top; a unit may import units of its own layer or below. The base
 # layer holds what every layer shares: TensorFlow internals, the batching and
@@ -40,7 +48,7 @@ LAYERS = (
     ("towers",),
     ("estimator",),
     ("distribute", "diagnose", "launch"),
-    ("cifar10",),
+    (CIFAR,),
 )
 # Pure ast: never imports TensorFlow or another unit, and no unit imports it.
 APART = ("migrate",)
@@ -62,28 +70,43 @@ def _module_name(path: pathlib.Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _sources() -> dict[str, ast.Module]:
-    paths = sorted(PACKAGE.rglob("*.py")) + sorted((ROOT / "cifar10").rglob("*.py"))
-    return {_module_name(p): ast.parse(p.read_text(), str(p)) for p in paths}
+def _sources() -> tuple[dict[str, ast.Module], set[str]]:
+    """Every module's tree by name, and the names that are packages."""
+    paths = sorted(PACKAGE.rglob("*.py")) + sorted((ROOT / CIFAR).rglob("*.py"))
+    trees = {_module_name(p): ast.parse(p.read_text(), str(p)) for p in paths}
+    return trees, {_module_name(p) for p in paths if p.name == "__init__.py"}
 
 
-SOURCES = _sources()
+SOURCES, PACKAGES = _sources()
 
 
 def _unit(module: str) -> str | None:
     """`towers` for `estimator_multigpu.towers.build`; None for the package."""
     parts = module.split(".")
-    if parts[0] == "cifar10":
-        return "cifar10"
+    if parts[0] == CIFAR:
+        return CIFAR
     return parts[1] if parts[0] == TOP and len(parts) > 1 else None
 
 
-def _imported(node: ast.AST) -> list[str]:
-    """Full names an import node (or `import_module("...")` call) brings in."""
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module a `from` import names (`from ..x import y` resolved)."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imported(node: ast.AST, package: str = "") -> list[str]:
+    """Full names an import node (or `import_module("...")` call) brings in.
+
+    `package` is the importing module's package, for relative imports.
+    """
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
-    if isinstance(node, ast.ImportFrom) and node.module:
-        return [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    if isinstance(node, ast.ImportFrom):
+        module = _absolute(node, package)
+        return [module] + [f"{module}.{a.name}" for a in node.names] if module else []
     if (
         isinstance(node, ast.Call)
         and getattr(node.func, "attr", getattr(node.func, "id", None))
@@ -96,28 +119,69 @@ def _imported(node: ast.AST) -> list[str]:
     return []
 
 
+def _package_aliases(tree: ast.Module) -> set[str]:
+    """Local names bound to the package itself (`import estimator_multigpu as emg`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name == TOP:
+                    names.add(alias.asname)
+                elif not alias.asname and alias.name.split(".")[0] == TOP:
+                    names.add(TOP)
+    return names
+
+
+def _dotted(node: ast.AST) -> list[str]:
+    """`["emg", "estimator", "Estimator"]` for `emg.estimator.Estimator`; [] otherwise."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return [node.id, *reversed(parts)] if isinstance(node, ast.Name) else []
+
+
+def _through_package(tree: ast.Module) -> list[str]:
+    """`estimator_multigpu.x.y` for each `emg.x.y` read through a package alias."""
+    aliases = _package_aliases(tree)
+    found = []
+    for node in ast.walk(tree):
+        parts = _dotted(node) if isinstance(node, ast.Attribute) else []
+        if parts and parts[0] in aliases:
+            found.append(".".join([TOP, *parts[1:]]))
+    return found
+
+
+def imported_names(module: str, tree: ast.Module, is_package: bool) -> list[str]:
+    """Every full name `module` imports or reads through the package."""
+    package = module if is_package else module.rpartition(".")[0]
+    names = [name for node in ast.walk(tree) for name in _imported(node, package)]
+    return names + _through_package(tree)
+
+
 def _known_unit(name: str) -> str | None:
     unit = _unit(name)
-    if unit is None or unit == "cifar10":
+    if unit is None or unit == CIFAR:
         return unit
     exists = (PACKAGE / unit).is_dir() or (PACKAGE / f"{unit}.py").is_file()
     return unit if exists else None
 
 
-def _arrows() -> set[tuple[str, str]]:
+def arrows_of(
+    sources: dict[str, ast.Module], packages: set[str]
+) -> set[tuple[str, str]]:
     """`(importing module, imported unit)` for imports between units."""
     arrows = set()
-    for module, tree in SOURCES.items():
+    for module, tree in sources.items():
         source = _unit(module)
-        for node in ast.walk(tree):
-            for name in _imported(node):
-                target = _known_unit(name)
-                if target is not None and source is not None and target != source:
-                    arrows.add((module, target))
+        for name in imported_names(module, tree, module in packages):
+            target = _known_unit(name)
+            if target is not None and source is not None and target != source:
+                arrows.add((module, target))
     return arrows
 
 
-ARROWS = _arrows()
+ARROWS = arrows_of(SOURCES, PACKAGES)
 
 
 def _units() -> set[str]:
@@ -131,15 +195,19 @@ def test_every_unit_has_a_place_in_the_order():
     assert placed - _units() == set(), "LAYERS names a unit that no longer exists"
 
 
-def test_imports_run_one_way():
-    upward = {
+def upward_imports(arrows: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The arrows that point from a unit to a unit of a higher layer."""
+    return {
         (module, target)
-        for module, target in ARROWS
+        for module, target in arrows
         if target in LAYER_OF
         and _unit(module) in LAYER_OF
         and LAYER_OF[target] > LAYER_OF[_unit(module)]
     }
-    assert upward - set(ALLOWED_UPWARD) == set()
+
+
+def test_imports_run_one_way():
+    assert upward_imports(ARROWS) - set(ALLOWED_UPWARD) == set()
 
 
 def test_allowed_upward_imports_still_exist():
@@ -147,9 +215,9 @@ def test_allowed_upward_imports_still_exist():
     assert stale == set(), "remove the entries that were fixed"
 
 
-def _unit_graph() -> dict[str, set[str]]:
+def _unit_graph(arrows: set[tuple[str, str]]) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
-    for module, target in ARROWS - set(ALLOWED_UPWARD):
+    for module, target in arrows - set(ALLOWED_UPWARD):
         graph.setdefault(_unit(module), set()).add(target)
     return graph
 
@@ -178,25 +246,32 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_cycle_between_units():
-    assert _cycle(_unit_graph()) == []
+    assert _cycle(_unit_graph(ARROWS)) == []
 
 
 def test_towers_never_import_inputs():
     assert {m for m, t in ARROWS if _unit(m) == "towers" and t == "inputs"} == set()
 
 
-def test_migrate_stands_apart():
-    outward = {(m, t) for m, t in ARROWS if _unit(m) == "migrate"}
-    inward = {(m, t) for m, t in ARROWS if t == "migrate"}
+def migrate_violations(
+    sources: dict[str, ast.Module], arrows: set[tuple[str, str]]
+) -> tuple[set, set, set]:
+    """(imports out of migrate, imports of migrate, migrate modules importing TF)."""
+    outward = {(m, t) for m, t in arrows if _unit(m) == "migrate"}
+    inward = {(m, t) for m, t in arrows if t == "migrate"}
     tensorflow = {
         module
-        for module, tree in SOURCES.items()
+        for module, tree in sources.items()
         if _unit(module) == "migrate"
         for node in ast.walk(tree)
         for name in _imported(node)
         if name.split(".")[0] == "tensorflow"
     }
-    assert (outward, inward, tensorflow) == (set(), set(), set())
+    return outward, inward, tensorflow
+
+
+def test_migrate_stands_apart():
+    assert migrate_violations(SOURCES, ARROWS) == (set(), set(), set())
 
 
 def _loaded_after(statement: str) -> list[str]:
@@ -222,3 +297,114 @@ def test_importing_towers_does_not_load_the_estimator():
     loaded = _loaded_after("import estimator_multigpu.towers")
     assert f"{TOP}.towers.replicate" in loaded
     assert [m for m in loaded if m.startswith(f"{TOP}.estimator")] == []
+
+
+# Known-bad and known-good samples: (module, is_package, source) -> the arrows
+# the import reader must find. A reader that misses a form fails here.
+T = TOP
+IMPORT_SAMPLES = {
+    "relative from parent": (
+        f"{T}.towers.x",
+        False,
+        "from ..estimator import runner\n",
+        {(f"{T}.towers.x", "estimator")},
+    ),
+    "relative module import": (
+        f"{T}.towers.x",
+        False,
+        "from .. import estimator\n",
+        {(f"{T}.towers.x", "estimator")},
+    ),
+    "relative from a package's __init__": (
+        f"{T}.towers",
+        True,
+        "from ..estimator import runner\n",
+        {(f"{T}.towers", "estimator")},
+    ),
+    "through the package alias": (
+        f"{T}.towers.x",
+        False,
+        "import estimator_multigpu as emg\n\ndef f():\n    return emg.estimator.Estimator\n",
+        {(f"{T}.towers.x", "estimator")},
+    ),
+    "through the package name": (
+        f"{T}.towers.x",
+        False,
+        "import estimator_multigpu.devices\n\nestimator_multigpu.estimator.train\n",
+        {(f"{T}.towers.x", "estimator"), (f"{T}.towers.x", "devices")},
+    ),
+    "import_module literal": (
+        f"{T}.towers.x",
+        False,
+        "import importlib\n\nimportlib.import_module('estimator_multigpu.estimator')\n",
+        {(f"{T}.towers.x", "estimator")},
+    ),
+    "absolute from": (
+        f"{T}.towers.x",
+        False,
+        "from estimator_multigpu.estimator import runner\n",
+        {(f"{T}.towers.x", "estimator")},
+    ),
+    "same unit, relative: no arrow": (
+        f"{T}.towers.x",
+        False,
+        "from . import split\nfrom .split import f\n",
+        set(),
+    ),
+    "downward through the alias": (
+        f"{T}.towers.x",
+        False,
+        "import estimator_multigpu as emg\n\nemg.devices.resolve()\n",
+        {(f"{T}.towers.x", "devices")},
+    ),
+    "an unrelated name called emg": (
+        f"{T}.towers.x",
+        False,
+        "import numpy as emg\n\nemg.estimator\n",
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMPORT_SAMPLES))
+def test_import_reader_samples(name):
+    module, is_package, source, expected = IMPORT_SAMPLES[name]
+    packages = {module} if is_package else set()
+    assert arrows_of({module: ast.parse(source)}, packages) == expected
+
+
+def test_upward_check_rejects_a_relative_and_an_aliased_upward_import():
+    sources = {
+        f"{T}.towers.a": ast.parse("from ..estimator import runner\n"),
+        f"{T}.inputs.b": ast.parse("import estimator_multigpu as e\ne.towers.split\n"),
+        f"{T}.estimator.c": ast.parse("from ..towers import split\n"),
+    }
+    assert upward_imports(arrows_of(sources, set())) == {
+        (f"{T}.towers.a", "estimator"),
+        (f"{T}.inputs.b", "towers"),
+    }
+
+
+def test_cycle_check_finds_a_cycle_made_of_relative_imports():
+    sources = {
+        f"{T}.devices": ast.parse("from .per_device import PerDevice\n"),
+        f"{T}.per_device": ast.parse("from . import devices\n"),
+    }
+    cycle = _cycle(_unit_graph(arrows_of(sources, set())))
+    assert sorted(set(cycle)) == ["devices", "per_device"]
+
+
+def test_migrate_check_rejects_tensorflow_and_relative_imports_of_others():
+    sources = {
+        f"{T}.migrate.a": ast.parse("import tensorflow as tf\nfrom .. import towers\n"),
+        f"{T}.towers.b": ast.parse(
+            "import estimator_multigpu as emg\nemg.migrate.scan\n"
+        ),
+        f"{T}.migrate.c": ast.parse("from . import scan\nimport ast\n"),
+    }
+    arrows = arrows_of(sources, set())
+    assert migrate_violations(sources, arrows) == (
+        {(f"{T}.migrate.a", "towers")},
+        {(f"{T}.towers.b", "migrate")},
+        {f"{T}.migrate.a"},
+    )

@@ -13,8 +13,8 @@ from absl import logging as absl_logging
 from absl.testing import flagsaver
 from cifar10_helpers import tiny_config
 
-from cifar10 import data, generate, main, model, model_dir, trainer
 from estimator_multigpu import devices
+from estimator_multigpu_cifar10 import data, generate, main, model, model_dir, trainer
 
 FLAGS = flags.FLAGS
 BOUND = devices.max_simulated_devices()
@@ -29,7 +29,7 @@ no_gpu = pytest.mark.skipif(
 def parse():
     """Parses flags as the command line would, restoring them afterwards."""
     with flagsaver.flagsaver():
-        yield lambda *args: FLAGS(["cifar10.main", *args])
+        yield lambda *args: FLAGS(["estimator_multigpu_cifar10.main", *args])
         FLAGS.unparse_flags()
 
 
@@ -37,7 +37,7 @@ def parse():
 def run_main(parse):
     """Parses flags and runs `main.main`, restoring the log levels it sets."""
     tf_level, absl_level = tf.get_logger().level, absl_logging.get_verbosity()
-    yield lambda *args: (parse(*args), main.main(["cifar10.main"]))
+    yield lambda *args: (parse(*args), main.main(["estimator_multigpu_cifar10.main"]))
     tf.get_logger().setLevel(tf_level)
     absl_logging.set_verbosity(absl_level)
 
@@ -85,7 +85,7 @@ def _config(tmp_path, **kwargs):
 def _cli(*args, timeout=180):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
     return subprocess.run(
-        [sys.executable, "-m", "cifar10.main", *args],
+        [sys.executable, "-m", "estimator_multigpu_cifar10.main", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

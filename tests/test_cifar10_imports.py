@@ -1,4 +1,4 @@
-"""cifar10 names the library subpackages it uses, so its dependencies read from its imports."""
+"""The CIFAR reference names the library subpackages it uses, so its dependencies read from its imports."""
 
 import ast
 import pathlib
@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CIFAR10 = ROOT / "cifar10"
+CIFAR10 = ROOT / "estimator_multigpu_cifar10"
 # The library's public modules and subpackages (not the package itself).
 SUBPACKAGES = {
     p.stem

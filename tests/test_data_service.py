@@ -178,8 +178,8 @@ def test_cifar_input_trains_through_the_service(service, tmp_path):
     repeated one-element store, and a worker whose dynamic split holds no
     store element repeats an empty dataset.
     """
-    from cifar10 import data, generate
-    from cifar10 import input as cifar_input
+    from estimator_multigpu_cifar10 import data, generate
+    from estimator_multigpu_cifar10 import input as cifar_input
 
     generate.generate(str(tmp_path), train_examples=64, test_examples=16)
     files = data.filenames(str(tmp_path), "cifar10", "train")

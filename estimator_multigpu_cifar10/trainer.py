@@ -7,8 +7,10 @@ import os
 import tensorflow as tf
 from absl import logging
 
-from cifar10 import config as config_lib
-from cifar10 import (
+from estimator_multigpu import estimator as estimator_lib
+from estimator_multigpu import towers
+from estimator_multigpu_cifar10 import config as config_lib
+from estimator_multigpu_cifar10 import (
     data,
     download,
     generate,
@@ -17,9 +19,7 @@ from cifar10 import (
     model_fn,
     paths,
 )
-from cifar10 import input as input_lib
-from estimator_multigpu import estimator as estimator_lib
-from estimator_multigpu import towers
+from estimator_multigpu_cifar10 import input as input_lib
 
 
 def synthetic_dir(config: config_lib.TrainConfig) -> str:

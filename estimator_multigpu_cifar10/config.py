@@ -7,8 +7,8 @@ import math
 import os
 import tempfile
 
-from cifar10 import data, model, paths
 from estimator_multigpu import sharding
+from estimator_multigpu_cifar10 import data, model, paths
 
 INPUTS = ("tfdata", "queue")
 REMAINDERS = sharding.BUILDER_REMAINDERS  # The input builders' choices.
