@@ -11,7 +11,14 @@ import tensorflow as tf
 
 from estimator_multigpu import model_fn as model_fn_lib
 from estimator_multigpu import tf_internals
-from estimator_multigpu.towers import all_towers, diagnostics, empty, placement, plain
+from estimator_multigpu.towers import (
+    all_towers,
+    diagnostics,
+    empty,
+    losses,
+    placement,
+    plain,
+)
 from estimator_multigpu.towers import context as context_lib
 
 _KEYS = tf.compat.v1.GraphKeys
@@ -120,15 +127,18 @@ def _scopes(index: int, device_fn: Callable) -> contextlib.ExitStack:
 
 def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> Any:
     features, labels = shard
-    return model_fn_lib.call_model_fn(
-        model_fn,
-        features,
-        labels,
-        run_args.mode,
-        run_args.fresh_params(),
-        run_args.config,
-        where=f"in tower {index}",
-    )
+    with losses.explain_non_scalar_loss():
+        spec = model_fn_lib.call_model_fn(
+            model_fn,
+            features,
+            labels,
+            run_args.mode,
+            run_args.fresh_params(),
+            run_args.config,
+            where=f"in tower {index}",
+        )
+    losses.check_scalar_loss(spec.loss, f"the loss of tower {index}")
+    return spec
 
 
 def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:

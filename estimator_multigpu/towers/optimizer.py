@@ -70,6 +70,8 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients of this tower's share of `loss`."""
         tower = context_lib.current()
+        where = "" if tower is None else f" in tower {tower.index}"
+        losses.check_scalar_loss(loss, f"the loss passed to compute_gradients{where}")
         if tower is None:
             with plain.delegating():
                 return self._optimizer.compute_gradients(loss, var_list, **kwargs)
@@ -161,6 +163,20 @@ def _gate(summed: list, losses: list) -> list[tf.Operation]:
     return gate + [g.op for g, _ in pairs if g is not None]
 
 
+def _gated(pairs: list, waits: list) -> list:
+    """`pairs` whose gradients are computed only after `waits`.
+
+    The gradients carry the wait, not the whole `apply_gradients` call: ops
+    an optimizer builds there that use no gradient (SyncReplicasOptimizer's
+    `chief_init_op` and `local_step_init_op`, run once at session start)
+    would otherwise run the towers' forward pass and consume a batch.
+    """
+    if not waits:
+        return pairs
+    with tf.control_dependencies(waits):
+        return [(None if g is None else tf.identity(g), v) for g, v in pairs]
+
+
 def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
     """Applies the gradients recorded in all towers, once per optimizer call.
 
@@ -192,10 +208,9 @@ def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
     for first, pairs in zip(calls[0], summed):
         # The update waits for what the model_fn made apply_gradients wait for.
         waits = list(first.placeholder.control_inputs) + gate
-        with tf.control_dependencies(waits):
-            update = first.optimizer.apply_aggregated(
-                pairs, first.global_step, first.name
-            )
+        update = first.optimizer.apply_aggregated(
+            _gated(pairs, waits), first.global_step, first.name
+        )
         update = getattr(update, "op", update)
         tf_internals.add_control_input(first.placeholder, update)
         updates.append(update)
