@@ -13,6 +13,8 @@ from estimator_multigpu.diagnose.__main__ import main
 
 USER_MODULE = textwrap.dedent(
     """
+    import time
+
     import tensorflow as tf
 
 
@@ -38,6 +40,17 @@ USER_MODULE = textwrap.dedent(
 
     def needs_batch_size(batch_size):
         return tf.data.Dataset.range(batch_size)
+
+
+    def _sleep(value):
+        time.sleep(3600)
+        return value
+
+
+    def never_yields():  # Blocks in its first element, using no CPU.
+        return tf.data.Dataset.range(1).map(
+            lambda x: tf.py_function(_sleep, [x], tf.int64)
+        )
 
 
     NUMBER = 3
@@ -171,3 +184,58 @@ def test_emg_diagnose_loads_lazily_from_the_top_level():
     assert "diagnose" in emg.__all__ and "diagnose" in dir(emg)
     assert emg.diagnose is diagnose
     assert emg.diagnose.check is diagnose.check
+
+
+@pytest.mark.parametrize(
+    "plot, message",
+    [
+        ("missing/stages.png", r"--plot: the folder 'missing' does not exist"),
+        ("exists.png", r"--plot: 'exists.png' exists; it is never overwritten"),
+    ],
+    ids=["missing-folder", "existing-file"],
+)
+def test_plot_path_is_checked_before_measuring(user_pkg, capsys, plot, message):
+    (user_pkg / "exists.png").write_text("keep me")
+    status = main(
+        [
+            "user_pkg.pipelines:input_fn",
+            "--input-bound",
+            "--step=user_pkg.pipelines:step",
+            '--params={"batch": 2}',
+            "--steps=2",
+            "--warmup-steps=0",
+            f"--plot={plot}",
+        ]
+    )
+    captured = capsys.readouterr()
+    assert status == 2
+    assert re.search(message, captured.err), captured.err
+    assert "real input" not in captured.err  # Nothing was measured.
+    assert captured.out == ""
+    assert (user_pkg / "exists.png").read_text() == "keep me"
+
+
+def test_input_that_never_yields_fails_after_the_timeout(user_pkg):
+    """The first element never comes: a bounded wait, a message naming it."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "estimator_multigpu.diagnose",
+            "user_pkg.pipelines:never_yields",
+            "--input-bound",
+            "--step=user_pkg.pipelines:step",
+            "--input-timeout=2",
+        ],
+        cwd=user_pkg,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stderr
+    assert (
+        "error: the input gave no element in 2 s (step 1 of 55, real input)"
+        in result.stderr
+    )
+    assert "pass a larger `input_timeout` (--input-timeout" in result.stderr

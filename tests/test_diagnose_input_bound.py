@@ -236,8 +236,21 @@ def test_plot_needs_stage_timings(tmp_path):
         (dict(warmup_steps=-1), ValueError, r"`warmup_steps` must be an int >= 0"),
         (dict(stage_seconds=0), ValueError, r"`stage_seconds` must be > 0; received 0"),
         (dict(step_fn=3), TypeError, r"`step_fn` must be callable; received 3"),
+        (
+            dict(input_timeout=0),
+            ValueError,
+            r"`input_timeout` must be a number of seconds > 0, or None",
+        ),
     ],
-    ids=["no-step", "both", "steps", "warmup", "stage-seconds", "step-not-callable"],
+    ids=[
+        "no-step",
+        "both",
+        "steps",
+        "warmup",
+        "stage-seconds",
+        "step-not-callable",
+        "input-timeout",
+    ],
 )
 def test_bad_arguments_are_named(kwargs, error, match):
     kwargs = {"step_fn": cheap_step, **kwargs}
@@ -291,3 +304,45 @@ def test_stage_rates_of_finite_datasets(size, expected):
         assert (elements, examples) == (None, None)
     else:
         assert elements > 0 and examples == pytest.approx(4 * elements)
+
+
+def _stall(x):
+    time.sleep(20)  # Far past the timeout; ends on its own (no CPU meanwhile).
+    return x
+
+
+def _stalled_dataset():
+    dataset = tf.data.Dataset.range(10).map(
+        lambda x: tf.py_function(_stall, [x], tf.int64)
+    )
+    return dataset.map(lambda x: (tf.cast(x, tf.float32), x)).batch(2)
+
+
+def test_input_that_never_yields_times_out_eagerly():
+    start = time.monotonic()
+    with pytest.raises(
+        TimeoutError,
+        match=r"the input gave no element in 1 s \(step 1 of 3, real input\)",
+    ):
+        diagnose.input_bound(
+            _stalled_dataset(), cheap_step, steps=2, warmup_steps=1, input_timeout=1
+        )
+    assert time.monotonic() - start < 10
+
+
+@pytest.mark.tf_compat
+def test_input_that_never_yields_times_out_in_graph_mode():
+    start = time.monotonic()
+    with pytest.raises(
+        TimeoutError,
+        match=r"the input gave no element in 1 s \(step 1 of 3, real input\)",
+    ):
+        diagnose.input_bound(
+            lambda params: _stalled_dataset(),
+            model_fn=_model_fn(0),
+            params={},
+            steps=2,
+            warmup_steps=1,
+            input_timeout=1,
+        )
+    assert time.monotonic() - start < 10

@@ -19,6 +19,7 @@ from estimator_multigpu.diagnose.findings import (
     format_findings,
 )
 from estimator_multigpu.diagnose.input_bound import input_bound
+from estimator_multigpu.diagnose.waiting import InputTimeoutError
 
 
 def _params(text: str) -> dict:
@@ -35,6 +36,16 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1, not {text!r}")
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a number > 0, not {text!r}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
     bound.add_argument("--steps", type=_positive, default=50)
     bound.add_argument("--warmup-steps", type=int, default=5)
     bound.add_argument("--stage-seconds", type=float, default=1.0)
+    bound.add_argument(
+        "--input-timeout",
+        type=_seconds,
+        default=300.0,
+        help="seconds to wait for one batch before giving up (default 300)",
+    )
     bound.add_argument("--plot", metavar="PNG", help="per-stage throughput chart")
     return p
 
@@ -89,6 +106,8 @@ def _input_bound(args, target, parser) -> int:
         parser.error("--input-bound needs exactly one of --step and --model-fn")
     step = loading.load_target(args.step) if args.step else None
     model_fn = loading.load_target(args.model_fn) if args.model_fn else None
+    if args.plot:
+        plot.check_path(args.plot, "--plot")
     result = input_bound(
         target,
         step,
@@ -98,6 +117,7 @@ def _input_bound(args, target, parser) -> int:
         warmup_steps=args.warmup_steps,
         stage_seconds=args.stage_seconds,
         progress=_progress,
+        input_timeout=args.input_timeout,
     )
     text = report.report_as_json if args.format == "json" else report.format_report
     sys.stdout.write(text(result))
@@ -115,7 +135,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.input_bound:
             return _input_bound(args, target, parser)
         return _check(args, target)
-    except (loading.UsageError, checking.NoPipelineError) as error:
+    except (
+        loading.UsageError,
+        checking.NoPipelineError,
+        plot.PlotPathError,
+        InputTimeoutError,
+    ) as error:
         sys.stderr.write(f"error: {error}\n")
         return 2
 

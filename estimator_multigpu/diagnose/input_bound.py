@@ -94,6 +94,19 @@ def _check(source, step_fn, model_fn, steps, warmup_steps, stage_seconds) -> Non
         raise ValueError(f"`stage_seconds` must be > 0; received {stage_seconds!r}.")
 
 
+def _check_timeout(input_timeout) -> None:
+    if input_timeout is None:
+        return
+    number = isinstance(input_timeout, (int, float)) and not isinstance(
+        input_timeout, bool
+    )
+    if not number or not input_timeout > 0:
+        raise ValueError(
+            "`input_timeout` must be a number of seconds > 0, or None to wait "
+            f"forever; received {input_timeout!r}."
+        )
+
+
 def _eager_dataset(source, params) -> tf.data.Dataset:
     if isinstance(source, tf.data.Dataset):
         dataset = source
@@ -165,6 +178,7 @@ def input_bound(
     stage_seconds: float = 1.0,
     time_stages: bool = True,
     progress: Callable[[str, int, int, float], None] | None = None,
+    input_timeout: float | None = 300.0,
 ) -> InputBoundReport:
     """Measures whether training waits for its input, and which stage is slow.
 
@@ -188,6 +202,9 @@ def input_bound(
       time_stages: time each stage (needs an eager-built dataset).
       progress: `progress(phase, steps_done, steps_total, examples_per_sec)`
         after every step and stage; default: logs a few lines at INFO.
+      input_timeout: seconds to wait for any one batch of the real input
+        (a warning names the step awaited every 30 s meanwhile); None waits
+        forever.
 
     Returns:
       An `InputBoundReport`; `format_report` makes a table of it.
@@ -195,19 +212,21 @@ def input_bound(
     Raises:
       TypeError, ValueError: for bad arguments, before anything runs, or an
         input that ends before `warmup_steps + steps`.
+      InputTimeoutError: (a `TimeoutError`) no batch within `input_timeout`.
     """
     source = input_fn_or_dataset
     _check(source, step_fn, model_fn, steps, warmup_steps, stage_seconds)
+    _check_timeout(input_timeout)
     progress = progress or _log_progress
     if model_fn is not None:
         args = (source, model_fn, params, steps, warmup_steps)
-        real = step_runs.graph_run(*args, False, progress)
+        real = step_runs.graph_run(*args, False, progress, input_timeout)
         synthetic = step_runs.graph_run(*args, True, progress)
         dataset = _eager_dataset(source, params) if time_stages else None
     else:
         dataset = _eager_dataset(source, params)
         real, synthetic = step_runs.eager_runs(
-            dataset, step_fn, steps, warmup_steps, progress
+            dataset, step_fn, steps, warmup_steps, progress, input_timeout
         )
     stages = []
     if time_stages:

@@ -8,6 +8,31 @@ import tempfile
 from estimator_multigpu.diagnose.input_bound import InputBoundReport
 
 
+class PlotPathError(ValueError):
+    """The chart's path cannot take a new file."""
+
+
+def check_path(path: str, name: str = "`path`") -> None:
+    """Raises PlotPathError unless a new file can be created at `path`.
+
+    Run before measuring, so a bad path does not cost the measurement.
+    """
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise PlotPathError(
+            f"{name}: the folder {folder!r} does not exist (path {path!r}); "
+            "create it first, or choose a path in an existing folder."
+        )
+    if os.path.exists(path):
+        raise PlotPathError(
+            f"{name}: {path!r} exists; it is never overwritten. Choose a new name."
+        )
+    if not os.access(folder, os.W_OK):
+        raise PlotPathError(
+            f"{name}: the folder {folder!r} is not writable; choose another path."
+        )
+
+
 def _figure(report: InputBoundReport):
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -49,6 +74,7 @@ def plot_stages(report: InputBoundReport, path: str) -> str:
     Raises:
       ValueError: if the report has no timed stages.
       FileExistsError: if `path` exists.
+      PlotPathError: (a ValueError) its folder is missing or not writable.
       ImportError: without matplotlib.
     """
     if not report.stages:
@@ -60,6 +86,7 @@ def plot_stages(report: InputBoundReport, path: str) -> str:
         raise FileExistsError(
             f"{path!r} exists; plot_stages never overwrites a file. Choose a new name."
         )
+    check_path(path)
     return save_png(_figure(report), path)
 
 

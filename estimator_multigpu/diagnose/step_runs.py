@@ -7,6 +7,7 @@ steps without the input pipeline, so the difference is what the input costs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ import tensorflow as tf
 
 from estimator_multigpu.diagnose import loading
 from estimator_multigpu.diagnose.stage_drain import examples_in
+from estimator_multigpu.diagnose.waiting import bounded
 
 Progress = Callable[[str, int, int, float], None]
 
@@ -76,13 +78,24 @@ def eager_run(next_element, step_fn, steps, warmup, phase, progress) -> Run:
     return Run(tuple(steps_s), tuple(waits), examples)
 
 
-def eager_runs(dataset, step_fn, steps, warmup, progress) -> tuple[Run, Run]:
-    """The real run, then the same steps on its last batch, reused every step."""
+def _waiting_for(i: int, total: int) -> str:
+    return f"step {i + 1} of {total}, real input"
+
+
+def eager_runs(
+    dataset, step_fn, steps, warmup, progress, input_timeout=None
+) -> tuple[Run, Run]:
+    """The real run, then the same steps on its last batch, reused every step.
+
+    Each real batch is awaited at most `input_timeout` seconds (None: no
+    bound).
+    """
     iterator, kept = iter(dataset), []
 
     def next_real(i):
+        what = _waiting_for(i, warmup + steps)
         try:
-            kept[:] = [next(iterator)]
+            kept[:] = [bounded(lambda: next(iterator), what, input_timeout)]
         except StopIteration:
             raise _ended(i, warmup + steps) from None
         return kept[0]
@@ -137,8 +150,13 @@ def _graph_step(input_fn, model_fn, params, synthetic):
     return inits, (train_op, count)
 
 
-def graph_run(input_fn, model_fn, params, steps, warmup, synthetic, progress) -> Run:
-    """Runs a model_fn's train_op in a session on the input_fn's dataset."""
+def graph_run(
+    input_fn, model_fn, params, steps, warmup, synthetic, progress, input_timeout=None
+) -> Run:
+    """Runs a model_fn's train_op in a session on the input_fn's dataset.
+
+    Each step of the real run waits at most `input_timeout` seconds.
+    """
     phase = "one cached batch" if synthetic else "real input"
     with tf.Graph().as_default(), tf.compat.v1.Session() as session:
         inits, fetches = _graph_step(input_fn, model_fn, params, synthetic)
@@ -147,7 +165,10 @@ def graph_run(input_fn, model_fn, params, steps, warmup, synthetic, progress) ->
         try:
             for i in range(warmup + steps):
                 start = time.perf_counter()
-                _, count = session.run(fetches)
+                what = _waiting_for(i, warmup + steps)
+                run = functools.partial(session.run, fetches)
+                timeout = None if synthetic else input_timeout
+                _, count = bounded(run, what, timeout)
                 if i >= warmup:
                     steps_s.append(time.perf_counter() - start)
                     examples += int(count)
