@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import tensorflow as tf
@@ -45,7 +46,9 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         """Builds a `TowerOptimizer`.
 
         Args:
-          optimizer: the optimizer to wrap.
+          optimizer: the optimizer to wrap, or a function with no arguments
+          that returns it (called once, here, as tf.estimator's canned
+          estimators call an optimizer factory).
           clip_global_norm: clip the gradients aggregated over all towers to
             this global norm before applying them; None: no clipping.
           transform_gradients: `fn(grads_and_vars) -> grads_and_vars`, applied
@@ -56,6 +59,7 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
             transform that is not callable.
           ValueError: for a `clip_global_norm` that is not positive.
         """
+        optimizer = _from_factory(optimizer)
         _check_args(optimizer, clip_global_norm, transform_gradients)
         super().__init__(use_locking=False, name=f"Tower{optimizer.get_name()}")
         self._optimizer = optimizer
@@ -113,6 +117,52 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
 
     def variables(self):
         return self._optimizer.variables()
+
+
+def _required_arguments(function) -> list[str]:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p.name for p in parameters if p.default is p.empty and p.kind not in kinds]
+
+
+def _from_factory(optimizer):
+    """`optimizer`, or what a factory function `optimizer()` returns.
+
+    Raises:
+      TypeError: for an optimizer class, a factory that takes arguments, or
+        one that returns something else than a `tf.compat.v1` optimizer.
+    """
+    if isinstance(optimizer, type):
+        raise TypeError(
+            f"`optimizer` is the class {optimizer.__name__}, not an optimizer; "
+            f"pass an instance, e.g. {optimizer.__name__}(learning_rate=0.1), "
+            "or a function with no arguments that returns one."
+        )
+    plain_object = isinstance(optimizer, tf.compat.v1.train.Optimizer) or hasattr(
+        optimizer, "apply_gradients"
+    )
+    if plain_object or not callable(optimizer):
+        return optimizer
+    required = _required_arguments(optimizer)
+    if required:
+        raise TypeError(
+            f"`optimizer` {optimizer!r} is a function that takes arguments "
+            f"({', '.join(required)}); pass an optimizer, or a function with no "
+            "arguments that returns one, e.g. "
+            "lambda: tf.compat.v1.train.GradientDescentOptimizer(0.1)."
+        )
+    result = optimizer()
+    if not isinstance(result, tf.compat.v1.train.Optimizer):
+        raise TypeError(
+            f"`optimizer` is a function that returned {result!r} of type "
+            f"{type(result).__name__}; it must return a "
+            "tf.compat.v1.train.Optimizer, e.g. "
+            "tf.compat.v1.train.GradientDescentOptimizer(0.1)."
+        )
+    return result
 
 
 def _check_args(optimizer, clip_global_norm, transform_gradients) -> None:
