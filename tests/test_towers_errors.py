@@ -211,9 +211,13 @@ def test_remainder_error_unknown_batch_raises_when_run():
     "features, error, message",
     [
         (lambda: tf.constant(1.0), ValueError, r"is a scalar"),
-        (lambda: tf.sparse.eye(4), TypeError, r"Cannot split a SparseTensor"),
+        (
+            lambda: tf.ragged.constant([[1.0], [2.0, 3.0]]),
+            TypeError,
+            r"Cannot split a RaggedTensor.*to_sparse\(\) is split by rows",
+        ),
     ],
-    ids=["scalar", "sparse"],
+    ids=["scalar", "ragged"],
 )
 def test_unsplittable_features(features, error, message):
     with tf.Graph().as_default():

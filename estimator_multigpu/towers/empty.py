@@ -26,9 +26,20 @@ def _stand_in(tensor: tf.Tensor) -> tf.Tensor:
     return tf.zeros(shape, tensor.dtype)
 
 
+def _pad_sparse(value: tf.SparseTensor, has_examples: tf.Tensor) -> tf.SparseTensor:
+    """An empty SparseTensor of one row (no values) when `value` has no rows."""
+    one_row = tf.concat([[1], value.dense_shape[1:]], axis=0)
+    dense_shape = tf.where(has_examples, value.dense_shape, one_row)
+    padded = tf.SparseTensor(value.indices, value.values, dense_shape)
+    padded.set_shape(value.shape)
+    return padded
+
+
 def _pad_one(tensor: Any, has_examples: tf.Tensor) -> Any:
     if tensor is None:
         return None
+    if isinstance(tensor, tf.SparseTensor):
+        return _pad_sparse(tensor, has_examples)
     tensor = tf.convert_to_tensor(tensor)
     if tensor.shape.rank == 0:
         return tensor

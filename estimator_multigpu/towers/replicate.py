@@ -64,6 +64,7 @@ def _check_not_listed_shards(value, name: str, devices: Sequence[str]) -> None:
 
 def _shards(features, labels, devices: Sequence[str], remainder: str):
     """`([(features, labels)] per tower, counts)`: PerDevice as is, else split."""
+    features, labels = split.lists_as_tensors(features), split.lists_as_tensors(labels)
     _check_not_listed_shards(features, "features", devices)
     _check_not_listed_shards(labels, "labels", devices)
     if per_device.is_per_device(features):
@@ -129,7 +130,10 @@ def replicate_model_fn(
     Input: `PerDevice` features/labels (from `emg.inputs` builders) are used
     as they are, with their example counts. Other features and labels (a
     tensor or dict of tensors `[batch_size, ...]`) are split along the batch;
-    see `remainder`. A tower with no examples contributes nothing (its loss
+    see `remainder`. A `tf.SparseTensor` is split by rows (`tf.sparse.slice`,
+    as tf.contrib's replicate_model_fn did): each tower gets its examples'
+    rows, renumbered from 0. A list of plain values (`labels=[0, 1, 1, 0]`)
+    is one tensor, as a single-device model_fn would make of it. A tower with no examples contributes nothing (its loss
     and gradients are masked to exactly 0).
 
     Variables: tower 0 creates them under the names a single-device run

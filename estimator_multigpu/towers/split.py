@@ -4,35 +4,87 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from estimator_multigpu import sharding
 from estimator_multigpu.sharding import REMAINDERS, check_remainder
 
-__all__ = ["REMAINDERS", "check_remainder", "split"]
+__all__ = ["REMAINDERS", "check_remainder", "lists_as_tensors", "split"]
+
+_SCALARS = (bool, int, float, str, bytes, np.generic)
 
 
-def _dense(value: Any) -> tf.Tensor:
-    if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
+def _plain_values(value: Any) -> bool:
+    """Whether `value` is a non-empty (nested) list of Python or numpy scalars."""
+    if isinstance(value, list):
+        return bool(value) and all(_plain_values(v) for v in value)
+    return isinstance(value, _SCALARS)
+
+
+def lists_as_tensors(value: Any) -> Any:
+    """Features or labels with lists of plain values (`[0, 1, 1]`) as tensors.
+
+    A model_fn on one device turns such a list into a constant where it uses
+    it; towers need it as one tensor to split along its first axis. Lists
+    of tensors stay lists (a nest, or per-device shards).
+    """
+    if isinstance(value, list) and _plain_values(value):
+        return tf.convert_to_tensor(value)
+    if isinstance(value, dict):
+        return {key: lists_as_tensors(item) for key, item in value.items()}
+    if type(value) is tuple:
+        return tuple(lists_as_tensors(item) for item in value)
+    return value
+
+
+def _leaf(value: Any) -> Any:
+    """A tensor, or a `tf.SparseTensor` (split by rows)."""
+    if isinstance(value, tf.compat.v1.SparseTensorValue):
+        return tf.SparseTensor.from_value(value)
+    if isinstance(value, tf.SparseTensor):
+        return value
+    if isinstance(value, tf.RaggedTensor):
         raise TypeError(
-            f"Cannot split a {type(value).__name__} across towers; convert it to "
-            "a dense tensor in the input_fn (tf.sparse.to_dense, "
-            "RaggedTensor.to_tensor), or shard the input with "
-            "emg.inputs.multi_device_input_fn."
+            "Cannot split a RaggedTensor across towers; convert it in the "
+            "input_fn (RaggedTensor.to_sparse() is split by rows, "
+            "RaggedTensor.to_tensor() along the batch), or shard the input "
+            "with emg.inputs.multi_device_input_fn."
         )
     return tf.convert_to_tensor(value)
 
 
-def _batch_size(tensors: list[tf.Tensor]) -> tuple[int | None, tf.Tensor]:
-    first = tensors[0]
+def _batch_size(tensors: list[Any]) -> tuple[int | None, tf.Tensor]:
+    """The static (or None) and dynamic batch size, from a dense tensor if any."""
+    dense = [t for t in tensors if not isinstance(t, tf.SparseTensor)]
+    first = dense[0] if dense else tensors[0]
     if first.shape.rank == 0:
         raise ValueError(
             f"Cannot split the features across towers: {first.name} is a scalar. "
             "Every feature and label needs a leading batch dimension."
         )
-    return tf.compat.dimension_value(first.shape[0]), tf.shape(
-        first, out_type=tf.int32
-    )[0]
+    static = tf.compat.dimension_value(first.shape[0])
+    if isinstance(first, tf.SparseTensor):
+        return static, tf.cast(first.dense_shape[0], tf.int32)
+    return static, tf.shape(first, out_type=tf.int32)[0]
+
+
+def _split_sparse(value: tf.SparseTensor, counts: list) -> list[tf.SparseTensor]:
+    """Rows `[offset_t, offset_t + counts[t])` of `value`, for each tower t."""
+    dense_shape = value.dense_shape
+    zeros = tf.zeros_like(dense_shape[1:])
+    pieces, offset = [], 0
+    for count in counts:
+        count = tf.cast(count, tf.int64)
+        start = tf.concat([[tf.cast(offset, tf.int64)], zeros], axis=0)
+        size = tf.concat([[count], dense_shape[1:]], axis=0)
+        piece = tf.sparse.slice(value, start, size)
+        rest = value.shape[1:] if value.shape.rank is not None else None
+        if rest is not None:
+            piece.set_shape(tf.TensorShape([None]).concatenate(rest))
+        pieces.append(piece)
+        offset = offset + count
+    return pieces
 
 
 def _static_sizes(batch: int, num: int, remainder: str) -> list[int]:
@@ -63,8 +115,13 @@ def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor
 def split(features: Any, labels: Any, num: int, remainder: str):
     """Splits features and labels (nests of tensors) along their first axis.
 
+    A `tf.SparseTensor` is split by rows (`tf.sparse.slice`), as
+    tf.contrib's replicate_model_fn did: tower t gets rows
+    `[offset_t, offset_t + counts[t])`, renumbered from 0.
+
     Args:
-      features: a tensor or nest of tensors, each `[batch_size, ...]`.
+      features: a tensor or nest of tensors (dense or `tf.SparseTensor`), each
+        `[batch_size, ...]`.
       labels: the same, or None.
       num: number of towers.
       remainder: what to do when `batch_size % num != 0`: `'uneven'` gives
@@ -79,7 +136,7 @@ def split(features: Any, labels: Any, num: int, remainder: str):
       scalar tensor. `labels_shards` holds Nones when `labels` is None.
     """
     structure = features if labels is None else (features, labels)
-    tensors = [_dense(t) for t in tf.nest.flatten(structure)]
+    tensors = [_leaf(t) for t in tf.nest.flatten(structure)]
     static, dynamic = _batch_size(tensors)
     with tf.name_scope("split_batch"):
         if static is not None:
@@ -90,7 +147,10 @@ def split(features: Any, labels: Any, num: int, remainder: str):
             dropped = [dynamic - num * counts[0]] if remainder == "drop" else []
             sizes = tf.stack(counts + dropped)
         pieces = [
-            tf.split(t, sizes, num=len(counts) + (remainder == "drop")) for t in tensors
+            _split_sparse(t, counts)
+            if isinstance(t, tf.SparseTensor)
+            else tf.split(t, sizes, num=len(counts) + (remainder == "drop"))
+            for t in tensors
         ]
     shards = [
         tf.nest.pack_sequence_as(structure, [p[i] for p in pieces]) for i in range(num)
