@@ -130,6 +130,16 @@ def _jobs(cluster) -> dict[str, tuple[str, ...]]:
     return jobs
 
 
+def check_addresses(jobs: dict) -> None:
+    """Raises unless every address of `jobs` (name -> list) is `host:port`.
+
+    Raises:
+      ValueError: naming the job and the address, with the fix.
+    """
+    for name, addresses in jobs.items():
+        _addresses(list(addresses), f"cluster.{name}")
+
+
 def _addresses(addresses, field: str) -> tuple[str, ...]:
     if not isinstance(addresses, list) or not addresses:
         raise ValueError(

@@ -1,9 +1,11 @@
 """`TF_CONFIG` read into the cluster properties of a `RunConfig`, as tf.estimator.
 
-A `TF_CONFIG` with a `cluster` is checked by `estimator_multigpu.cluster`'s
-validator (the launcher's), whose messages name the field at fault; only
-tf.estimator's legacy `master` layout, which that validator does not know,
-keeps tf.estimator's own checks here.
+RunConfig accepts what tf.estimator's accepted (custom job types, any
+evaluator index, addresses it does not parse) and refuses the rest with
+tf.estimator's message first, then the `TF_CONFIG` field and the fix. One
+extension: a cluster without a `chief` job has worker 0 as its chief (the
+launcher's layout). What a cluster cannot run is refused by
+`train_and_evaluate` (`distributed.run`), before anything starts.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ def tf_config() -> dict:
     text = os.environ.get("TF_CONFIG") or "{}"  # Empty is unset, as tf.estimator.
     try:
         config = json.loads(text)
-    except json.JSONDecodeError:
-        config = None
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{error} (TF_CONFIG is not valid JSON: {text!r}. Write it as "
+            '\'{"cluster": {...}, "task": {"type": "worker", "index": 0}}\'.)'
+        ) from None
     if not isinstance(config, dict):
         cluster_lib.parse_tf_config(text)  # Raises, naming the fault.
     if config:
@@ -80,13 +85,18 @@ def properties(config: dict) -> dict:
 
 def _local(config: dict, task: dict) -> dict:
     task_type = task.get("type", WORKER)
-    task_id = int(task.get("index", 0))
+    task_id = _index(task.get("index", 0))
     if task_type != WORKER:
-        raise ValueError(
-            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.'
+        raise _refuse(
+            'If "cluster" is not set in TF_CONFIG, task type must be WORKER.',
+            f"`task.type` is {task_type!r}; a TF_CONFIG without `cluster` "
+            "describes one local worker: add the `cluster` its task belongs to",
         )
     if task_id != 0:
-        raise ValueError('If "cluster" is not set in TF_CONFIG, task index must be 0.')
+        raise _refuse(
+            'If "cluster" is not set in TF_CONFIG, task index must be 0.',
+            f"`task.index` is {task_id}; add the `cluster` it indexes, or use 0",
+        )
     return {
         "cluster_spec": tf.train.ClusterSpec({}),
         "task_type": task_type,
@@ -102,14 +112,13 @@ def _local(config: dict, task: dict) -> dict:
 
 def _with_chief(config: dict, spec, task: dict) -> dict:
     """A cluster with a `chief`, or of workers whose worker 0 is the chief."""
-    del task  # Read by the validator.
-    parsed = cluster_lib.parse_tf_config(json.dumps(config))
-    task_type, task_id = parsed.task_type, parsed.task_index
+    chief = CHIEF if CHIEF in spec.jobs or WORKER not in spec.jobs else WORKER
+    task_type, task_id = _task(spec, task, chief)
     props = {
         "task_type": task_type,
         "task_id": task_id,
         "evaluation_master": _eval_master(task_type, config),
-        "is_chief": parsed.is_chief,
+        "is_chief": task_type == chief and (chief == CHIEF or task_id == 0),
     }
     if task_type == EVALUATOR:
         return dict(
@@ -120,20 +129,21 @@ def _with_chief(config: dict, spec, task: dict) -> dict:
             num_worker_replicas=0,
             global_id_in_cluster=None,
         )
-    chief = CHIEF if CHIEF in spec.jobs else WORKER
     return dict(props, **_member(config, spec, task_type, task_id, chief))
 
 
 def _with_master(config: dict, spec, task: dict) -> dict:
     if CHIEF in spec.jobs:
-        raise ValueError(
-            "If `master` node exists in `cluster`, job `chief` is not supported."
+        raise _refuse(
+            "If `master` node exists in `cluster`, job `chief` is not supported.",
+            "`cluster` lists both `master` and `chief`; keep one of them",
         )
     task_type, task_id = _task(spec, task, MASTER)
     if task_type == EVALUATOR:
-        raise ValueError(
+        raise _refuse(
             "If `master` node exists in `cluster`, task_type `evaluator` is not "
-            "supported."
+            "supported.",
+            "an evaluator goes with a `chief` job: rename `master` to `chief`",
         )
     props = _member(config, spec, task_type, task_id, MASTER)
     return dict(
@@ -158,24 +168,57 @@ def _member(config: dict, spec, task_type: str, task_id: int, chief: str) -> dic
     }
 
 
+def _refuse(tf_text: str, hint: str) -> ValueError:
+    """tf.estimator's message, then the TF_CONFIG field at fault and the fix."""
+    return ValueError(f"{tf_text} (TF_CONFIG field {hint}.)")
+
+
+def _index(value) -> int:
+    """`task.index` as tf.estimator read it (`int(...)`)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError) as error:
+        raise _refuse(
+            str(error), f"`task.index` must be an integer, got {value!r}"
+        ) from None
+
+
 def _task(spec, task: dict, chief: str) -> tuple[str, int]:
-    """The validated `(task_type, task_id)` of TF_CONFIG's `task`."""
+    """The validated `(task_type, task_id)` of TF_CONFIG's `task`.
+
+    `chief` is the job of the chief (`'chief'`, `'master'`, or `'worker'` for
+    a cluster of workers, whose worker 0 is the chief).
+    """
     if chief not in spec.jobs:
-        raise ValueError(
-            f'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.'
+        raise _refuse(
+            f'If "cluster" is set in TF_CONFIG, it must have one "{chief}" node.',
+            f"`cluster` has the jobs {list(spec.jobs)} but no `{chief}` or "
+            "`worker` job; add a training task",
         )
-    if len(spec.job_tasks(chief)) > 1:
-        raise ValueError(
-            f'The "cluster" in TF_CONFIG must have only one "{chief}" node.'
+    if chief != WORKER and len(spec.job_tasks(chief)) > 1:
+        raise _refuse(
+            f'The "cluster" in TF_CONFIG must have only one "{chief}" node.',
+            f"`cluster.{chief}` has {len(spec.job_tasks(chief))} addresses; a "
+            f"cluster has one {chief}, the others are workers",
         )
     task_type, task_id = task.get("type"), task.get("index")
+    example = 'add e.g. "task": {"type": "worker", "index": 0}'
     if not task_type:
-        raise ValueError('If "cluster" is set in TF_CONFIG, task type must be set.')
+        raise _refuse(
+            'If "cluster" is set in TF_CONFIG, task type must be set.',
+            f"`task.type` is missing; {example}",
+        )
     if task_id is None:
-        raise ValueError('If "cluster" is set in TF_CONFIG, task index must be set.')
-    task_id = int(task_id)
+        raise _refuse(
+            'If "cluster" is set in TF_CONFIG, task index must be set.',
+            f"`task.index` is missing; {example}",
+        )
+    task_id = _index(task_id)
     if task_id < 0:
-        raise ValueError("Task index must be non-negative number.")
+        raise _refuse(
+            "Task index must be non-negative number.",
+            f"`task.index` is {task_id}; use 0 or more",
+        )
     if task_type != EVALUATOR:
         _check_member(spec, task_type, task_id)
     return task_type, task_id
@@ -186,14 +229,19 @@ def _check_member(spec, task_type: str, task_id: int) -> None:
         "Note that these values may be coming from the TF_CONFIG environment variable."
     )
     if task_type not in spec.jobs:
-        raise ValueError(
+        raise _refuse(
             f"{task_type} is not a valid task_type in the cluster_spec:\n{spec}\n\n"
-            + note
+            + note,
+            f"`task.type` is {task_type!r}; use a job of `cluster` "
+            f"{list(spec.jobs)} or 'evaluator'",
         )
-    if not 0 <= task_id < len(spec.job_tasks(task_type)):
-        raise ValueError(
+    size = len(spec.job_tasks(task_type))
+    if not 0 <= task_id < size:
+        raise _refuse(
             f"{task_id} is not a valid task_id for task_type {task_type} in the "
-            f"cluster_spec:\n{spec}\n\n" + note
+            f"cluster_spec:\n{spec}\n\n" + note,
+            f"`task.index` is {task_id}, out of range for {size} {task_type!r} "
+            f"task(s); use 0..{size - 1}",
         )
 
 

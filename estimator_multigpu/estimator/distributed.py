@@ -25,6 +25,7 @@ import weakref
 
 import tensorflow as tf
 
+from estimator_multigpu import cluster as cluster_lib
 from estimator_multigpu.estimator import cluster, run_config
 from estimator_multigpu.estimator import estimator as estimator_lib
 from estimator_multigpu.estimator import log as logging
@@ -61,7 +62,9 @@ def run(estimator, train_spec, eval_spec) -> None:
     if config.task_type == cluster.EVALUATOR and config.task_id > 0:
         raise ValueError(
             "For distributed training, there can only be one `evaluator` task "
-            f"(with task id 0).  Given task id {config.task_id}"
+            f"(with task id 0).  Given task id {config.task_id} (TF_CONFIG "
+            "field `task.index`: RunConfig accepts any evaluator index, as "
+            "tf.estimator did; run one evaluator, with index 0)."
         )
     runners = {
         cluster.PS: run_ps,
@@ -71,8 +74,12 @@ def run(estimator, train_spec, eval_spec) -> None:
     if config.task_type not in runners:
         raise ValueError(
             f"Task type {config.task_type} is not supported. Supported task "
-            f"types are {sorted(runners)}"
+            f"types are {sorted(runners)} (TF_CONFIG field `task.type`: "
+            "RunConfig accepts any job of the cluster, as tf.estimator did, but "
+            "train_and_evaluate runs only these; the other jobs' tasks run "
+            "their own program)."
         )
+    cluster_lib.check_addresses(config.cluster_spec.as_dict())
     runners[config.task_type](estimator, train_spec, eval_spec)
 
 
