@@ -13,7 +13,7 @@ import argparse
 import subprocess
 import sys
 
-from estimator_multigpu.migrate import ignore, report, runner, upgrade
+from estimator_multigpu.migrate import ignore, queue_program, report, runner, upgrade
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,11 +54,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _upgraded(paths: list[str], wanted: bool) -> dict:
-    """path -> tf_upgrade_v2's text, with --upgrade-v2 (else empty)."""
-    if not wanted:
-        return {}
-    done = upgrade.upgrade(paths)
-    return {path: text for path, (text, _) in done.items() if text is not None}
+    """path -> tf_upgrade_v2's `upgrade.Upgraded`, with --upgrade-v2 (else empty)."""
+    return upgrade.upgrade(paths) if wanted else {}
 
 
 def _emit(stream, text: str) -> None:
@@ -85,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     except (upgrade.UpgradeError, OSError, subprocess.TimeoutExpired) as e:
         _emit(sys.stderr, f"emg-migrate: error: {e}\n")
         return 2
-    results = [runner.process(p, ignored, upgraded.get(p)) for p in paths]
+    results = queue_program.process_all(paths, ignored, upgrade.texts(upgraded))
+    upgrade.keep_failed(results, upgraded)
     if args.diff:
         _emit(sys.stdout, "".join(runner.diff(r) for r in results))
     if args.fix:

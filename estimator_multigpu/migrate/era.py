@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import aliases, compat_v1, rules
+from estimator_multigpu.migrate import aliases, compat_v1, queue_loops, rules
 from estimator_multigpu.migrate.edits import Offsets
 from estimator_multigpu.migrate.guide_rules import COMPAT_ANCHOR, ported, rule
 
@@ -119,6 +119,8 @@ def find(tree: ast.Module, table: aliases.AliasTable):
 
 
 def _uses_queues(tree, table) -> bool:
+    if queue_loops.find(tree, table):  # starts runners made in another file
+        return True
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute | ast.Name):
             path = table.resolve_tf(node) or ""

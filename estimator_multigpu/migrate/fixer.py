@@ -154,7 +154,7 @@ def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Ed
     return out
 
 
-def _flattened(source, tree, findings) -> FixResult | None:
+def _flattened(source, tree, findings, keep_runners) -> FixResult | None:
     """The fix of `source` with its record objects flattened first.
 
     None when there are none, or when flattening them lets nothing more be
@@ -166,7 +166,7 @@ def _flattened(source, tree, findings) -> FixResult | None:
         return None
     flat_tree = ast.parse(flat)
     again = scanner.scan_rules(flat_tree, flat, findings[0].path)
-    result = fix(flat, flat_tree, again)
+    result = fix(flat, flat_tree, again, keep_runners)
     by_api: dict[str, list[Finding]] = {}
     for f in again:
         by_api.setdefault(f.api, []).append(f)
@@ -181,7 +181,9 @@ def _flattened(source, tree, findings) -> FixResult | None:
     return result
 
 
-def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
+def fix(
+    source: str, tree: ast.Module, findings: list[Finding], keep_runners=None
+) -> FixResult:
     """Rewrites what is safe in `source`; marks the `findings` it resolved.
 
     Args:
@@ -189,12 +191,15 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
       tree: `ast.parse(source)`.
       findings: from `passes.scan_tree` on the same tree; `fixed` is set on
         those the rewrite resolves.
+      keep_runners: why queue-runner starters must stay although this file's
+        queues are all rewritten (a queue left elsewhere), else None.
 
     Returns:
       The new text and the reasons queue chains were left for a manual rewrite.
     """
-    staged = _flattened(source, tree, findings)
+    staged = _flattened(source, tree, findings, keep_runners)
     if staged is not None:
+        queue_loops.kept(findings, keep_runners)
         return staged
     table = aliases.AliasTable(tree)
     off = Offsets(source)
@@ -204,7 +209,7 @@ def fix(source: str, tree: ast.Module, findings: list[Finding]) -> FixResult:
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
-    edits = queue_loops.edits(tree, off, findings, edits)
+    edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:
         return FixResult(source, notes)
     edits += imports.dead_imports(tree, table, off, findings)

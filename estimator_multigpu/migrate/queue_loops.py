@@ -1,8 +1,15 @@
-"""The eval scripts' `for qr in tf.get_collection(QUEUE_RUNNERS): qr.create_threads(...)` loop."""
+"""Queue-runner starters: the eval scripts' `for qr in tf.get_collection(QUEUE_RUNNERS):
+qr.create_threads(...)` loop, `start_queue_runners` and the Coordinator.
+
+They go only when every queue of the program is rewritten: a starter dropped
+while one queue is left leaves that queue's threads unstarted, and the first
+`sess.run` of its dequeue blocks forever.
+"""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from estimator_multigpu.migrate import aliases, astutil
 from estimator_multigpu.migrate.edits import Edit, Offsets
@@ -16,6 +23,69 @@ RULE = Rule(
     "runners",
 )
 API = "tf.GraphKeys.QUEUE_RUNNERS loop"
+# Findings that start or stop queue-runner threads (they make no queue).
+_STARTERS = {
+    API: "the loop starts the threads of the graph's QueueRunners",
+    "tf.train.start_queue_runners": "start_queue_runners starts the threads "
+    "that fill queues",
+    "tf.train.Coordinator": "the Coordinator stops queue-runner threads",
+}
+STARTERS = tuple(_STARTERS)
+# Findings that are not queues although their rules are queue rules.
+_NOT_QUEUES = STARTERS + ("tf.train.match_filenames_once",)
+_QUEUE_RULES = (
+    "queue",
+    "queue-producer",
+    "queue-batcher",
+    "queue-reader",
+    "queue-runner",
+    "slim-prefetch-queue",
+)
+
+
+def queues_left(findings) -> list:
+    """The findings among `findings` that still make a queue or a queue
+    runner (not rewritten): producers, readers, batchers, queues,
+    QueueRunner/add_queue_runner, prefetch queues."""
+    return [
+        f
+        for f in findings
+        if not f.fixed and f.rule.rule_id in _QUEUE_RULES and f.api not in _NOT_QUEUES
+    ]
+
+
+def reason(left) -> str | None:
+    """Why starters stay: the first queue left, with its file and line."""
+    if not left:
+        return None
+    first = min(left, key=lambda f: (f.path, f.line, f.col))
+    more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
+    return (
+        f"`{first.text}` at {first.path}:{first.line} is still a queue{more}; "
+        "its threads must start"
+    )
+
+
+def kept(findings, why=None) -> str | None:
+    """Rewords the starters among `findings` if a queue is left (`why`, else
+    the first of `findings`); returns the reason, or None when none is."""
+    why = why or reason(queues_left(findings))
+    if why is not None:
+        keep(findings, why)
+    return why
+
+
+def keep(findings, why: str) -> None:
+    """Rewords the starters among `findings`: they stay, because of `why`."""
+    for f in findings:
+        if f.api in STARTERS and not f.fixed:
+            f.rule = dataclasses.replace(
+                f.rule,
+                summary=f"{_STARTERS[f.api]}; kept: {why}",
+                replacement="keep it while that queue is left; once every "
+                "queue of the program is rewritten it has nothing to start or "
+                "stop (run emg-migrate --fix on all the program's files at once)",
+            )
 
 
 def _is_runner_loop(node: ast.AST, table: aliases.AliasTable) -> bool:
@@ -53,8 +123,21 @@ def _alone(off: Offsets, stmt: ast.stmt) -> bool:
     return not before.strip() and (not after or after.startswith(b"#"))
 
 
-def edits(tree: ast.AST, off: Offsets, findings, prior: list[Edit]) -> list[Edit]:
-    """Drops the loops (a lone one becomes `pass`); marks their findings fixed."""
+def edits(tree, off: Offsets, findings, prior: list[Edit], notes, why=None):
+    """Drops the loops (a lone one becomes `pass`); marks their findings fixed.
+
+    Nothing is dropped while a queue is left (`why`, a `reason`, says which;
+    by default the first of this file's `findings`): the loops and the other
+    starters are reworded (`keep`) and each loop gets a note in `notes`.
+
+    Returns:
+      `prior` plus the new edits.
+    """
+    why = kept(findings, why)
+    if why is not None:
+        loops = [f for f in findings if f.api == API]
+        notes.extend((f.line, f"queue-runner loop kept: {why}") for f in loops)
+        return list(prior)
     out = list(prior)
     parents = {
         id(s): block for block in _blocks(tree) for s in block if isinstance(s, ast.For)

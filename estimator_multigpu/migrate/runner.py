@@ -10,7 +10,15 @@ import os
 import sys
 import tokenize
 
-from estimator_multigpu.migrate import compat_v1, files, fixer, ignore, passes, scanner
+from estimator_multigpu.migrate import (
+    compat_v1,
+    files,
+    fixer,
+    ignore,
+    passes,
+    queue_loops,
+    scanner,
+)
 
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
 
@@ -36,6 +44,8 @@ class FileResult:
       backup: where `write` kept the original, else None.
       base: with `--upgrade-v2`, tf_upgrade_v2's output, which was scanned
         and rewritten instead of `original`; else None.
+      queues: the findings (ignored ones included) that still make a queue
+        after the rewrite; queue-runner starters stay while any is left.
     """
 
     path: str
@@ -50,6 +60,7 @@ class FileResult:
     skipped: str | None = None
     backup: str | None = None
     base: str | None = None
+    queues: list[scanner.Finding] = dataclasses.field(default_factory=list)
 
     @property
     def remaining(self) -> list[scanner.Finding]:
@@ -88,7 +99,10 @@ def _decode(raw: bytes) -> tuple[str, str]:
 
 
 def process(
-    path: str, ignored: frozenset = frozenset(), upgraded: str | None = None
+    path: str,
+    ignored: frozenset = frozenset(),
+    upgraded: str | None = None,
+    keep_runners: str | None = None,
 ) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
@@ -104,6 +118,8 @@ def process(
       upgraded: the file's text after tf_upgrade_v2 (`--upgrade-v2`); it is
         scanned and rewritten in place of the text read (finding lines then
         refer to it).
+      keep_runners: why queue-runner starters stay although this file has no
+        queue left (one is left in another file of the program), else None.
     """
     result = FileResult(path)
     tree = _load(result)
@@ -126,8 +142,10 @@ def process(
         )
         return result
     if result.findings:
-        _fix(result, tree)
+        why = keep_runners or queue_loops.reason(queue_loops.queues_left(dropped))
+        _fix(result, tree, why)
         _keep_ignored(result, dropped)
+    result.queues = queue_loops.queues_left(result.findings + dropped)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
         _keep(result, None)
         target = os.path.realpath(path)
@@ -200,10 +218,11 @@ def _keep(result: FileResult, error: str | None) -> None:
     result.error = error
 
 
-def _fix(result: FileResult, tree: ast.Module) -> None:
+def _fix(result: FileResult, tree: ast.Module, keep_runners=None) -> None:
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
-        fixed = fixer.fix(result.base or result.original, tree, result.findings)
+        text = result.base or result.original
+        fixed = fixer.fix(text, tree, result.findings, keep_runners)
         per_use = result.base is not None
         fixed.source = passes.fix(fixed.source, result.findings, fixed.notes, per_use)
         ast.parse(fixed.source)
