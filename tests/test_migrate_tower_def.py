@@ -43,6 +43,7 @@ def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():
         "    def tower_fn(_x, _y):\n"
         "        global accuracy\n"
         "        i = emg.towers.tower_index()\n"
+        "        reuse_vars = True if i > 0 else False\n"
         "        logits_train = net(_x, reuse=reuse_vars)\n"
     ) in new
     assert (
@@ -55,7 +56,7 @@ def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():
         "        devices=emg.devices.resolve(num_gpus=num_gpus),\n"
         "    )\n"
     ) in new
-    for gone in ("tower_grads", "average_gradients", "reuse_vars = True", "_x = X["):
+    for gone in ("tower_grads", "average_gradients", "reuse_vars = True\n", "_x = X["):
         assert gone not in new
     # Tower 0's own work stays in tower 0.
     assert "        if i == 0:\n            correct_pred = " in new
@@ -157,3 +158,57 @@ def test_rewritten_sliced_loop_takes_the_one_device_steps_on_two(tmp_path):
     assert out["minimize1"] == out["loop1"] == out["minimize2"]
     # The loop printed its last tower's loss; the rewrite, the global batch's.
     assert out["loop2"][-1] == out["loop1"][-1]
+
+
+INCEPTION = (CORPUS / "tower_loop_inception.py").read_text()
+
+
+def test_inception_loop_becomes_a_tower_function():
+    new, findings = fix(INCEPTION)
+    assert parse_ok(new)
+    assert all(f.fixed for f in findings)
+    # Names the loop leaves for the code after it stay bound in train().
+    assert (
+        "        reuse_variables = None\n"
+        "        batchnorm_updates = None\n"
+        "        summaries = None\n"
+        "\n"
+        "        def tower_fn(images_shard, labels_shard):\n"
+        "            nonlocal batchnorm_updates, summaries\n"
+        "            i = emg.towers.tower_index()\n"
+        "            reuse_variables = True if i > 0 else None\n"
+        "            scope = tf.get_default_graph().get_name_scope()\n"
+        '            with slim.arg_scope([slim.variable], device="/cpu:0"):\n'
+        "                loss = _tower_loss(\n"
+        "                    images_shard, labels_shard, scope, reuse_variables\n"
+        "                )\n"
+    ) in new
+    assert (
+        "            batchnorm_updates = tf.get_collection(UPDATE_OPS_COLLECTION, scope)\n"
+        "            return loss\n"
+    ) in new
+    # The averaged gradients the histograms read are the aggregated ones.
+    assert (
+        "        grads = []\n"
+        "        loss, apply_gradient_op = emg.towers.minimize(\n"
+        "            tower_fn,\n"
+        "            (images, labels),\n"
+        "            emg.TowerOptimizer(opt, transform_gradients=lambda pairs: "
+        "grads.extend(pairs) or pairs),\n"
+        "            devices=emg.devices.resolve(num_gpus=NUM_GPUS),\n"
+        "            global_step=global_step,\n"
+        "        )\n"
+        "        summaries.extend(input_summaries)\n"
+    ) in new
+    for gone in ("tower_grads", "_average_gradients", "reuse_variables = True\n"):
+        assert gone not in new
+
+
+@pytest.mark.slow
+def test_rewritten_inception_loop_takes_the_one_device_steps_on_two(tmp_path):
+    out = _run(CORPUS / "tower_loop_inception.py", tmp_path)
+    assert out["loop1"][-2] == "step 3.0"
+    assert out["minimize1"] == out["loop1"]
+    # Batch-norm statistics: the last tower's shard, as the loop kept them.
+    assert out["minimize2"][:-1] == out["loop1"][:-1]
+    assert out["minimize2"][-1] == out["loop2"][-1] != out["loop1"][-1]

@@ -34,6 +34,8 @@ class TowerDef:
       exported: names the function binds that the code around reads.
       function: True if the loop is in a function (`nonlocal`), else `global`.
       bound: the name `tf.name_scope(...) as NAME` binds, or None.
+      flags: (name, value before the loop) of the flags the body sets True
+        after the first tower (`reuse_variables = True`).
       elsewhere: the names the code around the loop binds.
     """
 
@@ -48,6 +50,7 @@ class TowerDef:
     function: bool
     bound: str | None
     elsewhere: set
+    flags: list
 
 
 def _top_call(stmt: ast.stmt, name: str) -> ast.Call | None:
@@ -105,8 +108,9 @@ def _hoisted(body, optimizer: ast.Name, compute, tainted: set[str]):
     return stmt
 
 
-def _is_flag(stmt: ast.stmt, before: list) -> bool:
-    """`reuse = True` in the body, with `reuse = None`/`False` before the loop."""
+def _flag(stmt: ast.stmt, before: list) -> tuple[str, str] | None:
+    """(name, value before the loop) for `reuse = True` in the body, with
+    `reuse = None` (or False) before the loop: the first tower's marker."""
     if not (
         isinstance(stmt, ast.Assign)
         and len(stmt.targets) == 1
@@ -114,15 +118,15 @@ def _is_flag(stmt: ast.stmt, before: list) -> bool:
         and isinstance(stmt.value, ast.Constant)
         and stmt.value.value is True
     ):
-        return False
+        return None
     name = stmt.targets[0].id
-    return any(
-        isinstance(s, ast.Assign)
-        and [ast.unparse(t) for t in s.targets] == [name]
-        and isinstance(s.value, ast.Constant)
-        and s.value.value in (None, False)
-        for s in before
-    )
+    for s in reversed(before):
+        if name in astutil.writes(s):
+            first = isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+            if first and s.value.value in (None, False):
+                return name, repr(s.value.value)
+            return None
+    return None
 
 
 def _is_slice(node: ast.expr, var: str) -> str | None:
@@ -222,10 +226,12 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     compute, append, loss, optimizer, var_list = _gradients(body)
     tainted = tower_rewrite.tower_loops._tainted(loop)
     hoisted = _hoisted(body, optimizer, compute, tainted)
-    flags = [s for s in body if _is_flag(s, block[:index])]
+    flags = {id(s): _flag(s, block[:index]) for s in body}
+    flags = {k: v for k, v in flags.items() if v is not None}
     reuse = [s for s in body if tower_rewrite._is_reuse(s)]
     sliced, params, inline = _shards(body, block, index, var, table, taken)
-    dropped = {id(s) for s in [compute, append, hoisted, *flags, *reuse, *sliced] if s}
+    dropped = {id(s) for s in [compute, append, hoisted, *reuse, *sliced] if s}
+    dropped |= set(flags)
     _check_body(body, compute, loss, dropped)
     lists = append.value.func.value.id
     average, apply = tower_rewrite._after(block, index, lists, optimizer)
@@ -242,7 +248,7 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     _check_between(block, tl, exported)
     return TowerDef(
         tl, body, dropped, params, inline, hoisted, var_list, exported,
-        not isinstance(scope, ast.Module), bound, bound_out,
+        not isinstance(scope, ast.Module), bound, bound_out, list(flags.values()),
     )  # fmt: skip
 
 
@@ -306,8 +312,11 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
         out.append(f"{inner}{keyword} {', '.join(td.exported)}")
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
-    if var in set().union(*(astutil.reads(s) for s in kept)) | set(td.exported):
+    used = set().union(*(astutil.reads(s) for s in kept)) | set(td.exported)
+    if var in used or td.flags:
         out.append(f"{inner}{var} = {emg}.towers.tower_index()")
+    for flag, first in td.flags:
+        out.append(f"{inner}{flag} = True if {var} > 0 else {first}")
     if td.bound is not None:
         out.append(f"{inner}{td.bound} = {tf}.get_default_graph().get_name_scope()")
     edits = [off.replace(node, param) for node, param in td.inline]
