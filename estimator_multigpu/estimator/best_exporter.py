@@ -44,10 +44,10 @@ class BestExporter(exporters.Exporter):
     ):
         if compare_fn is None:
             raise ValueError("`compare_fn` must not be None.")
-        exporters._verify_compare_fn_args(compare_fn)
-        exporters._check_exports_to_keep(exports_to_keep)
+        exporters.verify_compare_fn_args(compare_fn)
+        exporters.check_exports_to_keep(exports_to_keep)
         self._compare_fn = compare_fn
-        self._exporter = exporters._SavedModelExporter(
+        self._exporter = exporters.SavedModelExporter(
             name, serving_input_receiver_fn, assets_extra, as_text
         )
         self._event_file_pattern = event_file_pattern

@@ -46,14 +46,14 @@ def evaluate(
     Returns:
       The metric values by name, with `loss` and `global_step`.
     """
-    hooks = check_hooks(hooks) + _steps_hooks(steps)
+    hooks = check_hooks(hooks) + steps_hooks(steps)
     input_fn_lib.verify_input_fn(input_fn)
     eval_dir(estimator.model_dir, name)  # Checks `name` before anything runs.
     checkpoint_path = checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "evaluate"
     )
     with tf.Graph().as_default():
-        scaffold, update_op, eval_dict, all_hooks = _build(
+        scaffold, update_op, eval_dict, all_hooks = build_eval_graph(
             estimator, model, input_fn, hooks, checkpoint_path
         )
         counter = BatchCounterHook()
@@ -68,7 +68,7 @@ def evaluate(
             )
         if not counter.batches:
             _warn_no_batches(input_fn, results)
-        _write_summaries(estimator, name, results, checkpoint_path)
+        write_summaries(estimator, name, results, checkpoint_path)
     return results
 
 
@@ -93,8 +93,12 @@ def _warn_no_batches(input_fn: Callable, results: dict) -> None:
     )
 
 
-def _write_summaries(estimator, name, results: dict, checkpoint_path) -> None:
-    """The metrics (and the checkpoint used) into the eval dir's event file."""
+def write_summaries(estimator, name, results: dict, checkpoint_path) -> None:
+    """The metrics (and the checkpoint used) into the eval dir's event file.
+
+    Package-internal, as `steps_hooks` and `build_eval_graph`: shared with
+    `experimental.InMemoryEvaluatorHook`; not exported by `emg.estimator`.
+    """
     output_dir = eval_dir(estimator.model_dir, name)
     summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
     if checkpoint_path:
@@ -103,7 +107,7 @@ def _write_summaries(estimator, name, results: dict, checkpoint_path) -> None:
         )
 
 
-def _steps_hooks(steps: int | None) -> list:
+def steps_hooks(steps: int | None) -> list:
     """A hook stopping after `steps` evaluation batches (none for None)."""
     if steps is None:
         return []
@@ -111,7 +115,7 @@ def _steps_hooks(steps: int | None) -> list:
     return [tf_internals.stop_after_n_evals_hook(steps)]
 
 
-def _build(estimator, model, input_fn, hooks, checkpoint_path):
+def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
     """Builds the eval graph; returns scaffold, update op, metric values, hooks."""
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)

@@ -27,7 +27,8 @@ class Exporter(abc.ABC):
         """Exports; returns the export path or None."""
 
 
-def _check_exports_to_keep(exports_to_keep) -> None:
+def check_exports_to_keep(exports_to_keep) -> None:
+    """Package-internal (also BestExporter's): refuses a count <= 0, quoting it."""
     if exports_to_keep is not None and exports_to_keep <= 0:
         raise ValueError(
             f"`exports_to_keep`, if provided, must be a positive number; got "
@@ -35,7 +36,9 @@ def _check_exports_to_keep(exports_to_keep) -> None:
         )
 
 
-class _SavedModelExporter(Exporter):
+class SavedModelExporter(Exporter):
+    """Package-internal (not in `__all__`): the export that Latest/Final/BestExporter wrap."""
+
     def __init__(
         self, name, serving_input_receiver_fn, assets_extra=None, as_text=False
     ):
@@ -89,8 +92,8 @@ class LatestExporter(Exporter):
         as_text: bool = False,
         exports_to_keep: int | None = 5,
     ):
-        _check_exports_to_keep(exports_to_keep)
-        self._exporter = _SavedModelExporter(
+        check_exports_to_keep(exports_to_keep)
+        self._exporter = SavedModelExporter(
             name, serving_input_receiver_fn, assets_extra, as_text
         )
         self._exports_to_keep = exports_to_keep
@@ -115,7 +118,7 @@ class FinalExporter(Exporter):
     def __init__(
         self, name, serving_input_receiver_fn, assets_extra=None, as_text=False
     ):
-        self._exporter = _SavedModelExporter(
+        self._exporter = SavedModelExporter(
             name, serving_input_receiver_fn, assets_extra, as_text
         )
 
@@ -144,7 +147,8 @@ def loss_smaller(best_eval_result: dict, current_eval_result: dict) -> bool:
     return best_eval_result["loss"] > current_eval_result["loss"]
 
 
-def _verify_compare_fn_args(compare_fn: Callable) -> None:
+def verify_compare_fn_args(compare_fn: Callable) -> None:
+    """Package-internal (BestExporter's): `compare_fn` takes the two eval results."""
     args = set(fn_args(compare_fn))
     expected = {"best_eval_result", "current_eval_result"}
     if args != expected:

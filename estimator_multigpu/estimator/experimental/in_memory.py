@@ -42,7 +42,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
         self._estimator = estimator
         self._input_fn = input_fn
         self._name = name
-        self._hooks = check_hooks(hooks) + evaluate_lib._steps_hooks(steps)
+        self._hooks = check_hooks(hooks) + evaluate_lib.steps_hooks(steps)
         self._timer = tf.compat.v1.train.SecondOrStepTimer(every_steps=every_n_iter)
 
     def begin(self):
@@ -50,7 +50,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
         self._iter_count = 0
         self._graph = tf.Graph()
         with self._graph.as_default():
-            built = evaluate_lib._build(
+            built = evaluate_lib.build_eval_graph(
                 self._estimator,
                 estimator_lib.model_of(self._estimator),
                 self._input_fn,
@@ -103,7 +103,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
                 hooks=self._all_hooks,
                 config=self._estimator.config.session_config,
             )
-            evaluate_lib._write_summaries(self._estimator, self._name, results, None)
+            evaluate_lib.write_summaries(self._estimator, self._name, results, None)
         self._timer.update_last_triggered_step(self._iter_count)
 
     def after_run(self, run_context, run_values):
