@@ -227,3 +227,37 @@ def test_seeded_random_ops_draw_anew_in_each_dequeue():
         with tf1.Session() as session:
             a, b = session.run([first, second])
     assert not np.allclose(a[0], b[0])
+
+
+def _queue_batch():
+    """A TF1 `tf.train.batch` of [2, 4] float images and [2] labels."""
+    image = tf1.train.limit_epochs(tf.ones([4]), num_epochs=3)
+    return tf1.train.batch([image, tf.constant(7)], batch_size=2)
+
+
+@pytest.mark.parametrize("source", ["queue", "dataset"])
+def test_dequeue_keeps_the_static_shapes(source):
+    with tf.Graph().as_default():
+        if source == "queue":
+            images, labels = _queue_batch()
+        else:
+            one = tf.data.Dataset.from_tensors((tf.ones([4]), tf.constant(7)))
+            images, labels = queues.get_next(
+                one.repeat(3).batch(2, drop_remainder=True)
+            )
+        queue = queues.prefetch_queue([tf.cast(images, tf.float32) * 2, labels])
+        dequeued = queue.dequeue()
+        assert [t.shape.as_list() for t in dequeued] == [
+            images.shape.as_list(),
+            labels.shape.as_list(),
+        ]
+        assert images.shape.is_fully_defined() and labels.shape.is_fully_defined()
+        with tf1.Session() as session:
+            session.run(tf1.local_variables_initializer())
+            coord = tf1.train.Coordinator()
+            threads = tf1.train.start_queue_runners(session, coord)
+            got_images, got_labels = session.run(dequeued)
+            coord.request_stop()
+            coord.join(threads)
+    np.testing.assert_array_equal(got_images, np.full([2, 4], 2.0))
+    np.testing.assert_array_equal(got_labels, [7, 7])

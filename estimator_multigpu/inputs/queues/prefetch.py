@@ -239,10 +239,17 @@ def _parents(op: tf.Operation) -> list[tf.Operation]:
 
 
 def _copy_path(graph: tf.Graph, path: list[tf.Operation]) -> dict:
-    """Copies `path` op by op (inputs first); returns original -> copy."""
+    """Copies `path` op by op (inputs first); returns original -> copy.
+
+    Each copy's outputs get the static shapes of the original's: a queue's
+    dequeue op infers none by itself (`QueueDequeueManyV2` gives an unknown
+    shape; the Python `dequeue_many` sets the queue's shapes on its result).
+    """
     copies: dict[tf.Operation, tf.Operation] = {}
     for op in path:
         copies[op] = _copy_op(graph, op, copies)
+        for old, new in zip(op.outputs, copies[op].outputs):
+            new.set_shape(old.shape)
     return copies
 
 
