@@ -13,10 +13,14 @@ from estimator_multigpu.estimator import damaged
 from estimator_multigpu.estimator import log as logging
 
 # What an interrupted save leaves: the sharded saver's `<prefix>-<step>_temp/`
-# of `part-*` files, and the temporary file of the `checkpoint` state update.
+# of `part-*` files, TensorFlow's bundle writer's `<file>.tempstate<uint64>`
+# (in that folder, or beside the checkpoint for an unsharded saver), and the
+# temporary file of the `checkpoint` state update.
+_TEMPSTATE = r"(\.tempstate\d+)?"
 _TEMP_DIR = re.compile(r".+-\d+_temp(_[0-9a-f]{32})?")
-_TEMP_PART = re.compile(r"part-\d+(-of-\d+)?(\.index|\.data-\d+-of-\d+)?")
+_TEMP_PART = re.compile(r"part-\d+(-of-\d+)?(\.index|\.data-\d+-of-\d+)?" + _TEMPSTATE)
 _TEMP_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}")
+_TEMP_BUNDLE_FILE = re.compile(r".+-\d+\.(index|data-\d+-of-\d+)\.tempstate\d+")
 
 
 class WarmStartSettings(
@@ -241,7 +245,7 @@ def remove_interrupted_saves(model_dir: str) -> None:
 
 def _is_interrupted_save(path: str) -> bool:
     name = os.path.basename(path)
-    if _TEMP_STATE.fullmatch(name):
+    if _TEMP_STATE.fullmatch(name) or _TEMP_BUNDLE_FILE.fullmatch(name):
         return not tf.io.gfile.isdir(path)
     if not _TEMP_DIR.fullmatch(name) or not tf.io.gfile.isdir(path):
         return False

@@ -15,6 +15,7 @@ from estimator_multigpu.estimator import (
     checkpoints,
     cluster,
     damaged,
+    finite_saver,
     lock,
     model_fn_args,
     summaries,
@@ -272,7 +273,7 @@ def _default_hooks(spec, global_step, config) -> list:
 def _add_default_saver(config) -> None:
     if tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SAVERS):
         return
-    saver = tf.compat.v1.train.Saver(
+    saver = finite_saver.FiniteSaver(  # NaN variables never become the latest.
         sharded=True,
         max_to_keep=config.keep_checkpoint_max,
         keep_checkpoint_every_n_hours=config.keep_checkpoint_every_n_hours,
