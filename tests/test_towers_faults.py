@@ -330,6 +330,16 @@ def test_per_tower_averages_are_local_and_checkpoints_move(tmp_path):
     assert [n for n in local if n.startswith("tower_1/")]
 
 
+def auto_reuse_ema_model_fn(features, labels, mode):
+    """The whole model in a reuse=AUTO_REUSE scope, an average in every tower."""
+    with tf.compat.v1.variable_scope("model", reuse=tf.compat.v1.AUTO_REUSE):
+        return _ema_model_fn(True)(features, labels, mode)
+
+
+def test_moving_averages_under_auto_reuse_train_as_one_device():
+    _assert_same_step(auto_reuse_ema_model_fn)
+
+
 def trainable_in_tower_1_model_fn(features, labels, mode):
     loss = _loss(features, labels)
     if emg.towers.tower_index() == 1:

@@ -116,9 +116,13 @@ def _own_collections(graph: tf.Graph, index: int, owned: dict):
 def _scopes(index: int, device_fn: Callable) -> contextlib.ExitStack:
     stack = contextlib.ExitStack()
     scope = tf.compat.v1.get_variable_scope()
-    stack.enter_context(
-        tf.compat.v1.variable_scope(scope, reuse=True if index > 0 else None)
-    )
+    if index > 0:
+        getter = diagnostics.later_tower_getter(index)
+        stack.enter_context(
+            tf.compat.v1.variable_scope(scope, reuse=True, custom_getter=getter)
+        )
+    else:
+        stack.enter_context(tf.compat.v1.variable_scope(scope))
     if index > 0:  # Tower 0 keeps the names of a single-device run.
         stack.enter_context(tf.name_scope(f"tower_{index}"))
     stack.enter_context(tf.compat.v1.device(device_fn))
@@ -141,10 +145,29 @@ def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> An
     return spec
 
 
+def _make_local(graph: tf.Graph, variables: Sequence[tf.Variable]) -> None:
+    """Moves a later tower's own variables from the global to the local ones.
+
+    They are not checkpointed, so checkpoints still move between 1 and N
+    devices; they start from their initial values in every session.
+    """
+    if not variables:
+        return
+    refs = {v.ref() for v in variables}
+    global_ref = graph.get_collection_ref(_KEYS.GLOBAL_VARIABLES)
+    global_ref[:] = [v for v in global_ref if v.ref() not in refs]
+    graph.get_collection_ref(_KEYS.LOCAL_VARIABLES).extend(variables)
+    tf.get_logger().info(
+        "Variables of one tower only, kept out of checkpoints: %s",
+        [v.op.name for v in variables],
+    )
+
+
 def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:
     graph = tf.compat.v1.get_default_graph()
     first_op = len(graph.get_operations())
     first_global = len(graph.get_collection(_KEYS.GLOBAL_VARIABLES))
+    first_trainable = len(graph.get_collection(_KEYS.TRAINABLE_VARIABLES))
     first_metric = len(graph.get_collection(_KEYS.METRIC_VARIABLES))
     first_local = len(graph.get_collection(_KEYS.LOCAL_VARIABLES))
     owned = {}
@@ -153,9 +176,12 @@ def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:
         with _scopes(context.index, device_fn):
             spec = _call(model_fn, shard, run_args, context.index)
     if context.index > 0:
-        diagnostics.check_no_new_variables(
-            graph.get_collection(_KEYS.GLOBAL_VARIABLES)[first_global:], context.index
+        per_tower = diagnostics.per_tower_variables(
+            graph.get_collection(_KEYS.GLOBAL_VARIABLES)[first_global:],
+            graph.get_collection(_KEYS.TRAINABLE_VARIABLES)[first_trainable:],
+            context.index,
         )
+        _make_local(graph, per_tower)
     metric_variables = graph.get_collection(_KEYS.METRIC_VARIABLES)[first_metric:]
     ops = graph.get_operations()[first_op:]
     local_variables = graph.get_collection(_KEYS.LOCAL_VARIABLES)[first_local:]

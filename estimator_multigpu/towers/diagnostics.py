@@ -34,17 +34,81 @@ def user_line(op: tf.Operation) -> str:
     return f"(the code that created op {op.name!r})"
 
 
-def check_no_new_variables(created: Sequence[tf.Variable], index: int) -> None:
-    """Raises ValueError if a tower after the first created global variables."""
-    if not created:
-        return
-    names = [v.name for v in created]
+def per_tower_variables(
+    created: Sequence[tf.Variable], trainable: Sequence[tf.Variable], index: int
+) -> list[tf.Variable]:
+    """The variables a later tower may keep for itself; raises for the others.
+
+    A tower after the first may create non-trainable variables under its own
+    `tower_<index>/` scope (a moving average of its loss, a counter); model
+    variables, trainable or outside that name scope, must be tower 0's.
+
+    Args:
+      created: the global variables tower `index` created.
+      trainable: those of them that are trainable.
+      index: the tower's index, > 0.
+
+    Returns:
+      `created`, all of them per tower.
+
+    Raises:
+      ValueError: naming the first variable that should have been shared.
+    """
+    trainable_refs = {v.ref() for v in trainable}
+    scope = f"tower_{index}"
+    shared = [
+        v
+        for v in created
+        if v.ref() in trainable_refs or scope not in v.op.name.split("/")[:-1]
+    ]
+    if not shared:
+        return list(created)
+    names = [v.name for v in shared]
     raise ValueError(
         f"Tower {index} created new variables {names[:5]} instead of reusing "
-        f"tower 0's (first at {user_line(created[0].op)}). Create model "
+        f"tower 0's (first at {user_line(shared[0].op)}). Create model "
         "variables with tf.compat.v1.get_variable (or layers that use it), not "
-        "tf.Variable / tf.compat.v1.Variable, so that towers share them."
+        "tf.Variable / tf.compat.v1.Variable, so that towers share them; "
+        "every tower must create the same trainable variables. A tower may "
+        "keep non-trainable variables of its own only under its name scope "
+        f"({scope + '/'!r})."
     )
+
+
+def _missing_variable_error(name: str, index: int) -> ValueError:
+    return ValueError(
+        f"Tower {index} creates the trainable variable {name!r}, which tower "
+        "0 did not create; every tower must build the same model (branch on "
+        "mode, params and config only, and do work meant for one tower under "
+        "`if emg.towers.tower_index() == 0:` without creating trainable "
+        "variables there). Variables that are not trained (trainable=False), "
+        "such as tf.compat.v1.train.ExponentialMovingAverage's, may be created "
+        "in any tower."
+    )
+
+
+def later_tower_getter(index: int):
+    """A variable-scope custom getter for tower `index` > 0.
+
+    Reuses tower 0's variables; a non-trainable variable that tower 0 did not
+    create (e.g. `ExponentialMovingAverage(...).apply([tower_loss])`, named
+    after the tower's ops) is created for this tower. A trainable one raises
+    a ValueError that says why.
+    """
+
+    def custom_getter(getter, *args, **kwargs):
+        try:
+            return getter(*args, **kwargs)
+        except ValueError as error:
+            if "does not exist" not in str(error) or kwargs.get("reuse") is not True:
+                raise
+            if kwargs.get("trainable") is not False:
+                name = kwargs.get("name", args[0] if args else "?")
+                raise _missing_variable_error(name, index) from error
+            kwargs["reuse"] = tf.compat.v1.AUTO_REUSE
+            return getter(*args, **kwargs)
+
+    return custom_getter
 
 
 def _is_gradient_op(op: tf.Operation) -> bool:
