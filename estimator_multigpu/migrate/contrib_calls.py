@@ -7,8 +7,8 @@ import io
 import tokenize
 from typing import Protocol
 
-from estimator_multigpu.migrate import aliases
-from estimator_multigpu.migrate.edits import Edit, Offsets
+from estimator_multigpu.migrate import aliases, exact_calls
+from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets
 from estimator_multigpu.migrate.rules import Rule
 
 MAP_RULE = Rule(
@@ -291,6 +291,7 @@ def find(tree: ast.AST, table: aliases.AliasTable, off: Offsets):
         elif table.resolve_tf(call.func) == BATCH_NORM_API:
             covered = {id(n) for n in ast.walk(call.func)}
             yield call, BATCH_NORM_API, batch_norm_rule(call, table, off), covered
+    yield from exact_calls.find(tree, table)
 
 
 def _run_config_text(node: ast.AST, calls: dict, emg: str) -> str:
@@ -360,8 +361,15 @@ def edits(tree: ast.AST, table, off: Offsets, findings, prior, emg: str) -> list
     """
     out = list(prior)
     calls = {id(c.func): c for c in _calls(tree)}
+    needed = set()
     for f in findings:
         if f.fixed:
+            continue
+        exact = _exact(f, tree, table, off, out, emg)
+        if exact is not None:
+            out += exact[0]
+            needed |= {exact[1]} - {None}
+            f.fixed = True
             continue
         try:
             text = _replacement(f, table, _Texts(off, out), calls, emg)
@@ -375,4 +383,16 @@ def edits(tree: ast.AST, table, off: Offsets, findings, prior, emg: str) -> list
             continue
         out = [e for e in out if e not in inner] + [edit]
         f.fixed = True
-    return out
+    from estimator_multigpu.migrate import imports  # imports needs the scanner
+
+    return out + [imports.import_edit(tree, off, m, m) for m in sorted(needed)]
+
+
+def _exact(f, tree, table, off: Offsets, prior, emg: str):
+    """(edits, module to import) of `f`'s exact rewrite, or None."""
+    try:
+        new, module = exact_calls.edits_for(f, tree, table, off, emg)
+    except exact_calls.Unsafe:
+        return None
+    placed = EditSet(prior)
+    return (new, module) if not any(placed.overlaps(e) for e in new) else None

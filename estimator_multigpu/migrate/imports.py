@@ -39,7 +39,8 @@ def _droppable(alias: ast.alias, table, uses, fixed) -> bool:
     """True if every use of a legacy name that `alias` binds was rewritten."""
     name = (alias.asname or alias.name).split(".")[0]
     path = aliases.canonical(table.bindings.get(name)) or ""
-    legacy = _is_gone(path) or rules.lookup(path) is not None
+    private = path.startswith("tf.python.")  # e.g. device_lib, once its uses went
+    legacy = _is_gone(path) or rules.lookup(path) is not None or private
     return legacy and uses[name] > 0 and uses[name] == fixed.get(name)
 
 

@@ -88,6 +88,20 @@ ESTIMATOR_NAMES = (
     "EvalSpec",
     "train_and_evaluate",
     "export.ServingInputReceiver",
+    "export.TensorServingInputReceiver",
+    "export.ExportOutput",
+    "export.ClassificationOutput",
+    "export.RegressionOutput",
+    "export.PredictOutput",
+    "export.EvalOutput",
+    "export.TrainOutput",
+    "export.build_parsing_serving_input_receiver_fn",
+    "export.build_raw_serving_input_receiver_fn",
+    "BestExporter",
+    "Exporter",
+    "FinalExporter",
+    "LatestExporter",
+    "WarmStartSettings",
     # Hooks and helpers emg.estimator re-exports (tf.compat.v1.train classes).
     "CheckpointSaverHook",
     "CheckpointSaverListener",
@@ -317,6 +331,23 @@ TABLE: dict[str, Rule] = {
     **_estimator_rules(),
     **_other_rules(),
 }
+TF0_LOSS_RULE = Rule(
+    "tf0-loss-args",
+    "TF 0.x argument order (logits, labels) passed by position: TF 1.x and 2.x "
+    "take keywords only, and their order is (labels, logits)",
+    "the same call with logits=, labels= (and axis=, name=) written out",
+    "contrib",
+)
+TFPROF_RULE = Rule(
+    "contrib",
+    "tf.contrib.tfprof.model_analyzer.print_model_analysis is gone since TF 2.0",
+    "tf.compat.v1.profiler.profile(graph, run_meta=, op_log=, cmd=tfprof_cmd, "
+    "options=tf.compat.v1.profiler.ProfileOptionBuilder.<the same options>()) "
+    "(TRAINABLE_VARS_PARAMS_STAT_OPTIONS -> trainable_variables_parameter(), "
+    "FLOAT_OPS_OPTIONS -> float_operation(), PRINT_ALL_TIMING_MEMORY -> "
+    "time_and_memory())",
+    "contrib",
+)
 TOWER_RULE = Rule(
     "tower-loop",
     "hand-written multi-GPU tower loop (per-device copies, averaged gradients)",

@@ -1,0 +1,253 @@
+"""Exact rewrites of era names and calls: TF 0.x loss arguments, contrib's
+TFRecordDataset and flatten, contrib.tfprof, and device_lib GPU counts."""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate import aliases, astutil, rules
+from estimator_multigpu.migrate.edits import Edit, Offsets
+
+# TF 0.x positional parameters (TF 1.x takes keywords only).
+_TF0_LOSSES = {
+    "tf.nn.softmax_cross_entropy_with_logits": ("logits", "labels", "axis", "name"),
+    "tf.nn.sparse_softmax_cross_entropy_with_logits": ("logits", "labels", "name"),
+    "tf.nn.sigmoid_cross_entropy_with_logits": ("logits", "labels", "name"),
+}
+_PROF = "compat.v1.profiler"
+_ANALYZER = "tf.contrib.tfprof.model_analyzer."
+_OPTIONS = {
+    "TRAINABLE_VARS_PARAMS_STAT_OPTIONS": "trainable_variables_parameter()",
+    "FLOAT_OPS_OPTIONS": "float_operation()",
+    "PRINT_ALL_TIMING_MEMORY": "time_and_memory()",
+}
+_PRINT = _ANALYZER + "print_model_analysis"
+_PRINT_ARGS = ("graph", "run_meta", "op_log", "cmd", "options")
+_PRINT_RENAMES = {"tfprof_cmd": "cmd", "tfprof_options": "options"}
+# contrib name -> (module to import or None, its TF 2 spelling after the root).
+_NAMES = {
+    "tf.contrib.data.TFRecordDataset": (None, "data.TFRecordDataset"),
+    "tf.contrib.layers.flatten": ("tf_slim", "flatten"),
+    "tf.contrib.tfprof.tfprof_logger.write_op_log": (None, f"{_PROF}.write_op_log"),
+}
+_DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
+
+
+class Unsafe(Exception):
+    """No exact rewrite for this use; it stays reported as it is."""
+
+
+def _positional(call: ast.Call) -> bool:
+    has_star = any(isinstance(a, ast.Starred) for a in call.args)
+    return bool(call.args) and not has_star and all(k.arg for k in call.keywords)
+
+
+def find(tree: ast.AST, table: aliases.AliasTable):
+    """Yields (node, api, rule, covered) for the call shapes rewritten here.
+
+    `covered` holds the ids of nodes whose generic findings this one replaces.
+    """
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        api = table.resolve_tf(call.func)
+        if api in _TF0_LOSSES and _positional(call):
+            if len(call.args) <= len(_TF0_LOSSES[api]):
+                yield call.func, api, rules.TF0_LOSS_RULE, set()
+        elif api == _PRINT and not _options_of(call, table)[1]:
+            covered = {id(n) for n in ast.walk(call.func)}
+            options = _options_of(call, table)[0]
+            covered |= {id(n) for n in ast.walk(options)} if options else set()
+            yield call.func, api, rules.TFPROF_RULE, covered
+
+
+def _options_of(call: ast.Call, table) -> tuple[ast.expr | None, str | None]:
+    """The call's options argument, and why it cannot be translated (or None)."""
+    named = dict(zip(_PRINT_ARGS[:3] + ("tfprof_cmd", "tfprof_options"), call.args))
+    named.update({k.arg: k.value for k in call.keywords})
+    options = named.get("tfprof_options")
+    if options is None:
+        return None, None
+    name = (table.resolve_tf(options) or "").removeprefix(_ANALYZER)
+    return options, None if name in _OPTIONS else "options"
+
+
+def _root(table: aliases.AliasTable) -> str:
+    for name, path in table.bindings.items():
+        if path in ("tensorflow", "tensorflow.compat.v1"):
+            return name
+    raise Unsafe("no `import tensorflow as tf` to spell the replacement with")
+
+
+def _loss_edits(call: ast.Call, api: str, off: Offsets) -> list[Edit]:
+    """`logits=`, `labels=`... before each positional argument, in TF 0.x order."""
+    return [
+        Edit(off.span(a)[0], off.span(a)[0], f"{p}=")
+        for p, a in zip(_TF0_LOSSES[api], call.args)
+    ]
+
+
+def _print_edits(call: ast.Call, off: Offsets, table) -> list[Edit]:
+    """print_model_analysis(...) -> tf.compat.v1.profiler.profile(...), the
+    contrib options as the ProfileOptionBuilder's (contrib's default written out)."""
+    builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
+    out = [off.replace(call.func, f"{_root(table)}.{_PROF}.profile")]
+    options, _ = _options_of(call, table)
+    if options is not None:
+        name = table.resolve_tf(options).removeprefix(_ANALYZER)
+        out.append(off.replace(options, builder + _OPTIONS[name]))
+    for k in call.keywords:
+        if k.arg in _PRINT_RENAMES:
+            start = off.span(k)[0]
+            out.append(Edit(start, start + len(k.arg), _PRINT_RENAMES[k.arg]))
+    if options is None:
+        default = f"options={builder}{_OPTIONS['TRAINABLE_VARS_PARAMS_STAT_OPTIONS']}"
+        nodes = list(call.args) + list(call.keywords)
+        if nodes:
+            end = max(off.span(n)[1] for n in nodes)
+            out.append(Edit(end, end, f", {default}"))
+        else:
+            end = off.span(call)[1] - 1
+            out.append(Edit(end, end, default))
+    return out
+
+
+def full_node(node: ast.AST, api: str, table, parents: dict) -> ast.AST:
+    """The outermost attribute of `node`'s chain that still resolves to `api`."""
+    while table.resolve_tf(node) != api:
+        parent = parents.get(id(node))
+        if not isinstance(parent, ast.Attribute) or parent.value is not node:
+            raise Unsafe(f"`{api}` is not spelled as one dotted name")
+        node = parent
+    return node
+
+
+def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
+    """id(child) -> parent, for every node of `tree`."""
+    return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+
+
+def _name_edits(f, table, off: Offsets, parents) -> tuple[list[Edit], str | None]:
+    """The one-name replacement of `f` and the module it needs imported."""
+    node = full_node(f.node, f.api, table, parents)
+    if f.api.startswith(_ANALYZER) and f.api[len(_ANALYZER) :] in _OPTIONS:
+        builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
+        return [off.replace(node, builder + _OPTIONS[f.api[len(_ANALYZER) :]])], None
+    module, rest = _NAMES[f.api]
+    if module is not None:
+        bound = table.name_for(module)
+        return [off.replace(node, f"{bound or module}.{rest}")], (
+            None if bound else module
+        )
+    return [off.replace(node, f"{_root(table)}.{rest}")], None
+
+
+def _is_gpu_test(test: ast.expr, var: str) -> bool:
+    """`x.device_type == 'GPU'` (either side) for the comprehension variable."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, test.comparators[0]]
+    attr = [s for s in sides if isinstance(s, ast.Attribute)]
+    const = [s for s in sides if isinstance(s, ast.Constant)]
+    return (
+        isinstance(test.ops[0], ast.Eq)
+        and len(attr) == len(const) == 1
+        and attr[0].attr == "device_type"
+        and isinstance(attr[0].value, ast.Name)
+        and attr[0].value.id == var
+        and const[0].value == "GPU"
+    )
+
+
+def _gpu_count(comp: ast.AST, parents) -> ast.Call | None:
+    """The `len([...])`/`sum(1 for ...)` call counting GPUs around `comp`."""
+    if not isinstance(comp, ast.ListComp | ast.GeneratorExp):
+        return None
+    gen = comp.generators
+    if len(gen) != 1 or not isinstance(gen[0].target, ast.Name) or gen[0].is_async:
+        return None
+    if len(gen[0].ifs) != 1 or not _is_gpu_test(gen[0].ifs[0], gen[0].target.id):
+        return None
+    call = parents.get(id(comp))
+    if not isinstance(call, ast.Call) or call.args != [comp] or call.keywords:
+        return None
+    func = getattr(call.func, "id", None)
+    if func == "len" or (
+        func == "sum" and isinstance(comp.elt, ast.Constant) and comp.elt.value == 1
+    ):
+        return call
+    return None
+
+
+def _assigned_once(stmt: ast.AST, name: str, parents) -> tuple[ast.AST, int] | None:
+    """(scope, reads) when `stmt` is the only binding of `name` in its scope."""
+    scope = parents.get(id(stmt))
+    while scope is not None and not isinstance(
+        scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module
+    ):
+        scope = parents.get(id(scope))
+    if scope is None:
+        return None
+    writes = [
+        n
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    return (scope, astutil.reads(scope)[name]) if len(writes) == 1 else None
+
+
+def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
+    """`len([x for x in device_lib.list_local_devices() if x.device_type ==
+    'GPU'])` (inline, or over a local holding the list) -> len(emg.devices.resolve())."""
+    call = calls.get(id(f.node))
+    if call is None or call.args or call.keywords:
+        raise Unsafe("not a plain list_local_devices() call")
+    new = f"len({emg}.devices.resolve())"
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.comprehension) and parent.iter is call:
+        count = _gpu_count(parents.get(id(parent)), parents)
+        if count is not None:
+            return [off.replace(count, new)]
+    stmt = parent
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        raise Unsafe("not counted where it is made")
+    name = stmt.targets[0].id
+    found = _assigned_once(stmt, name, parents)
+    if found is None or found[1] != 1:
+        raise Unsafe(f"`{name}` is used for more than the GPU count")
+    use = next(
+        n
+        for n in ast.walk(found[0])
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    )
+    gen = parents.get(id(use))
+    if not isinstance(gen, ast.comprehension) or gen.iter is not use:
+        raise Unsafe(f"`{name}` is not only counted")
+    count = _gpu_count(parents.get(id(gen)), parents)
+    if count is None:
+        raise Unsafe(f"`{name}` is not only counted")
+    start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)
+    return [Edit(start, end, ""), off.replace(count, new)]
+
+
+def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str | None]:
+    """The exact rewrite of finding `f`, and a module to import for it.
+
+    Raises:
+      Unsafe: when `f` has none.
+    """
+    parents = parents_of(tree)
+    calls = {id(c.func): c for c in ast.walk(tree) if isinstance(c, ast.Call)}
+    if f.rule is rules.TF0_LOSS_RULE:
+        return _loss_edits(calls[id(f.node)], f.api, off), None
+    if f.rule is rules.TFPROF_RULE:
+        return _print_edits(calls[id(f.node)], off, table), None
+    if f.api == _DEVICE_LIB:
+        return _device_edits(f, off, calls, parents, emg), None
+    if f.api in _NAMES or (
+        f.api.startswith(_ANALYZER) and f.api[len(_ANALYZER) :] in _OPTIONS
+    ):
+        return _name_edits(f, table, off, parents)
+    raise Unsafe("no exact rewrite")

@@ -1,0 +1,208 @@
+"""Names and call shapes with one exact TF 2 spelling are rewritten by --fix.
+
+tf.estimator.export names, contrib's TFRecordDataset and flatten, the TF 0.x
+argument order of the softmax loss, contrib.tfprof and device_lib GPU counts.
+"""
+
+import ast
+
+import pytest
+
+from estimator_multigpu.migrate import runner
+
+
+def _fix(tmp_path, body, name="train.py"):
+    path = tmp_path / name
+    path.write_text("import tensorflow as tf\n" + body)
+    result = runner.process(str(path))
+    return result, result.rewritten or ""
+
+
+EXPORT = [
+    "PredictOutput",
+    "ClassificationOutput",
+    "RegressionOutput",
+    "ExportOutput",
+    "TensorServingInputReceiver",
+    "build_raw_serving_input_receiver_fn",
+    "build_parsing_serving_input_receiver_fn",
+]
+
+
+@pytest.mark.parametrize("name", EXPORT)
+def test_estimator_export_names_become_emg_names(tmp_path, name):
+    result, new = _fix(tmp_path, f"x = tf.estimator.export.{name}\n")
+    assert f"x = emg.estimator.export.{name}\n" in new
+    assert "import estimator_multigpu as emg" in new
+    assert result.findings and all(f.fixed for f in result.findings)
+
+
+def test_every_rewritten_export_name_exists_in_emg():
+    import estimator_multigpu as emg
+
+    assert [n for n in EXPORT if not hasattr(emg.estimator.export, n)] == []
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        ("tf.contrib.data.TFRecordDataset(files)", "tf.data.TFRecordDataset(files)"),
+        ("tf.contrib.layers.flatten(x)", "tf_slim.flatten(x)"),
+    ],
+    ids=["tfrecord_dataset", "flatten"],
+)
+def test_contrib_names_with_one_exact_replacement_are_renamed(tmp_path, use, expected):
+    result, new = _fix(tmp_path, f"y = {use}\n")
+    assert f"y = {expected}\n" in new
+    assert all(f.fixed for f in result.findings if f.rule.rule_id == "contrib")
+
+
+def test_flatten_adds_the_tf_slim_import_and_keeps_contribs_values(tmp_path):
+    _, new = _fix(tmp_path, "y = tf.contrib.layers.flatten(x, scope='f')\n")
+    assert "\nimport tf_slim\n" in new
+    import numpy as np
+    import tensorflow as tf
+    import tf_slim
+
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    with tf.Graph().as_default():
+        out = tf_slim.flatten(tf.constant(x), scope="f")
+        assert out.shape.as_list() == [2, 12]
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (
+            "tf.nn.softmax_cross_entropy_with_logits(logits, onehot)",
+            "tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=onehot)",
+        ),
+        (
+            "tf.nn.softmax_cross_entropy_with_logits(net(x), y, -1, 'xent')",
+            "tf.nn.softmax_cross_entropy_with_logits(logits=net(x), labels=y, "
+            "axis=-1, name='xent')",
+        ),
+        (
+            "tf.nn.sparse_softmax_cross_entropy_with_logits(logits, labels)",
+            "tf.nn.sparse_softmax_cross_entropy_with_logits(logits=logits, "
+            "labels=labels)",
+        ),
+        (
+            "tf.nn.sigmoid_cross_entropy_with_logits(logits, targets)",
+            "tf.nn.sigmoid_cross_entropy_with_logits(logits=logits, labels=targets)",
+        ),
+    ],
+    ids=["softmax", "softmax_dim_name", "sparse", "sigmoid"],
+)
+def test_tf0_positional_losses_get_keywords_in_their_order(tmp_path, call, expected):
+    result, new = _fix(tmp_path, f"loss = {call}\n")
+    assert f"loss = {expected}\n" in new
+    hits = [f for f in result.findings if f.rule.rule_id == "tf0-loss-args"]
+    assert hits and all(f.fixed for f in hits)
+
+
+def test_keyword_losses_are_not_reported(tmp_path):
+    result, _ = _fix(
+        tmp_path,
+        "loss = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+    )
+    assert [f for f in result.findings if f.rule.rule_id == "tf0-loss-args"] == []
+
+
+def test_the_keyword_form_gives_the_tf0_value():
+    import numpy as np
+    import tensorflow as tf
+
+    logits = np.array([[2.0, 1.0, 0.1]], np.float32)
+    labels = np.array([[0.0, 1.0, 0.0]], np.float32)
+    got = tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=labels)
+    want = -np.log(np.exp(1.0) / np.exp(logits).sum())
+    np.testing.assert_allclose(got.numpy(), [want], rtol=1e-5)
+
+
+GPU_COUNTS = [
+    (
+        "def gpus():\n"
+        "    local_device_protos = device_lib.list_local_devices()\n"
+        "    return len([x.name for x in local_device_protos if x.device_type == 'GPU'])\n",
+        "def gpus():\n    return len(emg.devices.resolve())\n",
+    ),
+    (
+        "n = len([x for x in device_lib.list_local_devices() "
+        'if x.device_type == "GPU"])\n',
+        "n = len(emg.devices.resolve())\n",
+    ),
+    (
+        "n = sum(1 for d in device_lib.list_local_devices() if d.device_type == 'GPU')\n",
+        "n = len(emg.devices.resolve())\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "body, expected", GPU_COUNTS, ids=["helper", "inline_len", "inline_sum"]
+)
+def test_device_lib_gpu_counts_become_resolve(tmp_path, body, expected):
+    head = "from tensorflow.python.client import device_lib\n"
+    result, new = _fix(tmp_path, head + body)
+    assert expected in new
+    assert "device_lib" not in new
+    assert all(f.fixed for f in result.findings if f.rule.rule_id == "device-lib")
+    ast.parse(new)
+
+
+def test_other_device_lib_uses_stay_reported(tmp_path):
+    head = "from tensorflow.python.client import device_lib\n"
+    result, new = _fix(tmp_path, head + "print(device_lib.list_local_devices())\n")
+    hits = [f for f in result.findings if f.rule.rule_id == "device-lib"]
+    assert hits and not any(f.fixed for f in hits)
+
+
+TFPROF = (
+    "stats = tf.contrib.tfprof.model_analyzer.print_model_analysis(\n"
+    "    tf.get_default_graph(),\n"
+    "    tfprof_options=tf.contrib.tfprof.model_analyzer."
+    "TRAINABLE_VARS_PARAMS_STAT_OPTIONS)\n"
+    "flops = tf.contrib.tfprof.model_analyzer.print_model_analysis(\n"
+    "    tf.get_default_graph(), run_meta=meta, tfprof_cmd='op',\n"
+    "    tfprof_options=tf.contrib.tfprof.model_analyzer.FLOAT_OPS_OPTIONS)\n"
+    "tf.contrib.tfprof.tfprof_logger.write_op_log(tf.get_default_graph(), log_dir)\n"
+)
+
+
+def test_tfprof_becomes_the_profiler(tmp_path):
+    result, new = _fix(tmp_path, TFPROF)
+    builder = "tf.compat.v1.profiler.ProfileOptionBuilder"
+    assert (
+        "stats = tf.compat.v1.profiler.profile(\n    tf.get_default_graph(),\n"
+        f"    options={builder}.trainable_variables_parameter())\n"
+    ) in new
+    assert (
+        "flops = tf.compat.v1.profiler.profile(\n    tf.get_default_graph(), "
+        f"run_meta=meta, cmd='op',\n    options={builder}.float_operation())\n"
+    ) in new
+    assert "tf.compat.v1.profiler.write_op_log(tf.get_default_graph(), log_dir)" in new
+    assert "contrib" not in new
+    assert all(f.fixed for f in result.findings if "tfprof" in f.api)
+
+
+def test_print_model_analysis_without_options_keeps_contribs_default(tmp_path):
+    body = "s = tf.contrib.tfprof.model_analyzer.print_model_analysis(g)\n"
+    _, new = _fix(tmp_path, body)
+    assert (
+        "s = tf.compat.v1.profiler.profile(g, options=tf.compat.v1.profiler."
+        "ProfileOptionBuilder.trainable_variables_parameter())\n"
+    ) in new
+
+
+def test_the_profiler_counts_the_trainable_parameters():
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        tf.compat.v1.get_variable("w", [3, 4])
+        opts = (
+            tf.compat.v1.profiler.ProfileOptionBuilder.trainable_variables_parameter()
+        )
+        opts["output"] = "none"
+        stats = tf.compat.v1.profiler.profile(graph, options=opts)
+    assert stats.total_parameters == 12
