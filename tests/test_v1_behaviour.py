@@ -39,6 +39,8 @@ MODULES = {
     "test_towers_all_towers_mean.py": None,
     "test_towers_eval_predict.py": None,
     "test_towers_errors.py": None,
+    "test_towers_faults.py": None,
+    "test_estimator_save_faults.py": None,
     # These load the SavedModel and call it eagerly.
     "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",
