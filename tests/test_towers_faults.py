@@ -1,5 +1,7 @@
 """Hostile but plausible model_fns under replicate_model_fn: same step, or a clear error."""
 
+import re
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -134,11 +136,8 @@ def test_non_scalar_loss_names_shape_and_fix(num_devices, static):
     with pytest.raises(ValueError, match=r"Loss must be scalar") as error:
         _run_step(batch_loss_model_fn, num_devices, static=static)
     assert "tf.reduce_mean" in str(error.value)
-    assert (
-        "(None, 1)" in str(error.value)
-        or "(6, 1)" in str(error.value)
-        or ("(12, 1)" in str(error.value))
-    )
+    # The shape: [None, 1] where only the batch is unknown, else (12, 1) or (6, 1).
+    assert re.search(r"(\[None|\(12|\(6), 1[\])]", str(error.value)), error.value
 
 
 # Case: SparseTensor features are split by rows.

@@ -86,7 +86,7 @@ def check_scalar_loss(loss: Any, where: str = "") -> None:
         where = f" ({where})" if where else ""
         raise ValueError(
             f"Loss must be scalar, given: {source}{where}, of shape "
-            f"{source.shape}. {_SCALAR_FIX}"
+            f"{source.shape.as_list()}. {_SCALAR_FIX}"
         )
 
 
