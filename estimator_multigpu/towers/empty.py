@@ -31,7 +31,8 @@ def _pad_sparse(value: tf.SparseTensor, has_examples: tf.Tensor) -> tf.SparseTen
     one_row = tf.concat([[1], value.dense_shape[1:]], axis=0)
     dense_shape = tf.where(has_examples, value.dense_shape, one_row)
     padded = tf.SparseTensor(value.indices, value.values, dense_shape)
-    padded.set_shape(value.shape)
+    if hasattr(padded, "set_shape"):  # Not on every TF 2.x SparseTensor.
+        padded.set_shape(value.shape)
     return padded
 
 

@@ -80,7 +80,7 @@ def _split_sparse(value: tf.SparseTensor, counts: list) -> list[tf.SparseTensor]
         size = tf.concat([[count], dense_shape[1:]], axis=0)
         piece = tf.sparse.slice(value, start, size)
         rest = value.shape[1:] if value.shape.rank is not None else None
-        if rest is not None:
+        if rest is not None and hasattr(piece, "set_shape"):
             piece.set_shape(tf.TensorShape([None]).concatenate(rest))
         pieces.append(piece)
         offset = offset + count
