@@ -348,6 +348,12 @@ TFPROF_RULE = Rule(
     "time_and_memory())",
     "contrib",
 )
+STAR_IMPORT_RULE = Rule(
+    "star-import",
+    "`from tensorflow import *` hides which TF names the file uses",
+    "import tensorflow.compat.v1 as tf and write tf.<name> for each name",
+    "contrib",
+)
 TOWER_RULE = Rule(
     "tower-loop",
     "hand-written multi-GPU tower loop (per-device copies, averaged gradients)",

@@ -15,11 +15,13 @@ from estimator_multigpu.migrate import (
     files,
     fixer,
     ignore,
+    notebooks,
     passes,
     queue_loops,
     scanner,
 )
 
+_SUFFIXES = (".py", ".ipynb")  # notebooks: code cells scanned, never rewritten
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
 
 
@@ -73,7 +75,9 @@ def _walk(path: str) -> list[str]:
         dirs[:] = sorted(
             d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")
         )
-        out.extend(os.path.join(root, f) for f in sorted(names) if f.endswith(".py"))
+        out.extend(
+            os.path.join(root, f) for f in sorted(names) if f.endswith(_SUFFIXES)
+        )
     return out
 
 
@@ -141,7 +145,7 @@ def process(
             "file left unchanged"
         )
         return result
-    if result.findings:
+    if result.findings and not notebooks.is_notebook(path):
         why = keep_runners or queue_loops.reason(queue_loops.queues_left(dropped))
         _fix(result, tree, why)
         _keep_ignored(result, dropped)
@@ -194,10 +198,13 @@ def _load(result: FileResult) -> ast.Module | None:
     try:
         result.raw = files.read_source(result.path)
         result.original, result.encoding = _decode(result.raw)
+        if notebooks.is_notebook(result.path):
+            result.original = notebooks.script(result.original)
+            result.info.append((0, notebooks.NOTE))
     except files.Skipped as e:
         result.skipped = str(e)
         return None
-    except (OSError, UnicodeDecodeError, SyntaxError) as e:
+    except (OSError, ValueError, SyntaxError) as e:  # ValueError: bad notebook too
         result.error = f"cannot read: {e}"
         return None
     try:

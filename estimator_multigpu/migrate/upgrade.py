@@ -19,7 +19,7 @@ import sys
 import tempfile
 import tokenize
 
-from estimator_multigpu.migrate import files
+from estimator_multigpu.migrate import files, notebooks
 
 # Files per child process (each child imports TensorFlow once).
 BATCH = 500
@@ -149,6 +149,7 @@ def upgrade(
     Raises:
       UpgradeError: a child process could not run the upgrader.
     """
+    paths = [p for p in paths if not notebooks.is_notebook(p)]  # never rewritten
     texts = {p: t for p in paths if (t := _read(p)) is not None}
     # tf_upgrade_v2 reads files with universal newlines; it gets the same.
     plain = {p: t.replace("\r\n", "\n").replace("\r", "\n") for p, t in texts.items()}
