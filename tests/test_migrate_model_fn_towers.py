@@ -7,14 +7,16 @@ hand below, trains on two devices to the same weights.
 """
 
 import ast
+import json
 import os
 import subprocess
 import sys
 import textwrap
 
+import pytest
 from migrate_helpers import CORPUS
 
-from estimator_multigpu.migrate import passes, runner, scanner
+from estimator_multigpu.migrate import fixer, passes, runner, scanner
 
 SCRIPT = CORPUS / "estimator_hand_towers.py"
 
@@ -154,3 +156,91 @@ def test_fixed_script_trains_and_the_reported_port_matches_it(tmp_path):
     two = _run(ported, tmp_path / "two")
     assert one[0] == "global_step 3"
     assert two == one
+
+
+LOOP_IN_FN = CORPUS / "estimator_model_fn_loop.py"
+
+
+def test_cifar10_estimator_loop_becomes_one_replicated_tower():
+    result = runner.process(str(LOOP_IN_FN))
+    new = result.rewritten
+    assert not result.remaining
+    assert "        for i in range(1):  # expect: tower-loop\n" in new
+    # The tower's own tf.device goes: the towers' devices are emg's.
+    assert "tf.device(device_setter)" not in new
+    assert (
+        '                with tf.name_scope("tower_%d" % i) as name_scope:\n'
+        "                    loss, gradvars, preds = _tower_fn(\n"
+    ) in new
+    assert (
+        "        model_fn=emg.replicate_model_fn(get_model_fn(num_gpus, "
+        '"CPU"), devices=emg.devices.resolve(num_gpus=num_gpus)), '
+        "model_dir=model_dir\n"
+    ) in new
+    assert 'input_fn, subset="train", num_shards=1, batch_size=8\n' in new
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("num_shards=num_gpus, batch_size=8", "num_shards=2, batch_size=8"),
+        ("num_devices = num_gpus\n", "num_devices = num_gpus * 2\n"),
+        (
+            "                    with tf.device(device_setter):\n",
+            "                    with tf.device(device_setter), tf.name_scope('x'):\n",
+        ),
+    ],
+    ids=["shards_not_the_count", "count_not_a_parameter", "device_with_shared"],
+)
+def test_other_model_fn_loops_keep_their_edits_described(old, new):
+    source = LOOP_IN_FN.read_text()
+    assert old in source
+    source = source.replace(old, new)
+    tree = ast.parse(source)
+    findings = passes.scan(
+        tree, source, "s.py", scanner.scan_rules(tree, source, "s.py")
+    )
+    rewritten = fixer.fix(source, tree, findings).source
+    assert "replicate_model_fn" not in rewritten
+    assert "range(num_devices)" in rewritten
+    loop = _loop_finding(findings)
+    assert not loop.fixed
+    assert "emg.replicate_model_fn(model_fn" in loop.rule.replacement
+
+
+_SIMULATED = """
+import contextlib, io, json, runpy, sys
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+out, base = {}, sys.argv[2]
+for n in (1, 2):
+    tf.compat.v1.reset_default_graph()
+    buffer = io.StringIO()
+    sys.argv[1:] = [base + str(n), str(n)]
+    with contextlib.redirect_stdout(buffer):
+        runpy.run_path(PATH, run_name="__main__")
+    out[n] = buffer.getvalue().splitlines()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_rewritten_model_fn_loop_trains_alike_on_one_and_two_devices(tmp_path):
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(runner.process(str(LOOP_IN_FN)).rewritten)
+    driver = _SIMULATED.replace("PATH", repr(str(fixed)))
+    proc = subprocess.run(
+        [sys.executable, "-c", driver, "-", str(tmp_path / "model")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["1"][0] == "global_step 3"
+    assert out["2"] == out["1"]
+    graphs = [(tmp_path / f"model{n}" / "graph.pbtxt").read_text() for n in (1, 2)]
+    assert "tower_1/" not in graphs[0] and "tower_1/" in graphs[1]

@@ -9,6 +9,7 @@ import re
 from estimator_multigpu.migrate import (
     aliases,
     astutil,
+    model_fn_rewrite,
     rules,
     tower_body,
     tower_def,
@@ -642,4 +643,23 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
     for f in findings:
         if not f.fixed and done and _covered(f, off, done):
             f.fixed = True
-    return out
+    return _model_fn_edits(tree, table, off, findings, out, emg)
+
+
+def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str):
+    """`out` plus the edits that make a model_fn's tower loop one tower per
+    call; its loop and averaging findings marked fixed."""
+    try:
+        plan = model_fn_rewrite.plan(tree, table, off, emg)
+    except NotCanonical:
+        return out
+    if any(e.start < p.end and p.start < e.end for e in plan.edits for p in out):
+        return out
+    start, end = off.span(plan.loop)
+    func = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+            and any(c is plan.loop for c in ast.walk(n))][-1]  # fmt: skip
+    inside = {id(n) for n in ast.walk(func)}
+    for f in findings:
+        if f.rule.rule_id == "tower-loop" and id(f.node) in inside:
+            f.fixed = True
+    return out + plan.edits
