@@ -31,6 +31,7 @@ MODULES = {
     ),
     "test_queues_equivalence.py": None,
     "test_queues_prefetch_queue.py": None,  # slim ports run TF1-style graphs.
+    "test_queues_raw.py": None,
     "test_towers_empty.py": None,
     "test_towers_split.py": None,
     "test_towers_gradients.py": None,

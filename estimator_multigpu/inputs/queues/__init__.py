@@ -25,6 +25,7 @@ from estimator_multigpu.inputs.queues.maybe_batchers import (
     maybe_shuffle_batch,
     maybe_shuffle_batch_join,
 )
+from estimator_multigpu.inputs.queues.per_thread import per_thread
 from estimator_multigpu.inputs.queues.pipeline import input_pipeline
 from estimator_multigpu.inputs.queues.prefetch import PrefetchQueue, prefetch_queue
 from estimator_multigpu.inputs.queues.producers import (
@@ -34,6 +35,7 @@ from estimator_multigpu.inputs.queues.producers import (
     slice_input_producer,
     string_input_producer,
 )
+from estimator_multigpu.inputs.queues.raw_queues import FIFOQueue, RandomShuffleQueue
 from estimator_multigpu.inputs.queues.readers import (
     FixedLengthRecordReader,
     TextLineReader,
@@ -44,10 +46,12 @@ from estimator_multigpu.inputs.queues.readers import (
 
 __all__ = [
     "Coordinator",
+    "FIFOQueue",
     "FixedLengthRecordReader",
     "PrefetchQueue",
     "QueueRunner",
     "QueueSemanticsWarning",
+    "RandomShuffleQueue",
     "TFRecordReader",
     "TextLineReader",
     "WholeFileReader",
@@ -62,6 +66,7 @@ __all__ = [
     "maybe_batch_join",
     "maybe_shuffle_batch",
     "maybe_shuffle_batch_join",
+    "per_thread",
     "prefetch_queue",
     "range_input_producer",
     "read",

@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.inputs.queues import _common
+from estimator_multigpu.inputs.queues import _common, raw_queues
 
 _QUEUE_RUNNERS = tf.compat.v1.GraphKeys.QUEUE_RUNNERS
 
@@ -40,19 +40,40 @@ def start_queue_runners(
 
 
 class QueueRunner:
-    """Not supported: a tf.data pipeline has no queue runner to build."""
+    """The runner of a `queues.FIFOQueue`/`RandomShuffleQueue`: no thread.
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        raise NotImplementedError(
-            "QueueRunner has no tf.data equivalent: build the input as a dataset "
-            "(queues producers, read, batchers) and take tensors with "
-            f"`queues.get_next`. See {_common.guide('queue-runners')}."
-        )
+    Its enqueue ops are read when the queue is dequeued; an op listed
+    several times (`[enqueue] * 4`, four threads) is read in parallel, in no
+    fixed order. Any other queue (a TF1 one) has no tf.data equivalent:
+    NotImplementedError.
+    """
+
+    def __init__(self, queue: Any = None, enqueue_ops: Any = None, *args, **kwargs):
+        if not isinstance(queue, raw_queues._Queue):
+            raise NotImplementedError(
+                "QueueRunner has no tf.data equivalent for a TF1 queue: build the "
+                "input as a dataset (queues producers, read, batchers, or "
+                "queues.FIFOQueue / RandomShuffleQueue) and take tensors with "
+                f"`queues.get_next`. See {_common.guide('queue-runners')}."
+            )
+        ops = list(enqueue_ops or [])
+        for i, op in enumerate(ops):
+            if not isinstance(op, raw_queues.EnqueueOp) or op.queue is not queue:
+                raise ValueError(
+                    f"`enqueue_ops[{i}]` is {op!r}, not an enqueue op of this "
+                    "queue; pass the results of `queue.enqueue(...)`."
+                )
+        for op in ops:
+            op.threads = ops.count(op)
+        self.queue = queue
+        self.enqueue_ops = ops
 
 
 def add_queue_runner(qr: Any, collection: str = _QUEUE_RUNNERS) -> None:
-    """Not supported; raises NotImplementedError naming the replacement."""
-    QueueRunner()
+    """Accepts a `queues.QueueRunner` (nothing to register: no threads);
+    raises NotImplementedError naming the replacement for anything else."""
+    if not isinstance(qr, QueueRunner):
+        QueueRunner()
 
 
 def Coordinator(clean_stop_exception_types: Any = None):  # noqa: N802
