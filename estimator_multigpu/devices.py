@@ -8,9 +8,6 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 _DEVICE_RE = re.compile(
     r"^(?P<prefix>(/job:[\w-]+)?(/replica:\d+)?(/task:\d+)?)"
     r"/(device:)?(?P<type>cpu|gpu|tpu):(?P<index>\d+)$",
@@ -177,7 +174,7 @@ def _simulate_missing(num_gpus: int, pool: list[str]) -> list[str]:
         names = simulate(num_gpus)
     except (RuntimeError, ValueError) as error:
         raise ValueError(f"{short} {_why_not_simulated(error, pool)}") from error
-    logging.warning(
+    tf.get_logger().warning(
         "emg.devices.resolve(num_gpus=%d): this machine has no GPU; simulating "
         "%d logical devices on the CPU, where allow_soft_placement ran the "
         "towers of the original program. They share the CPU cores: fine to run "
@@ -285,7 +282,7 @@ def simulate(
         ) from error
     _SIMULATED[kind] = n
     if kind == "CPU" and n > max_simulated_devices():
-        logging.warning(
+        tf.get_logger().warning(
             "Splitting the CPU into %d logical devices on %d core(s): they share "
             "the cores, so each device adds a copy of the model to build and run "
             "every step without adding compute. Up to %d (%d per core) keeps "
@@ -295,7 +292,9 @@ def simulate(
             max_simulated_devices(),
             SIMULATED_DEVICES_PER_CORE,
         )
-    logging.info("Split %s into %d logical devices: %s", physical[0].name, n, names)
+    tf.get_logger().info(
+        "Split %s into %d logical devices: %s", physical[0].name, n, names
+    )
     return names
 
 
