@@ -8,7 +8,6 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu.estimator import exporters
-from estimator_multigpu.estimator import log as logging
 
 
 def _read_eval_results(event_file: str):
@@ -64,13 +63,13 @@ class BestExporter(exporters.Exporter):
         self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export
     ):
         if self._model_dir != estimator.model_dir and self._event_file_pattern:
-            logging.info("Loading best metric from event files.")
+            tf.get_logger().info("Loading best metric from event files.")
             self._model_dir = estimator.model_dir
             pattern = os.path.join(self._model_dir, self._event_file_pattern)
             self._best_eval_result = self._best_in(pattern)
         if not self._is_better(eval_result):
             return None
-        logging.info("Performing best model export.")
+        tf.get_logger().info("Performing best model export.")
         self._best_eval_result = eval_result
         result = self._exporter.export(
             estimator, export_path, checkpoint_path, eval_result, is_the_final_export
