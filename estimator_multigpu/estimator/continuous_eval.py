@@ -6,7 +6,6 @@ import time
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.eval_listener import Evaluator
 
 _POLL_SECS = 0.5
@@ -15,7 +14,7 @@ _POLL_SECS = 0.5
 def run_evaluator(estimator, train_spec, eval_spec) -> None:
     """Evaluates each new checkpoint until one reaches `max_steps`."""
     if eval_spec.start_delay_secs:
-        logging.info(
+        tf.get_logger().info(
             "Waiting %f secs before starting eval.", eval_spec.start_delay_secs
         )
         time.sleep(eval_spec.start_delay_secs)
@@ -31,7 +30,7 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
             watch.evaluated(checkpoint if metrics is not None else None)
         global_step = (metrics or {}).get(tf.compat.v1.GraphKeys.GLOBAL_STEP)
         if global_step and max_steps and global_step >= max_steps:
-            logging.info(
+            tf.get_logger().info(
                 "Exiting evaluation, global_step=%s >= train max_steps=%s",
                 global_step,
                 max_steps,
@@ -82,7 +81,7 @@ class CheckpointWatch:
         now = time.monotonic()
         last = self._last_warning
         if last is None or now - last > self._WARN_EVERY_SECS:
-            logging.warning(message)
+            tf.get_logger().warning(message)
             self._last_warning = now
 
 
@@ -99,7 +98,7 @@ def _evaluate_latest(estimator, evaluator) -> dict | None:
     except (tf.errors.NotFoundError, tf.errors.DataLossError):
         if not checkpoint or not _rotated(estimator, checkpoint):
             raise
-        logging.warning(
+        tf.get_logger().warning(
             "Checkpoint %s was deleted (keep_checkpoint_max) before it could "
             "be evaluated; evaluating the newer %s next.",
             checkpoint,
@@ -119,7 +118,9 @@ def _rotated(estimator, checkpoint: str) -> bool:
 def _throttle(difference: float, metrics) -> None:
     """Waits out `throttle_secs`; polls gently while no checkpoint is new."""
     if difference > 0:
-        logging.info("Waiting %f secs before starting next eval run.", difference)
+        tf.get_logger().info(
+            "Waiting %f secs before starting next eval run.", difference
+        )
         time.sleep(difference)
     elif metrics is None:
         time.sleep(_POLL_SECS)
