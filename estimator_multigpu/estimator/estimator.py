@@ -17,7 +17,6 @@ from estimator_multigpu.estimator import (
     model_fn_args,
 )
 from estimator_multigpu.estimator import evaluate as evaluate_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import predict as predict_lib
 from estimator_multigpu.estimator import saved_model as saved_model_lib
 from estimator_multigpu.estimator import train as train_lib
@@ -64,7 +63,7 @@ class Estimator:
             call=self._call_model_fn,
             warm_start_settings=checkpoints.warm_start_settings(warm_start_from),
         )
-        logging.info("Using config: %s", self._config)
+        tf.get_logger().info("Using config: %s", self._config)
 
     @property
     def model_dir(self) -> str:
@@ -235,11 +234,11 @@ class Estimator:
                 )
             model_fn = self._replicated_model_fn
         with model_fn_args.explain_per_device_errors(features, labels, model_fn):
-            logging.info("Calling model_fn.")
+            tf.get_logger().info("Calling model_fn.")
             spec = model_fn_lib.call_model_fn(
                 model_fn, features, labels, mode, self.params, config or self.config
             )
-            logging.info("Done calling model_fn.")
+            tf.get_logger().info("Done calling model_fn.")
             return spec
 
 
@@ -272,7 +271,7 @@ def _assert_members_not_overridden(cls: type) -> None:
 def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:
     """`config` with `model_dir` and a default session config filled in."""
     if config is None:
-        logging.info("Using default config.")
+        tf.get_logger().info("Using default config.")
         config = RunConfig()
     config = compat.as_emg_run_config(config)
     if not isinstance(config, RunConfig):
