@@ -6,8 +6,6 @@ import os
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import log as logging
-
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 
 
@@ -24,7 +22,7 @@ class Evaluator:
         """Returns `(metrics or None, export results)`."""
         checkpoint = self._estimator.latest_checkpoint()
         if not checkpoint or checkpoint == self._previous_checkpoint:
-            logging.warning("No new checkpoint ready for evaluation; skipping.")
+            tf.get_logger().warning("No new checkpoint ready for evaluation; skipping.")
             return None, []
         metrics = self._estimator.evaluate(
             self._spec.input_fn,
@@ -75,7 +73,7 @@ class EvaluateAfterSave(tf.compat.v1.train.CheckpointSaverListener):
         if self._timer.should_trigger_for_step(global_step_value):
             self._evaluate(global_step_value)
         else:
-            logging.info(
+            tf.get_logger().info(
                 "Skip the current checkpoint eval due to throttle secs (%s secs).",
                 self._throttle_secs,
             )
