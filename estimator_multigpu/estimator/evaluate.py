@@ -10,7 +10,6 @@ import tensorflow as tf
 from estimator_multigpu import per_device, tf_internals
 from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args, summaries
 from estimator_multigpu.estimator import input_fn as input_fn_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import as_step_count, check_hooks
 
@@ -85,7 +84,7 @@ class BatchCounterHook(tf.compat.v1.train.SessionRunHook):
 
 def _warn_no_batches(input_fn: Callable, results: dict) -> None:
     metrics = ", ".join(f"{k} = {v!s}" for k, v in sorted(results.items()))
-    logging.warning(
+    tf.get_logger().warning(
         "Evaluation ran on no data: input_fn %s gave no batch, so the metrics "
         "(%s) measure nothing. Perhaps input is empty or misspecified.",
         input_fn_lib.name_of(input_fn),
