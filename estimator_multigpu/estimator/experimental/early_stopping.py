@@ -9,8 +9,6 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import log as logging
-
 _EVENT_FILES = "events.out.tfevents.*"
 
 
@@ -144,7 +142,7 @@ def _events(eval_dir: str):
         try:
             yield from tf.compat.v1.train.summary_iterator(path)
         except tf.errors.DataLossError as error:
-            logging.warning(
+            tf.get_logger().warning(
                 "Skipping rest of the file due to encountering data corruption "
                 "error; file path: %s; original error raised by "
                 "`tf.train.summary_iterator`: %s",
@@ -166,7 +164,7 @@ def _threshold_crossed_fn(
                 continue
             value = metrics[metric_name]
             if better(value, threshold):
-                logging.info(
+                tf.get_logger().info(
                     'At step %s, metric "%s" has value %s which is %s the '
                     "configured threshold (%s) for early stopping.",
                     step,
@@ -197,7 +195,7 @@ def _no_improvement_fn(
             if best is None or better(value, best):
                 best, best_step = value, step
             if step - best_step >= max_steps:
-                logging.info(
+                tf.get_logger().info(
                     'No %s in metric "%s" for %s steps, which is greater than or '
                     "equal to max steps (%s) configured for early stopping.",
                     change,
@@ -252,7 +250,9 @@ class _StopOnPredicateHook(tf.compat.v1.train.SessionRunHook):
             return
         self._timer.update_last_triggered_step(global_step)
         if self._should_stop_fn():
-            logging.info("Requesting early stopping at global step %d", global_step)
+            tf.get_logger().info(
+                "Requesting early stopping at global step %d", global_step
+            )
             run_context.session.run(self._stop_op)
             run_context.request_stop()
 
@@ -268,5 +268,5 @@ class _CheckForStoppingHook(tf.compat.v1.train.SessionRunHook):
 
     def after_run(self, run_context, run_values):
         if run_values.results:
-            logging.info("Early stopping requested, suspending run.")
+            tf.get_logger().info("Early stopping requested, suspending run.")
             run_context.request_stop()
