@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.model_fn import fn_args
 
 
@@ -78,7 +77,7 @@ def garbage_collect_exports(export_dir_base: str, exports_to_keep: int | None) -
         try:
             tf.io.gfile.rmtree(path)
         except tf.errors.NotFoundError as error:
-            logging.warning("Can not delete %s recursively: %s", path, error)
+            tf.get_logger().warning("Can not delete %s recursively: %s", path, error)
 
 
 class LatestExporter(Exporter):
@@ -131,7 +130,7 @@ class FinalExporter(Exporter):
     ):
         if not is_the_final_export:
             return None
-        logging.info("Performing the final export in the end of training.")
+        tf.get_logger().info("Performing the final export in the end of training.")
         return self._exporter.export(
             estimator, export_path, checkpoint_path, eval_result, is_the_final_export
         )
