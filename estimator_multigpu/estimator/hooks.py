@@ -7,7 +7,6 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import per_device, tf_internals
-from estimator_multigpu.estimator import log as logging
 
 
 def batch_size_of(features: Any) -> int | tf.Tensor | None:
@@ -77,7 +76,7 @@ class ExampleCounterHook(tf_internals.StepCounterHook):
         mean_batch = self._examples / max(self._steps, 1)
         examples_per_sec = mean_batch * elapsed_steps / elapsed_time
         self._examples = self._steps = 0
-        logging.info("examples/sec: %g", examples_per_sec)
+        tf.get_logger().info("examples/sec: %g", examples_per_sec)
         if self.summary_writer is not None:
             value = tf.compat.v1.Summary.Value(
                 tag="examples/sec", simple_value=examples_per_sec
