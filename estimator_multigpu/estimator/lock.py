@@ -22,7 +22,8 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from estimator_multigpu.estimator import log as logging
+import tensorflow as tf
+
 from estimator_multigpu.estimator import processes
 
 LOCK_NAME = ".emg-train.lock"
@@ -57,7 +58,7 @@ def hold(model_dir: str) -> Iterator[dict | None]:
       ValueError: if `model_dir` cannot be created or written.
     """
     if not is_local(model_dir):
-        logging.warning(
+        tf.get_logger().warning(
             "model_dir %s is not on a local file system: training cannot lock "
             "it against a second trainer; make sure only one process trains it.",
             model_dir,
@@ -132,7 +133,7 @@ def release(model_dir: str, holder: dict) -> None:
     path = lock_path(model_dir)
     other = _read(path)
     if other is not None and other.get("token") != holder["token"]:
-        logging.warning(
+        tf.get_logger().warning(
             "The training lock %s was replaced by %s while this process "
             "trained; leaving it in place.",
             path,
@@ -245,7 +246,7 @@ def _take_over(path: str, stale: dict) -> None:
     try:
         current = _read(path)
         if current is not None and current.get("token") == stale.get("token"):
-            logging.warning(
+            tf.get_logger().warning(
                 "Taking over the training lock %s from %s, which is no longer "
                 "running (killed?).",
                 path,
