@@ -8,8 +8,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import tensorflow as tf
+
 from estimator_multigpu import per_device, towers
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.model_fn import fn_args
 
 _TOWERS_MODULE = "estimator_multigpu.towers.replicate"
@@ -82,7 +83,7 @@ def _check_params_arg(model_fn: Callable, args: set, params: dict | None) -> Non
         )
     user_model_fn = unwrap(model_fn)
     if params is None and "params" in fn_args(user_model_fn):
-        logging.warning(
+        tf.get_logger().warning(
             "Estimator's model_fn (%s) includes params argument, but params "
             "are not passed to Estimator.",
             user_model_fn,
@@ -149,5 +150,5 @@ def maybe_replicate(model_fn: Callable, config: Any) -> Callable:
     devices = getattr(config, "compute_devices", None)
     if devices is None:
         return model_fn
-    logging.info("Replicating model_fn over devices %s.", devices)
+    tf.get_logger().info("Replicating model_fn over devices %s.", devices)
     return towers.replicate_model_fn(model_fn, devices=devices)
