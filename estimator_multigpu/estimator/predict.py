@@ -11,7 +11,6 @@ import tensorflow as tf
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
 from estimator_multigpu.estimator import input_fn as input_fn_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.estimator.train import check_hooks
 
@@ -106,7 +105,7 @@ def _warn_if_endless(features: Any) -> None:
     from_dataset = any(t.op.type.startswith("IteratorGetNext") for t in tensors)
     queues = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.QUEUE_RUNNERS)
     if not (from_dataset or queues or per_device.is_per_device(features)):
-        logging.warning(
+        tf.get_logger().warning(
             "Input graph does not use tf.data.Dataset or contain a QueueRunner. "
             "That means predict yields forever. This is probably a mistake."
         )
