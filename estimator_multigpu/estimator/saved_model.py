@@ -10,7 +10,6 @@ import tensorflow as tf
 from estimator_multigpu import tf_internals
 from estimator_multigpu.estimator import checkpoints, damaged, model_fn_args
 from estimator_multigpu.estimator import input_fn as input_fn_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 
 
@@ -100,7 +99,7 @@ def export_all_saved_models(
     except BaseException:
         _remove_quietly(temp_dir)
         raise
-    logging.info("Exported SavedModel to %s", export_dir)
+    tf.get_logger().info("Exported SavedModel to %s", export_dir)
     return export_dir
 
 
@@ -128,7 +127,7 @@ def _remove_quietly(temp_dir: bytes) -> None:
         if tf.io.gfile.exists(temp_dir):
             tf.io.gfile.rmtree(temp_dir)
     except tf.errors.OpError as error:
-        logging.warning("Could not remove %s: %s", os.fsdecode(temp_dir), error)
+        tf.get_logger().warning("Could not remove %s: %s", os.fsdecode(temp_dir), error)
 
 
 def _default_checkpoint(estimator, model) -> str:
