@@ -11,7 +11,6 @@ import tensorflow as tf
 from google.protobuf import message
 
 from estimator_multigpu import tf_internals
-from estimator_multigpu.estimator import log as logging
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 _WRITER_NUMBERS = itertools.count()
@@ -57,7 +56,9 @@ def _parse_summary(key: str, value: bytes) -> list:
     try:
         parsed = tf.compat.v1.Summary.FromString(value)
     except message.DecodeError:
-        logging.warning("Skipping summary for %s, cannot parse string to Summary.", key)
+        tf.get_logger().warning(
+            "Skipping summary for %s, cannot parse string to Summary.", key
+        )
         return []
     for i, entry in enumerate(parsed.value):
         entry.tag = f"{key}/{i}"
@@ -80,7 +81,7 @@ def _summary_value(key, value):
         return tf.compat.v1.Summary.Value(
             tag=key, node_name=key, tensor=tf.make_tensor_proto(value)
         )
-    logging.warning(
+    tf.get_logger().warning(
         "Skipping summary for %s, must be a float, np.float32, np.int64, np.int32 "
         "or int or np.ndarray or a serialized string of Summary.",
         key,
@@ -90,7 +91,7 @@ def _summary_value(key, value):
 
 def write_dict(output_dir: str, dictionary: dict, global_step: int) -> None:
     """Writes the metric values as summaries at `global_step`."""
-    logging.info(
+    tf.get_logger().info(
         "Saving dict for global step %d: %s", global_step, _dict_to_str(dictionary)
     )
     summary = tf.compat.v1.Summary()
@@ -110,7 +111,7 @@ def write_dict(output_dir: str, dictionary: dict, global_step: int) -> None:
 
 def write_checkpoint_path(output_dir: str, checkpoint_path: str, global_step) -> None:
     """Records which checkpoint the evaluation at `global_step` used."""
-    logging.info(
+    tf.get_logger().info(
         "Saving 'checkpoint_path' summary for global step %d: %s",
         global_step,
         checkpoint_path,
