@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import collections
 
+import tensorflow as tf
+
 from estimator_multigpu.estimator import compat, distributed, eval_listener
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.train import (
     SPEC_HOOKS_MESSAGE,
     SPEC_LISTENERS_MESSAGE,
@@ -171,14 +172,14 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
     if distributed.is_distributed(estimator.config):
         distributed.run(estimator, train_spec, eval_spec)
         return None
-    logging.info("Running training and evaluation locally (non-distributed).")
+    tf.get_logger().info("Running training and evaluation locally (non-distributed).")
     return _run_local(estimator, train_spec, eval_spec)
 
 
 def _run_local(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
     """Trains in this process, evaluating and exporting after checkpoints."""
     config = estimator.config
-    logging.info(
+    tf.get_logger().info(
         "Start train and evaluate loop. The evaluate will happen after every "
         "checkpoint. Checkpoint frequency is determined based on RunConfig "
         "arguments: save_checkpoints_steps %s or save_checkpoints_secs %s.",
