@@ -8,9 +8,6 @@ import tensorflow as tf
 
 from estimator_multigpu import tf_internals
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 GPU_THREAD_MODES = ("global", "gpu_private", "gpu_shared")
 
 
@@ -106,7 +103,9 @@ def tune_gpu_runtime(
         num_gpus = len(tf.config.list_physical_devices("GPU"))
     options = tf.data.Options()
     if not num_gpus:
-        logging.info("tune_gpu_runtime: no GPU here, so the runtime is left as it is.")
+        tf.get_logger().info(
+            "tune_gpu_runtime: no GPU here, so the runtime is left as it is."
+        )
         return options
     os.environ["TF_GPU_THREAD_MODE"] = gpu_thread_mode
     os.environ["TF_GPU_THREAD_COUNT"] = str(gpu_thread_count)
@@ -114,7 +113,7 @@ def tune_gpu_runtime(
         num_gpus, gpu_thread_count, os.cpu_count() or 1
     )
     options.threading.private_threadpool_size = size
-    logging.info(
+    tf.get_logger().info(
         "tune_gpu_runtime: TF_GPU_THREAD_MODE=%s, TF_GPU_THREAD_COUNT=%d for %d "
         "GPU(s); tf.data private thread pool of %d.",
         gpu_thread_mode,
