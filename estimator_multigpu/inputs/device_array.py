@@ -10,9 +10,6 @@ import tensorflow as tf
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device, tf_internals
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 
 def _check_array(array, argument: str) -> np.ndarray:
     """Returns `array` as a C-contiguous numeric ndarray (no copy if it is one)."""
@@ -148,7 +145,7 @@ class DeviceArray:
                 copies = self._graph_copies.setdefault(graph, {})
             if device not in copies:
                 copies[device] = self._make_copy(device)
-                logging.info(
+                tf.get_logger().info(
                     "Resident copy of a %s %s array (%.1f MB) on %s.",
                     self._array.shape,
                     self._array.dtype,
