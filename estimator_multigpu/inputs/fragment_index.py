@@ -7,9 +7,6 @@ from collections.abc import Callable
 import numpy as np
 import tensorflow as tf
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 
 def check_int(name: str, value, low: int, allow_none: bool = False) -> None:
     if value is None and allow_none:
@@ -91,7 +88,7 @@ def shard_seeds(seed: int | None, shard_index: int) -> tuple[int, int]:
     """Two 31-bit seeds for shard `shard_index`, derived from one user seed."""
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
-        logging.info("device_array_dataset: no seed given; drew seed %d.", seed)
+        tf.get_logger().info("device_array_dataset: no seed given; drew seed %d.", seed)
     state = np.random.SeedSequence([int(seed), int(shard_index)]).generate_state(2)
     return int(state[0] % 2**31), int(state[1] % 2**31)
 
