@@ -9,9 +9,6 @@ import tensorflow as tf
 from estimator_multigpu import per_device
 from estimator_multigpu.inputs.queues import _common
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 
 def get_next(dataset: tf.data.Dataset, name: str | None = None) -> Any:
     """The next element of `dataset` as graph tensors, like a batcher's output.
@@ -51,7 +48,7 @@ def get_next(dataset: tf.data.Dataset, name: str | None = None) -> Any:
     try:
         iterator = tf.compat.v1.data.make_one_shot_iterator(dataset)
     except ValueError as error:
-        logging.info(
+        tf.get_logger().info(
             "One-shot iterator refused (%s); using an initializable one.", error
         )
         iterator = tf.compat.v1.data.make_initializable_iterator(dataset)
