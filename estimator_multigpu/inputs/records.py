@@ -12,9 +12,6 @@ from estimator_multigpu.inputs import record_files, record_stages
 from estimator_multigpu.inputs.contract import check_int
 from estimator_multigpu.inputs.record_files import FixedLengthRecords
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 ParseFn = Callable[[tf.Tensor], Any]
 
 
@@ -186,7 +183,7 @@ def record_pipeline(
         cache=cache,
         cache_stage=cache_stage,
     )
-    logging.info(
+    tf.get_logger().info(
         "record_pipeline: shard %d/%d of %d file(s), by %s.",
         shard_index,
         num_shards,
