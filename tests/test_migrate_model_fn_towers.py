@@ -107,7 +107,9 @@ def test_loop_in_model_fn_names_every_edit_at_the_loop():
         "tf.gradients pairs too); where the Estimator is built: "
         "model_fn=emg.replicate_model_fn(model_fn, "
         "devices=emg.devices.resolve(num_gpus=params['num_towers'])); "
-        "the input_fn returns the global batch, not per-tower lists"
+        "the input_fn returns the global batch, not per-tower lists "
+        "(emg-migrate --fix cannot: the loop's count is not a parameter of the "
+        "function that returns the model_fn (`get_model_fn(num_gpus, ...)`))"
     )
 
 
@@ -180,6 +182,22 @@ def test_cifar10_estimator_loop_becomes_one_replicated_tower():
     assert 'input_fn, subset="train", num_shards=1, batch_size=8\n' in new
 
 
+def test_rewritten_model_fn_loop_finding_names_the_edits_made():
+    findings = runner.process(str(LOOP_IN_FN)).findings
+    loop = _loop_finding(findings)
+    assert loop.fixed
+    assert loop.rule.replacement == (
+        "one tower per model_fn call: `for ... in range(1)` and the loop's "
+        "tf.device dropped (line 61); at line 137 model_fn=emg.replicate_model_fn("
+        'get_model_fn(num_gpus, "CPU"), devices=emg.devices.resolve('
+        "num_gpus=num_gpus)); num_shards=1 at line 134 (the input_fn returns the "
+        "global batch, split by replicate_model_fn); the model_fn's plain "
+        "optimizer acts as emg.TowerOptimizer there"
+    )
+    (average,) = [f for f in findings if f.api == "gradient averaging"]
+    assert average.fixed and "averages the one tower's" in average.rule.replacement
+
+
 @pytest.mark.parametrize(
     "old, new",
     [
@@ -206,6 +224,7 @@ def test_other_model_fn_loops_keep_their_edits_described(old, new):
     loop = _loop_finding(findings)
     assert not loop.fixed
     assert "emg.replicate_model_fn(model_fn" in loop.rule.replacement
+    assert "(emg-migrate --fix cannot: " in loop.rule.replacement
 
 
 _SIMULATED = """

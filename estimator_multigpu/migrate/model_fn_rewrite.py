@@ -26,10 +26,21 @@ NotRewritable = tower_body.NotCanonical
 
 @dataclasses.dataclass
 class Plan:
-    """The edits for one module, and the loop they rewrite."""
+    """The edits for one module, and the loop they rewrite.
+
+    Attributes:
+      loop: the tower loop.
+      edits: the text edits.
+      site: the Estimator's model_fn argument.
+      shards: the input_fn calls' `num_shards=` keywords.
+      count: the device count's text at the Estimator.
+    """
 
     loop: ast.For
     edits: list
+    site: ast.expr
+    shards: list
+    count: str
 
 
 def _model_fns(tree: ast.Module):
@@ -195,7 +206,21 @@ def plan(tree, table: aliases.AliasTable, off: Offsets, emg: str) -> Plan:
         ),
     ]
     edits += [off.replace(k.value, "1") for k in shards]
-    return Plan(loop, edits)
+    return Plan(loop, edits, site, shards, count_text)
+
+
+def describe(plan: Plan, off: Offsets) -> str:
+    """The rewrite, edit by edit, with the lines it touches."""
+    lines = ", ".join(str(k.value.lineno) for k in plan.shards)
+    return (
+        f"one tower per model_fn call: `for ... in range(1)` and the loop's "
+        f"tf.device dropped (line {plan.loop.lineno}); at line {plan.site.lineno} "
+        f"model_fn=emg.replicate_model_fn({off.text(plan.site)}, "
+        f"devices=emg.devices.resolve(num_gpus={plan.count})); num_shards=1 "
+        f"at line {lines} (the input_fn returns the global batch, split by "
+        "replicate_model_fn); the model_fn's plain optimizer acts as "
+        "emg.TowerOptimizer there"
+    )
 
 
 def text_of(source: str, edits: list[Edit]) -> str:

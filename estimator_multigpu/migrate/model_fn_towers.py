@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import rules, tower_loops
+from estimator_multigpu.migrate import model_fn_rewrite, rules, tower_loops
 from estimator_multigpu.migrate.astutil import walk_scope
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
@@ -75,17 +75,40 @@ def replacement(loop: ast.For, func: ast.FunctionDef) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def refine(tree: ast.AST, findings: list) -> list:
-    """Gives the generic tower-loop and averaging findings in a model_fn their edits."""
+def _planned(tree, table, off):
+    """(the rewrite's description, None) or (None, why --fix cannot make it)."""
+    if table is None or off is None:
+        return None, None
+    try:
+        plan = model_fn_rewrite.plan(tree, table, off, "emg")
+    except model_fn_rewrite.NotRewritable as reason:
+        return None, str(reason)
+    return model_fn_rewrite.describe(plan, off), None
+
+
+def refine(tree: ast.AST, findings: list, table=None, off=None) -> list:
+    """Gives the generic tower-loop and averaging findings in a model_fn their edits.
+
+    With the module's alias `table` and offsets `off`, a loop `--fix`
+    rewrites is described by the edits it makes; another one lists the
+    edits to make by hand and why `--fix` cannot.
+    """
     funcs = _enclosing_model_fns(tree)
+    done, why = None, None
+    if any(f.rule.rule_id == "tower-loop" and id(f.node) in funcs for f in findings):
+        done, why = _planned(tree, table, off)
     for f in findings:
         func = funcs.get(id(f.node))
         if f.rule.rule_id != "tower-loop" or func is None:
             continue
         if f.rule.replacement == rules.AVERAGING_RULE.replacement:
-            f.rule = dataclasses.replace(f.rule, replacement=_AVERAGING)
+            new = _AVERAGING if done is None else (
+                "nothing: it averages the one tower's gradients once --fix makes "
+                "the loop one tower per model_fn call")  # fmt: skip
+            f.rule = dataclasses.replace(f.rule, replacement=new)
         elif f.rule.replacement == rules.TOWER_RULE.replacement:
             if isinstance(f.node, ast.For):
-                new = replacement(f.node, func)
+                new = done or replacement(f.node, func)
+                new += f" (emg-migrate --fix cannot: {why})" if why else ""
                 f.rule = dataclasses.replace(f.rule, replacement=new)
     return findings

@@ -76,7 +76,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     table = aliases.AliasTable(tree)
     off = Offsets(source)
     out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
-    out = model_fn_towers.refine(tree, out)
+    out = model_fn_towers.refine(tree, out, table, off)
     era_hits = list(era.find(tree, table))
     out += [_finding(path, off, *hit) for hit in era_hits]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
