@@ -68,7 +68,9 @@ def layers_rule() -> rules.Rule:
 GPU_PROBE = rule(
     "device-lib",
     "tf.test.is_gpu_available initialises every GPU and grabs its memory",
-    "bool(tf.config.list_physical_devices('GPU')) (or emg.devices.resolve())",
+    "emg.devices.resolve() (the GPUs, else the simulated devices, else "
+    "['/cpu:0']: run on what it lists); bool(tf.config.list_physical_devices("
+    "'GPU')) only where a real GPU is required (it is False on simulated devices)",
     "device-lib",
 )
 IDLE_COORDINATOR = rule(

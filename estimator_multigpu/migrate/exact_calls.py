@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import aliases, astutil, rules
+from estimator_multigpu.migrate import aliases, astutil, replicate_args, rules
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
 # TF 0.x positional parameters (TF 1.x takes keywords only).
@@ -31,6 +31,7 @@ _NAMES = {
     "tf.contrib.tfprof.tfprof_logger.write_op_log": (None, f"{_PROF}.write_op_log"),
 }
 _DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
+_REPLICATE = "tf.contrib.estimator.replicate_model_fn"
 
 
 class Unsafe(Exception):
@@ -52,6 +53,9 @@ def find(tree: ast.AST, table: aliases.AliasTable):
         if api in _TF0_LOSSES and _positional(call):
             if len(call.args) <= len(_TF0_LOSSES[api]):
                 yield call.func, api, rules.TF0_LOSS_RULE, set()
+        elif api == _REPLICATE and replicate_args.no_reduction(call, table):
+            covered = {id(n) for n in ast.walk(call.func)}
+            yield call.func, api, replicate_args.NONE_RULE, covered
         elif api == _PRINT and not _options_of(call, table)[1]:
             covered = {id(n) for n in ast.walk(call.func)}
             options = _options_of(call, table)[0]

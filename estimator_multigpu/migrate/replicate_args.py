@@ -6,18 +6,40 @@ import ast
 
 from estimator_multigpu.migrate import aliases
 from estimator_multigpu.migrate.edits import Edit, Offsets
+from estimator_multigpu.migrate.rules import Rule
 
 # contrib: replicate_model_fn(model_fn, loss_reduction=SUM_BY_NONZERO_WEIGHTS, devices=None)
 _POSITIONAL = (None, "loss_reduction", "devices")
 _REDUCTIONS = ("tf.losses.Reduction.", "tf.keras.losses.Reduction.")
 
 
+NONE_RULE = Rule(
+    "replicate-model-fn",
+    "replicate_model_fn(..., loss_reduction=Reduction.NONE): contrib raised "
+    "ValueError for it (tower losses must be reduced), so this never ran",
+    "tf.contrib raised ValueError for Reduction.NONE; pick how the towers' "
+    "losses combine: emg.replicate_model_fn(model_fn, loss_reduction='sum') "
+    "(the loss and gradients summed over towers, Reduction.SUM) or "
+    "loss_reduction='mean' (averaged, as contrib's default "
+    "SUM_BY_NONZERO_WEIGHTS did)",
+    "replicate",
+)
+
+
 def _reduction(node: ast.expr, table: aliases.AliasTable) -> str | None:
-    """`'sum'` for Reduction.SUM, `'mean'` for the averaging ones, else None."""
+    """`'sum'` for Reduction.SUM, `'mean'` for the averaging ones, else None
+    (Reduction.NONE included: contrib refused it)."""
     path = table.resolve_tf(node) or ""
-    if not path.startswith(_REDUCTIONS):
+    if not path.startswith(_REDUCTIONS) or path.endswith(".NONE"):
         return None
     return "'sum'" if path.endswith(".SUM") else "'mean'"
+
+
+def no_reduction(call: ast.Call, table: aliases.AliasTable) -> bool:
+    """True if `call` passes loss_reduction=Reduction.NONE (by position or name)."""
+    named = [k.value for k in call.keywords if k.arg == "loss_reduction"]
+    named += call.args[1:2]
+    return any((table.resolve_tf(v) or "").endswith("Reduction.NONE") for v in named)
 
 
 def edits(call: ast.Call, table: aliases.AliasTable, off: Offsets) -> list[Edit] | None:

@@ -15,10 +15,36 @@ _SUMMARY = (
 )
 _INPUT_DATA = (
     "(x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data() "
-    "(uint8 arrays of 28x28 images; read_data_sets(...).train.next_batch(n) becomes "
-    "tf.data.Dataset.from_tensor_slices((x_train.reshape(-1, 784) / 255.0, "
-    "y_train)).shuffle(60000).batch(n))"
+    "(uint8 arrays of 28x28 images and class ids; read_data_sets(...).train."
+    "next_batch(n) becomes tf.data.Dataset.from_tensor_slices((x_train.reshape("
+    "-1, 784).astype('float32') / 255.0, {labels})).shuffle(60000).batch(n))"
 )
+_ONE_HOT = "tf.one_hot(y_train, 10)"
+
+
+def _one_hot(tree: ast.AST | None, name: str) -> str | None:
+    """The text of `one_hot=` in `<name>.read_data_sets(...)` calls, if any."""
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        if node.func.attr != "read_data_sets":
+            continue
+        if getattr(node.func.value, "id", None) != name:
+            continue
+        values = [k.value for k in node.keywords if k.arg == "one_hot"]
+        values += node.args[3:4]  # read_data_sets(train_dir, fake_data, one_hot)
+        if values:
+            return ast.unparse(values[0])
+    return None
+
+
+def _labels(flag: str | None) -> str:
+    """The labels read_data_sets gave: one-hot rows with one_hot=True, else ids."""
+    if flag in (None, "False"):
+        return "y_train"
+    if flag == "True":
+        return _ONE_HOT
+    return f"{_ONE_HOT} if {flag} else y_train"
 
 
 def _source(module: str) -> str:
@@ -48,19 +74,19 @@ def _imported(node: ast.AST) -> list[tuple[str, str]]:
     return []
 
 
-def _replacement(module: str, name: str) -> str:
+def _replacement(module: str, name: str, tree: ast.AST | None) -> str:
     if module.endswith("tutorials.mnist.input_data"):
-        return _INPUT_DATA
+        return _INPUT_DATA.format(labels=_labels(_one_hot(tree, name)))
     return _vendor(module, name)
 
 
-def example_rule(module: str, name: str) -> GuideRule:
-    """The finding's rule for importing `module` as `name`."""
-    return rule(RULE_ID, _SUMMARY, _replacement(module, name), ANCHOR)
+def example_rule(module: str, name: str, tree: ast.AST | None = None) -> GuideRule:
+    """The finding's rule for importing `module` as `name` (in `tree`)."""
+    return rule(RULE_ID, _SUMMARY, _replacement(module, name, tree), ANCHOR)
 
 
 def find(tree: ast.Module):
     """Yields (node, api, text, rule) for each `tensorflow.examples` import."""
     for node in ast.walk(tree):
         for module, name in _imported(node):
-            yield node, module, ast.unparse(node), example_rule(module, name)
+            yield node, module, ast.unparse(node), example_rule(module, name, tree)
