@@ -352,3 +352,36 @@ def trainable_in_tower_1_model_fn(features, labels, mode):
 def test_trainable_variable_only_in_a_later_tower_is_named():
     with pytest.raises(ValueError, match=r"Tower 1 creates the trainable variable"):
         _run_step(trainable_in_tower_1_model_fn, 2)
+
+
+def _inception_tower_loss(features, labels):
+    """research/inception's tower loss: loss averages in every tower."""
+    loss = _loss(features, labels)
+    averages = tf.compat.v1.train.ExponentialMovingAverage(0.9, name="avg")
+    with tf.control_dependencies([averages.apply([loss])]):
+        return tf.identity(loss)
+
+
+def _minimize_step(num_devices):
+    with tf.Graph().as_default():
+        optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.5)
+        _, train_op = emg.towers.minimize(
+            _inception_tower_loss,
+            (tf.constant(X), tf.constant(Y)),
+            optimizer,
+            devices=ALL_DEVICES[:num_devices],
+        )
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            session.run(tf.compat.v1.local_variables_initializer())
+            session.run(train_op)
+            variables = tf.compat.v1.trainable_variables()
+            return {v.op.name: session.run(v) for v in variables}
+
+
+def test_tower_loop_with_loss_averages_in_every_tower_trains_as_one_device():
+    reference = _minimize_step(1)
+    for num_devices in DEVICE_COUNTS[1:]:
+        result = _minimize_step(num_devices)
+        for name, value in reference.items():
+            np.testing.assert_allclose(result[name], value, rtol=1e-5, atol=1e-6)
