@@ -21,16 +21,22 @@ from __future__ import annotations
 
 import os
 import time
-import weakref
 
 import tensorflow as tf
 
 from estimator_multigpu import cluster as cluster_lib
-from estimator_multigpu.estimator import cluster, run_config
+from estimator_multigpu.estimator import cluster, run_config, waits
 from estimator_multigpu.estimator import estimator as estimator_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import train as train_lib
 from estimator_multigpu.estimator.continuous_eval import run_evaluator
+from estimator_multigpu.estimator.sync_replicas import (
+    step_timed_out,
+    sync_hooks,
+    sync_replicas_optimizer,
+)
+
+__all__ = ["run", "sync_hooks", "sync_replicas_optimizer"]
 
 _TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
 _DELAY_SECS_PER_WORKER = 5  # tf.estimator's worker start delay.
@@ -41,9 +47,6 @@ _POLL_SECS = 0.5
 # that have already stopped, and would hold the chief for TensorFlow's
 # default of 120 seconds.
 _STOP_GRACE_SECS = 5
-# Graph -> its sync_replicas_optimizers (not a graph collection: the
-# checkpoint's MetaGraph cannot serialise optimizers).
-_SYNC_OPTIMIZERS = weakref.WeakKeyDictionary()
 _STARTED = time.time()  # About when this process started.
 
 
@@ -141,17 +144,25 @@ def run_trainer(estimator, train_spec, eval_spec) -> None:
     del eval_spec
     config = estimator.config
     server = start_server(config)  # Before waiting: peers wait for it.
+    if server is not None:
+        ps_tasks = waits.tasks_of(config.cluster_spec, (cluster.PS,))
+        waits.wait_for_servers(ps_tasks, config.session_creation_timeout_secs)
     if config.task_type == cluster.WORKER and not config.is_chief:
         wait_for_chief(config, estimator.model_dir)
-    train_lib.train(
-        estimator,
-        estimator_lib.model_of(estimator),
-        train_spec.input_fn,
-        hooks=list(train_spec.hooks),
-        max_steps=train_spec.max_steps,
-        saving_listeners=list(train_spec.saving_listeners),
-        placement=placement(config, server),
-    )
+    try:
+        train_lib.train(
+            estimator,
+            estimator_lib.model_of(estimator),
+            train_spec.input_fn,
+            hooks=list(train_spec.hooks),
+            max_steps=train_spec.max_steps,
+            saving_listeners=list(train_spec.saving_listeners),
+            placement=placement(config, server),
+        )
+    except tf.errors.DeadlineExceededError as error:
+        raise step_timed_out(config) from error
+    finally:
+        waits.stop_watching()
 
 
 def placement(config, server) -> train_lib.Placement:
@@ -163,7 +174,7 @@ def placement(config, server) -> train_lib.Placement:
         is_chief=config.is_chief,
         in_cluster=True,
         device_fn=config.device_fn or replica_device_setter(config),
-        hooks_fn=lambda: sync_hooks(config.is_chief),
+        hooks_fn=lambda: sync_hooks(config.is_chief, config),
         stop_grace_period_secs=_STOP_GRACE_SECS,
         session_config=session_config(config),
     )
@@ -222,68 +233,3 @@ def _checkpointed_since(model_dir: str, since: float) -> bool:
     if not tf.io.gfile.exists(path):
         return False
     return tf.io.gfile.stat(path).mtime_nsec / 1e9 >= since
-
-
-def sync_replicas_optimizer(optimizer, config, replicas_to_aggregate=None):
-    """`optimizer` made synchronous over the workers of `config`'s cluster.
-
-    Wraps it in `tf.compat.v1.train.SyncReplicasOptimizer`, which averages
-    the gradients of `replicas_to_aggregate` worker steps (default: every
-    training task of the cluster) and then advances the global step once.
-    `train_and_evaluate` adds its session hook on every task. Outside a
-    cluster (or with one training task) `optimizer` is returned unchanged.
-    Call it in the `model_fn`, with the `config` it receives; pass the
-    `global_step` to `minimize` / `apply_gradients`.
-
-    Args:
-      optimizer: a `tf.compat.v1.train.Optimizer` (e.g. inside a
-        `TowerOptimizer`: wrap the plain optimizer first).
-      config: the model_fn's `RunConfig`.
-      replicas_to_aggregate: gradients averaged per step.
-
-    Returns:
-      The synchronous optimizer, or `optimizer`.
-
-    Raises:
-      ValueError: for `replicas_to_aggregate` < 1.
-    """
-    replicas = config.num_worker_replicas or 1
-    if replicas_to_aggregate is None:
-        replicas_to_aggregate = replicas
-    if isinstance(replicas_to_aggregate, bool) or replicas_to_aggregate < 1:
-        raise ValueError(
-            "`replicas_to_aggregate` must be an integer >= 1, got "
-            f"{replicas_to_aggregate!r}; leave it None to aggregate one step "
-            f"of each of the {replicas} training tasks."
-        )
-    if not config.cluster_spec or replicas == 1:
-        return optimizer
-    return _SyncReplicas(
-        optimizer,
-        replicas_to_aggregate=replicas_to_aggregate,
-        total_num_replicas=replicas,
-    )
-
-
-class _SyncReplicas(tf.compat.v1.train.SyncReplicasOptimizer):
-    """A `SyncReplicasOptimizer` that lists itself when it applies gradients.
-
-    Under `replicate_model_fn` every tower's model_fn call wraps its own
-    optimizer, and only one of them applies the towers' summed gradients:
-    that one gets the session hook (the others' hooks would refuse to start).
-    """
-
-    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
-        update = super().apply_gradients(grads_and_vars, global_step, name)
-        graph = tf.compat.v1.get_default_graph()
-        _SYNC_OPTIMIZERS.setdefault(graph, []).append(self)
-        return update
-
-
-def sync_hooks(is_chief: bool) -> list:
-    """The session hooks of the graph's `sync_replicas_optimizer`s that apply."""
-    graph = tf.compat.v1.get_default_graph()
-    return [
-        optimizer.make_session_run_hook(is_chief)
-        for optimizer in _SYNC_OPTIMIZERS.get(graph, ())
-    ]
