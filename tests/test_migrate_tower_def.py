@@ -204,6 +204,18 @@ def test_inception_loop_becomes_a_tower_function():
         assert gone not in new
 
 
+def test_inception_loop_finding_names_the_statements_in_order():
+    _, findings = fix(INCEPTION)
+    (loop,) = [f for f in findings if f.api == "tower loop"]
+    assert (
+        "; grads = []; loss, apply_gradient_op = emg.towers.minimize(tower_fn, "
+        "(images, labels), emg.TowerOptimizer(opt, transform_gradients=lambda "
+        "pairs: grads.extend(pairs) or pairs), "
+        "devices=emg.devices.resolve(num_gpus=NUM_GPUS), global_step=global_step) "
+        "(and drop the loop"
+    ) in loop.rule.replacement
+
+
 @pytest.mark.slow
 def test_rewritten_inception_loop_takes_the_one_device_steps_on_two(tmp_path):
     out = _run(CORPUS / "tower_loop_inception.py", tmp_path)

@@ -382,8 +382,9 @@ def edits(
 def summary(td: TowerDef, off: Offsets, emg: str) -> str:
     """The rewrite in one line, for the finding."""
     params = ", ".join(p for p, _ in td.params)
-    call = " ".join(minimize_text(td, off, emg, "tower_fn").split())
-    call = call.replace("( ", "(").replace(", )", ")")
+    lines = minimize_text(td, off, emg, "tower_fn").split(off.newline)
+    call = " ".join(line.strip() for line in lines).replace("( ", "(")
+    call = call.replace(", )", ")").replace(" = [] ", " = []; ")
     hoisted = f"{off.text(td.hoisted)} before it; " if td.hoisted is not None else ""
     return (
         f"def tower_fn({params}): the loop body, returning {td.tl.loss} "
