@@ -50,9 +50,21 @@ def test_nan_update_on_a_save_step_never_becomes_the_latest(tmp_path):
     assert "model.ckpt-0" in message
 
 
-def test_finite_training_saves_as_before(tmp_path):
+def best_loss_model_fn(features, labels, mode, params):
+    """The shared model, plus a non-trainable "best loss" that starts at Inf."""
+    best = tf.compat.v1.get_variable(
+        "best_loss", [], initializer=tf.constant_initializer(np.inf), trainable=False
+    )
+    spec = model_fn(features, labels, mode, params)
+    with tf.control_dependencies([spec.train_op]):
+        train_op = best.assign(tf.minimum(best, np.inf))
+    return spec._replace(train_op=train_op)
+
+
+@pytest.mark.parametrize("fn", [model_fn, best_loss_model_fn], ids=["plain", "inf"])
+def test_finite_training_saves_as_before(tmp_path, fn):
     config = emg_estimator.RunConfig(model_dir=str(tmp_path), save_checkpoints_steps=2)
-    estimator = emg_estimator.Estimator(model_fn, config=config, params={})
+    estimator = emg_estimator.Estimator(fn, config=config, params={})
     estimator.train(TRAIN_FN, steps=4)
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-4")
 

@@ -42,8 +42,9 @@ def _finite_flags(variables: list) -> tf.Tensor:
 class FiniteSaver(tf.compat.v1.train.Saver):
     """A `tf.compat.v1.train.Saver` that refuses to save non-finite variables.
 
-    The check covers the global floating-point variables that exist when the
-    saver is built (the model, optimizer slots, moving averages).
+    The check covers the trainable floating-point variables that exist when
+    the saver is built: a NaN update always reaches them, while other
+    variables may hold Inf on purpose (a "best loss so far" starting at Inf).
     """
 
     def build(self):
@@ -52,7 +53,7 @@ class FiniteSaver(tf.compat.v1.train.Saver):
         if getattr(self, "_finite_check", None) is None:
             variables = [
                 v
-                for v in tf.compat.v1.global_variables()
+                for v in tf.compat.v1.trainable_variables()
                 if v.dtype.base_dtype.is_floating
             ]
             self._checked = variables
