@@ -53,26 +53,57 @@ def test_uses_are_grouped_per_module_with_counts_and_lines(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "use, reason",
+    "use, lacks",
     [
-        ("slim.batch_norm", "slim.batch_norm does not run in tf_slim 1.1 on TF 2.21"),
-        (
-            "slim.tfexample_decoder.Image",
-            "slim.tfexample_decoder does not run in tf_slim 1.1 on TF 2.21",
-        ),
-        (
-            "slim.dataset_data_provider.DatasetDataProvider",
-            "slim.dataset_data_provider needs the rewrite its finding names first",
-        ),
+        ("slim.batch_norm(x, is_training=t)", "batch_norm"),
+        ("slim.tfexample_decoder.Image()", "tfexample_decoder"),
     ],
-    ids=["batch_norm", "tfexample_decoder", "data_provider"],
+    ids=["batch_norm", "tfexample_decoder"],
 )
-def test_what_tf_slim_cannot_run_keeps_the_file_byte_identical(tmp_path, use, reason):
-    source = f"import tensorflow.contrib.slim as slim\nx = slim.conv2d\ny = {use}\n"
+def test_what_tf_slim_lacks_is_reported_at_its_line_and_the_import_switches(
+    tmp_path, use, lacks
+):
+    source = (
+        "import tensorflow.contrib.slim as slim\nx = slim.conv2d\n"
+        f"def f(x, t):\n    return {use}\n"
+    )
     result = _process(tmp_path, source)
-    assert result.rewritten in (None, source)
-    assert not any(f.fixed for f in result.findings)
-    assert (2, f"slim import not replaced by tf_slim: {reason}") in result.notes
+    assert result.rewritten.startswith("import tf_slim as slim\n")
+    assert f"    return {use}\n" in result.rewritten
+    hits = [f for f in result.findings if f.text.startswith("1 use(s): slim." + lacks)]
+    assert len(hits) == 1 and hits[0].line == 4 and not hits[0].fixed
+    assert "lacks it on TF 2.21" in hits[0].rule.summary
+    core = [f for f in result.findings if f.line == 2]
+    assert core and core[0].fixed
+
+
+_LACKING_MODULE = """
+import tensorflow.compat.v1 as tf
+import tensorflow.contrib.slim as slim
+tf.disable_v2_behavior()
+
+def bn(x):
+    return slim.batch_norm(x)
+
+net = slim.nets.vgg.vgg_16(tf.zeros([1, 224, 224, 3]), 10)[0]
+print(slim.flatten(slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])).shape, net.shape)
+"""
+
+
+def test_a_module_that_keeps_a_lacking_call_imports_and_runs(tmp_path):
+    pytest.importorskip("tf_slim", reason="the rewritten module needs tf-slim")
+    path = tmp_path / "model.py"
+    path.write_text(_LACKING_MODULE)
+    result = runner.process(str(path))
+    assert "import tf_slim as slim\nimport tf_slim.nets  # slim.nets\n" in (
+        result.rewritten
+    )
+    runner.write(result, backup=False)
+    proc = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "(1, 32) (1, 10)" in proc.stdout
 
 
 def test_model_deploy_clones_point_to_replicate_model_fn(tmp_path):

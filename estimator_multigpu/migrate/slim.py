@@ -35,8 +35,17 @@ _ADVICE = {
     "MonitoredTrainingSession) for slim.learning.train; tf_slim's "
     "learning.create_train_op works as is",
 }
-# What tf_slim 1.1 cannot run on TF 2.21: a file using them keeps its import.
-BROKEN = ("batch_norm", "tfexample_decoder")
+# What tf_slim 1.1 lacks on TF 2.21 (checked by calling each): reported at
+# each use; the import still switches, so the module (and its package) imports.
+LACKS = {
+    "batch_norm": "tf_slim 1.1's batch_norm fails on TF 2.21 (ModuleNotFoundError: "
+    "tf_keras.legacy_tf_layers); write tf.compat.v1.layers.batch_normalization("
+    "inputs, momentum=decay (contrib's default 0.999), training=is_training, "
+    "scale=False, name=scope) (with tf-keras and TF_USE_LEGACY_KERAS=1), and "
+    "drop slim.batch_norm from arg_scope lists (pass those arguments there)",
+    "tfexample_decoder": _ADVICE["tfexample_decoder"],
+}
+BROKEN = tuple(LACKS)
 CLONES = rule(
     "slim-clones",
     "slim model_deploy clones are hand-written towers (one model copy per device)",
@@ -75,12 +84,32 @@ def _text(members) -> str:
     return f"{len(members)} use(s): {names} (line {shown})"
 
 
+def lacking(api: str) -> str | None:
+    """The slim name in `api` that tf_slim lacks on TF 2.21, else None."""
+    parts = api.split(".")
+    return parts[3] if len(parts) > 3 and parts[3] in LACKS else None
+
+
+def lack_rule(name: str) -> object:
+    return rule(
+        RULE_ID,
+        f"slim.{name}: tf_slim (what `import tf_slim as slim` gives) lacks it on "
+        "TF 2.21",
+        LACKS[name],
+        ANCHOR,
+    )
+
+
 def group(findings: list) -> list:
-    """Replaces the per-use slim findings by one per slim module (first line)."""
+    """Replaces the per-use slim findings by one per slim module (first line);
+    what tf_slim lacks stays one finding per use, at its own line."""
     groups: dict[str, list] = {}
     out = []
     for f in findings:
-        if f.rule.rule_id == RULE_ID:
+        if f.rule.rule_id == RULE_ID and lacking(f.api):
+            f.rule, f.text = lack_rule(lacking(f.api)), _text([f])
+            out.append(f)
+        elif f.rule.rule_id == RULE_ID:
             groups.setdefault(module_of(f.api), []).append(f)
         else:
             out.append(f)
@@ -120,34 +149,36 @@ def _binding(tree: ast.Module) -> tuple[ast.stmt, str] | None:
 
 
 def blocker(source: str) -> str | None:
-    """Why `import tf_slim` cannot replace the slim import, or None."""
-    tree = ast.parse(source)
-    bound = _binding(tree)
-    if bound is None:
+    """Why `import tf_slim` cannot replace the slim import, or None.
+
+    Uses of what tf_slim lacks do not block it: they fail only when called
+    (each is reported), while the contrib import fails the whole module.
+    """
+    if _binding(ast.parse(source)) is None:
         return "no single `import tensorflow.contrib.slim as slim` to replace"
-    name = bound[1]
-    used = {
-        n.attr
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Attribute)
-        and isinstance(n.value, ast.Name)
-        and n.value.id == name
-    }
-    broken = sorted(used & set(BROKEN))
-    if broken:
-        return f"slim.{broken[0]} does not run in tf_slim 1.1 on TF 2.21"
-    other = sorted(used & (set(_ADVICE) - {CORE}))
-    if other:
-        return f"slim.{other[0]} needs the rewrite its finding names first"
     return None
 
 
+def _uses_nets(tree: ast.Module, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Attribute)
+        and n.attr == "nets"
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name
+        for n in ast.walk(tree)
+    )
+
+
 def port(source: str) -> tuple[str, str | None]:
-    """Rewrites the slim import to `import tf_slim as <name>` where tf_slim works."""
+    """Rewrites the slim import to `import tf_slim as <name>` (plus
+    `import tf_slim.nets` where `<name>.nets` is used)."""
     why = blocker(source)
     if why:
         return source, why
-    stmt, name = _binding(ast.parse(source))
+    tree = ast.parse(source)
+    stmt, name = _binding(tree)
     off = Offsets(source)
     new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
+    if _uses_nets(tree, name):
+        new += f"{off.newline}import tf_slim.nets  # {name}.nets"
     return apply(source, [off.replace(stmt, new)]), None
