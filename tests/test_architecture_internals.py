@@ -1,6 +1,7 @@
 """Private TensorFlow access lives in estimator_multigpu/tf_internals/ only (ast).
 
-Two checks over every module of the package outside tf_internals/: no
+Two checks over every module of the package (and of the CIFAR reference,
+estimator_multigpu_cifar10) outside tf_internals/: no
 `tensorflow.python`, `tensorflow.core` or `tensorflow_estimator` import, and
 no underscore member access (`obj._name`, `getattr(obj, "_name")`, hasattr,
 setattr, delattr) on an object that may be TensorFlow's. An access is allowed
@@ -35,6 +36,7 @@ import estimator_multigpu
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 DOOR = "tf_internals/"
 TOP = "estimator_multigpu"
+REFERENCE = "estimator_multigpu_cifar10"
 PRIVATE_PACKAGES = ("tensorflow.python", "tensorflow.core", "tensorflow_estimator")
 NAMEDTUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
 # Modules allowed a private import outside the door: none.
@@ -43,9 +45,14 @@ _REFLECTION = {"getattr", "hasattr", "setattr", "delattr"}
 
 
 def _modules() -> dict[str, ast.Module]:
+    """The package's modules by path inside it, and the CIFAR reference's."""
+    reference = PACKAGE.parent / REFERENCE
     return {
         path.relative_to(PACKAGE).as_posix(): ast.parse(path.read_text(), str(path))
         for path in sorted(PACKAGE.rglob("*.py"))
+    } | {
+        f"{REFERENCE}/{p.relative_to(reference).as_posix()}": ast.parse(p.read_text())
+        for p in sorted(reference.rglob("*.py"))
     }
 
 
@@ -159,14 +166,14 @@ def _ours_at_top(tree: ast.Module) -> set[str]:
     names = {"self", "cls"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (
-            node.level or (node.module or "").split(".")[0] == TOP
+            node.level or (node.module or "").split(".")[0] in (TOP, REFERENCE)
         ):
             names.update(a.asname or a.name for a in node.names)
         elif isinstance(node, ast.Import):
             names.update(
                 a.asname or a.name.split(".")[0]
                 for a in node.names
-                if a.name.split(".")[0] == TOP
+                if a.name.split(".")[0] in (TOP, REFERENCE)
             )
     for node in tree.body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
