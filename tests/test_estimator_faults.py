@@ -418,3 +418,23 @@ def test_checkpoint_path_that_is_no_checkpoint(trained_model_dir, tmp_path, oper
 def test_export_dir_base_is_required(trained_model_dir):
     with pytest.raises(ValueError, match="`export_dir_base` must name the directory"):
         _estimator(trained_model_dir).export_saved_model("", RECEIVER_FN)
+
+
+# --- A loss of one value per example ([batch, 1]) is named before training. ---
+
+
+def batch_loss_model_fn(features, labels, mode):
+    w = tf.compat.v1.get_variable("w", [4, 1])
+    loss = tf.square(tf.matmul(features["x"], w))  # [batch, 1], batch unknown.
+    optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+    train_op = optimizer.minimize(loss, tf.compat.v1.train.get_global_step())
+    return emg_estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def test_non_scalar_loss_is_named_before_training(tmp_path):
+    estimator = emg_estimator.Estimator(batch_loss_model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"Loss must be scalar") as error:
+        estimator.train(TRAIN_FN, steps=1)
+    assert "[None, 1]" in str(error.value)
+    assert "tf.reduce_mean" in str(error.value)
+    assert not tf.train.latest_checkpoint(str(tmp_path))

@@ -24,6 +24,7 @@ from estimator_multigpu.estimator import hooks as hooks_lib
 from estimator_multigpu.estimator import input_fn as input_fn_lib
 from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
+from estimator_multigpu.towers import losses as towers_losses
 
 _HOOKS_MESSAGE = "Hooks must be a SessionRunHook, given: {!r}"
 SPEC_HOOKS_MESSAGE = "All hooks must be `SessionRunHook` instances, given: {!r}"
@@ -228,7 +229,9 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
     features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
-    spec = model.call(features, labels, ModeKeys.TRAIN)
+    with towers_losses.explain_non_scalar_loss():
+        spec = model.call(features, labels, ModeKeys.TRAIN)
+    towers_losses.check_scalar_loss(spec.loss, "the model_fn's loss")
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
         checkpoints.maybe_warm_start(model.warm_start_settings)
