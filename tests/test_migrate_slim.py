@@ -170,3 +170,17 @@ def test_the_fixed_slim_trainer_trains(tmp_path):
     out = json.loads(proc.stdout.splitlines()[-1])
     assert out == {"original": "ModuleNotFoundError", "fixed": "ran"}
     assert "loss went down True" in proc.stdout
+
+
+def test_after_the_switch_what_still_needs_work_is_still_reported(tmp_path):
+    source = (
+        "import tf_slim as slim\n"
+        "x = slim.conv2d\n"
+        "y = slim.batch_norm\n"
+        "p = slim.dataset_data_provider.DatasetDataProvider\n"
+    )
+    found = _process(tmp_path, source).findings
+    assert [(f.line, f.api) for f in found] == [
+        (3, "tf.contrib.slim.batch_norm"),
+        (4, "tf.contrib.slim.dataset_data_provider.DatasetDataProvider"),
+    ]

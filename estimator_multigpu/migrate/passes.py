@@ -75,6 +75,9 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     """
     table = aliases.AliasTable(tree)
     off = Offsets(source)
+    findings = findings + [
+        _finding(path, off, *hit) for hit in slim.tf_slim_uses(tree, table)
+    ]
     out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
     out = model_fn_towers.refine(tree, out, table, off)
     era_hits = list(era.find(tree, table))
