@@ -104,10 +104,16 @@ def test_sharded_input_fn_is_checked_per_device_pipeline():
         dict(training=True, seed=1),
         dict(training=False),
         dict(training=True, seed=1, cache="memory"),
-        dict(training=False, cache="memory", cache_stage="batches"),
+        dict(training=False, cache=emg.inputs.RecordCache("memory", "batches")),
         dict(training=True, seed=1, device="/cpu:1"),
         dict(training=True, seed=1, num_shards=2, shard_index=1),
-        dict(training=True, seed=1, num_shards=4, shard_index=3, shard_by="record"),
+        dict(
+            training=True,
+            seed=1,
+            num_shards=4,
+            shard_index=3,
+            reading=emg.inputs.RecordReading(shard_by="record"),
+        ),
     ],
     ids=[
         "train",
@@ -133,7 +139,9 @@ def test_fixed_length_record_pipeline_passes(records):
         lambda r: tf.io.decode_raw(r, tf.uint8),
         4,
         seed=1,
-        record_format=emg.inputs.FixedLengthRecords(RECORD_BYTES),
+        reading=emg.inputs.RecordReading(
+            format=emg.inputs.FixedLengthRecords(RECORD_BYTES)
+        ),
     )
     _problems(diagnose.check(dataset))
 

@@ -71,10 +71,21 @@ def test_shards_cover_every_record_once_per_epoch(pattern, num_shards, training)
     assert sorted(sum(ids, [])) == list(range(NUM_EXAMPLES))
 
 
-@pytest.mark.parametrize("shard_by", ["file", "record"])
+@pytest.mark.parametrize(
+    "shard_by", ["file", "record", emg.inputs.ShardBy.FILE, emg.inputs.ShardBy.RECORD]
+)
 def test_explicit_shard_by_is_disjoint(pattern, shard_by):
     shards = [
-        set(_ids(_epoch(pattern, num_shards=2, shard_index=i, shard_by=shard_by)))
+        set(
+            _ids(
+                _epoch(
+                    pattern,
+                    num_shards=2,
+                    shard_index=i,
+                    reading=emg.inputs.RecordReading(shard_by=shard_by),
+                )
+            )
+        )
         for i in range(2)
     ]
     assert not shards[0] & shards[1]
@@ -135,7 +146,9 @@ def test_cache_keeps_epochs_complete(pattern, tmp_path, cache):
 
 def test_gzip_compressed_files(tmp_path):
     files = write_records(str(tmp_path), num_files=2, per_file=10, gzip_files=True)
-    assert sorted(_ids(_epoch(files, compression_type="GZIP"))) == list(range(20))
+    assert sorted(
+        _ids(_epoch(files, reading=emg.inputs.RecordReading(compression_type="GZIP")))
+    ) == list(range(20))
 
 
 def test_fixed_length_records(tmp_path):
@@ -149,7 +162,9 @@ def test_fixed_length_records(tmp_path):
         parse,
         4,
         training=False,
-        record_format=emg.inputs.FixedLengthRecords(8, header_bytes=4, footer_bytes=2),
+        reading=emg.inputs.RecordReading(
+            format=emg.inputs.FixedLengthRecords(8, header_bytes=4, footer_bytes=2)
+        ),
     )
     np.testing.assert_array_equal(
         np.concatenate(list(dataset.as_numpy_iterator())), records
@@ -164,8 +179,9 @@ def test_gzip_fixed_length_records(tmp_path):
         lambda s: tf.io.decode_raw(s, tf.int32),
         2,
         training=False,
-        compression_type="GZIP",
-        record_format=emg.inputs.FixedLengthRecords(8),
+        reading=emg.inputs.RecordReading(
+            format=emg.inputs.FixedLengthRecords(8), compression_type="GZIP"
+        ),
     )
     assert np.concatenate(list(dataset.as_numpy_iterator())).ravel().tolist() == list(
         range(8)
@@ -195,8 +211,7 @@ def test_cache_parsed_batches_for_evaluation(pattern):
         16,
         training=False,
         num_epochs=2,
-        cache="memory",
-        cache_stage="batches",
+        cache=emg.inputs.RecordCache("memory", stage=emg.inputs.CacheStage.BATCHES),
     )
     batches = [ids.tolist() for _, ids in dataset.as_numpy_iterator()]
     assert batches[:8] == batches[8:] and len(batches) == 16

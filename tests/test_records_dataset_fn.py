@@ -122,29 +122,54 @@ BAD = {
     ),
     "num_epochs": (dict(num_epochs=0), ValueError, "`num_epochs` must be an int >= 1"),
     "buffer": (dict(shuffle_buffer_size=-1), ValueError, "`shuffle_buffer_size` must"),
-    "cycle": (dict(cycle_length=0), ValueError, "`cycle_length` must be an int >= 1"),
-    "compression": (
-        dict(compression_type="zip"),
+    "cycle": (
+        dict(reading=lambda: emg.inputs.RecordReading(cycle_length=0)),
         ValueError,
-        "`compression_type` must",
+        "`cycle_length` must be an int >= 1",
     ),
-    "cache": (dict(cache=True), TypeError, "`cache` must be None, 'memory' or a path"),
-    "shard_by": (dict(shard_by="row"), ValueError, "`shard_by` must be 'auto'"),
-    "cache_stage": (dict(cache_stage="parsed"), ValueError, "`cache_stage` must be"),
-    "cache_batches_shuffled": (
-        dict(cache="memory", cache_stage="batches"),
+    "compression": (
+        dict(reading=lambda: emg.inputs.RecordReading(compression_type="zip")),
         ValueError,
-        "cache_stage='batches' caches parsed batches, which would freeze",
+        "RecordReading `compression_type` must",
+    ),
+    "cache": (dict(cache=True), TypeError, "`cache` must be None, 'memory', a path"),
+    "reading": (dict(reading="file"), TypeError, "`reading` must be None or"),
+    "shard_by": (
+        dict(reading=lambda: emg.inputs.RecordReading(shard_by="row")),
+        ValueError,
+        "`shard_by` must be one of 'auto', 'file', 'record'",
+    ),
+    "cache_stage": (
+        dict(cache=lambda: emg.inputs.RecordCache("memory", stage="parsed")),
+        ValueError,
+        "`stage` must be one of 'records', 'batches'",
+    ),
+    "cache_location": (
+        dict(cache=lambda: emg.inputs.RecordCache("")),
+        TypeError,
+        "RecordCache `location` must be 'memory' or a file path prefix",
+    ),
+    "cache_batches_shuffled": (
+        dict(cache=lambda: emg.inputs.RecordCache("memory", "batches")),
+        ValueError,
+        "cache stage 'batches' caches parsed batches, which would freeze",
     ),
     "few_files": (
-        dict(shard_by="file", num_shards=4),
+        dict(reading=lambda: emg.inputs.RecordReading(shard_by="file"), num_shards=4),
         ValueError,
-        r"3 file\(s\) for 4 shards; pass shard_by='record'",
+        r"3 file\(s\) for 4 shards; pass reading=emg.inputs.RecordReading",
     ),
     "format": (
-        dict(record_format="csv"),
+        dict(reading=lambda: emg.inputs.RecordReading(format="csv")),
         ValueError,
-        "`record_format` must be 'tfrecord'",
+        "RecordReading `format` must be 'tfrecord'",
+    ),
+    "moved_keyword": (
+        dict(shard_by="file", cache_stage="batches"),
+        TypeError,
+        r"no longer takes 'cache_stage', 'shard_by': `cache_stage=` -> "
+        r"cache=emg.inputs.RecordCache\(location, stage=...\); `shard_by=` -> "
+        r"reading=emg.inputs.RecordReading\(shard_by=...\)",
     ),
 }
 
@@ -158,7 +183,10 @@ def test_bad_arguments_are_rejected_up_front(pattern, case):
         "per_device_batch_size": 4,
         **overrides,
     }
-    with pytest.raises(error, match=match):
+    with pytest.raises(error, match=match):  # option objects fail when built
+        kwargs = {
+            k: v() if callable(v) and k != "parse_fn" else v for k, v in kwargs.items()
+        }
         emg.inputs.record_pipeline(**kwargs)
 
 
@@ -188,3 +216,37 @@ def test_through_emg_distribute_per_replica_dataset_fn(pattern):
         for i in local.numpy()
     ]
     assert sorted(ids) == list(range(NUM_EXAMPLES))
+
+
+def test_record_dataset_fn_refuses_a_moved_keyword_up_front(pattern):
+    with pytest.raises(TypeError, match=r"`block_length=` -> reading=emg.inputs"):
+        emg.inputs.record_dataset_fn(pattern, PARSE, block_length=2)
+
+
+def test_option_objects_take_the_earlier_strings_and_give_enums():
+    reading = emg.inputs.RecordReading(shard_by="record")
+    cache = emg.inputs.RecordCache("memory", stage="batches")
+    assert reading.shard_by is emg.inputs.ShardBy.RECORD
+    assert cache.stage is emg.inputs.CacheStage.BATCHES
+    assert reading.shard_by == "record"  # the enum is also its string value
+
+
+def test_options_in_record_dataset_fn_reach_the_pipeline(pattern):
+    dataset_fn = emg.inputs.record_dataset_fn(
+        pattern,
+        PARSE,
+        training=False,
+        reading=emg.inputs.RecordReading(shard_by="record", cycle_length=1),
+    )
+    context = emg.inputs.InputContext(
+        num_shards=2,
+        shard_index=1,
+        device="/cpu:0",
+        per_device_batch_size=4,
+        global_batch_size=8,
+        num_devices=2,
+    )
+    ids = [
+        int(i) for _, batch in dataset_fn(context).as_numpy_iterator() for i in batch
+    ]
+    assert ids == sorted(ids) and ids  # by record, in file order: deterministic

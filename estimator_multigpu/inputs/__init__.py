@@ -17,13 +17,23 @@ from estimator_multigpu.inputs.record_dataset_fn import (
     record_dataset_fn,
 )
 from estimator_multigpu.inputs.record_files import FixedLengthRecords
+from estimator_multigpu.inputs.record_options import (
+    CacheStage,
+    RecordCache,
+    RecordReading,
+    ShardBy,
+)
 from estimator_multigpu.inputs.records import record_pipeline
 from estimator_multigpu.inputs.sharded import sharded_input_fn
 
 __all__ = [
+    "CacheStage",
     "DeviceArray",
     "FixedLengthRecords",
     "InputContext",
+    "RecordCache",
+    "RecordReading",
+    "ShardBy",
     "check_service_ops",
     "device_array_dataset",
     "device_array_dataset_fn",

@@ -8,7 +8,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import sharding
-from estimator_multigpu.inputs import record_files
+from estimator_multigpu.inputs import record_files, record_options
 from estimator_multigpu.inputs.records import ParseFn, record_pipeline
 
 _EVAL_MODES = ("eval", "infer")
@@ -86,6 +86,7 @@ def record_dataset_fn(
     Returns:
       `dataset_fn(ctx) -> tf.data.Dataset`.
     """
+    record_options.check_moved(options)
     names = record_files.resolve_files(files)
     if "device" in options:
         raise ValueError(

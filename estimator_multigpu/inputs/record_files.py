@@ -72,16 +72,6 @@ def resolve_files(files: str | Sequence[str]) -> list[str]:
     return found
 
 
-def check_compression(compression_type: str | None) -> str:
-    """Returns the reader's compression string ('' for none)."""
-    if compression_type not in COMPRESSION_TYPES:
-        raise ValueError(
-            f"`compression_type` must be one of {COMPRESSION_TYPES}; received "
-            f"{compression_type!r}."
-        )
-    return compression_type or ""
-
-
 def make_reader(record_format, compression_type: str, buffer_size: int):
     """`reader(filename) -> Dataset of serialized records` for one format."""
     if record_format == "tfrecord":
@@ -121,7 +111,8 @@ def shard_by_file(shard_by: str, num_files: int, num_shards: int) -> bool:
     if shard_by == "file" and num_files < num_shards:
         raise ValueError(
             f"shard_by='file' needs at least one file per shard, but there are "
-            f"{num_files} file(s) for {num_shards} shards; pass shard_by='record' "
-            "or 'auto', or write the data into more files."
+            f"{num_files} file(s) for {num_shards} shards; pass "
+            "reading=emg.inputs.RecordReading(shard_by='record') or 'auto', or "
+            "write the data into more files."
         )
     return shard_by == "file" or (shard_by == "auto" and num_files >= num_shards)

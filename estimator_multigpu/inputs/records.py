@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
 from estimator_multigpu import sharding
-from estimator_multigpu.inputs import record_files, record_stages
+from estimator_multigpu.inputs import record_files, record_options, record_stages
 from estimator_multigpu.inputs.contract import check_int
-from estimator_multigpu.inputs.record_files import FixedLengthRecords
+from estimator_multigpu.inputs.record_options import (
+    CacheStage,
+    RecordCache,
+    RecordReading,
+)
 
 ParseFn = Callable[[tf.Tensor], Any]
 
 
 def _check(
-    parse_fn, per_device_batch_size, num_shards, shard_index, num_epochs, buffers
+    parse_fn,
+    per_device_batch_size,
+    num_shards,
+    shard_index,
+    num_epochs,
+    shuffle_buffer_size,
 ):
     if not callable(parse_fn):
         raise TypeError(
@@ -31,28 +41,31 @@ def _check(
             f"`shard_index` ({shard_index}) must be < `num_shards` ({num_shards})."
         )
     check_int("num_epochs", num_epochs, 1, allow_none=True)
-    for name, value in buffers.items():
-        check_int(name, value, 0 if name == "shuffle_buffer_size" else 1, True)
+    check_int("shuffle_buffer_size", shuffle_buffer_size, 0, allow_none=True)
 
 
-def _check_cache(cache, cache_stage: str, shuffles: bool) -> None:
-    if cache is not None and not isinstance(cache, str):
-        raise TypeError(
-            f"`cache` must be None, 'memory' or a path; received {cache!r}."
-        )
-    if cache_stage not in ("records", "batches"):
+def _check_cache(cache: RecordCache | None, shuffles: bool) -> None:
+    if cache is not None and cache.stage is CacheStage.BATCHES and shuffles:
         raise ValueError(
-            f"`cache_stage` must be 'records' or 'batches'; received {cache_stage!r}."
-        )
-    if cache is not None and cache_stage == "batches" and shuffles:
-        raise ValueError(
-            "cache_stage='batches' caches parsed batches, which would freeze one "
+            "cache stage 'batches' caches parsed batches, which would freeze one "
             "shuffled order (and a shuffle after repeat never ends an epoch to "
-            "cache); use cache_stage='records' for training, or pass "
+            "cache); use stage 'records' for training, or pass "
             "shuffle_buffer_size=0 / training=False."
         )
 
 
+def _refuse_moved(fn):
+    """Keywords of earlier releases fail with their new spelling."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        record_options.check_moved(kwargs)
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@_refuse_moved
 def record_pipeline(
     files: str | Sequence[str],
     parse_fn: ParseFn,
@@ -66,14 +79,8 @@ def record_pipeline(
     shuffle_buffer_size: int | None = 10_000,
     deterministic: bool | None = None,
     drop_remainder: bool | None = None,
-    record_format: str | FixedLengthRecords = "tfrecord",
-    compression_type: str | None = None,
-    cache: str | None = None,
-    cache_stage: str = "records",
-    shard_by: str = "auto",
-    cycle_length: int | None = None,
-    block_length: int = 1,
-    reader_buffer_size: int = 8 << 20,
+    reading: RecordReading | None = None,
+    cache: RecordCache | str | None = None,
     device: str | None = None,
 ) -> tf.data.Dataset:
     """Builds files -> shard -> interleave -> repeat -> shuffle -> batch -> parse.
@@ -83,19 +90,20 @@ def record_pipeline(
     1. Shard first, by file when there are at least `num_shards` files (each
        shard opens only its files; shards can differ by one file's records),
        else by record (every shard reads every file, deterministically, and
-       keeps one record in `num_shards`). `shard_by` overrides the choice.
+       keeps one record in `num_shards`). `reading.shard_by` overrides the
+       choice.
        Sharding before shuffling keeps shards disjoint.
     2. Read with a parallel `interleave` of `TFRecordDataset` /
-       `FixedLengthRecordDataset` over `cycle_length` files (default: one per
-       core, or every file when sharding by record), `block_length` records
-       from each in turn. For training the shard's files are reshuffled each
+       `FixedLengthRecordDataset` over `reading.cycle_length` files (default:
+       one per core, or every file when sharding by record),
+       `reading.block_length` records from each in turn. For training the shard's files are reshuffled each
        epoch.
     3. `cache` (optional) keeps this shard's serialized records after the
        first epoch: `'memory'` (RAM: about the shard's size on disk,
        uncompressed) or a file path prefix (local disk; one file per shard).
-       With `cache_stage='records'` (default) it sits before repeat and
+       With stage `CacheStage.RECORDS` (default) it sits before repeat and
        shuffle, so later epochs are still reshuffled and parsed afresh.
-       `cache_stage='batches'` caches the parsed batches instead (no parse
+       `CacheStage.BATCHES` caches the parsed batches instead (no parse
        after the first epoch; memory is the parsed size): only without a
        shuffle, e.g. evaluation, since it freezes the batches.
     4. `repeat` before `shuffle`: the buffer never drains at an epoch end, so
@@ -133,15 +141,11 @@ def record_pipeline(
         shuffle (ignored when not training).
       deterministic: keep element order; default `not training`.
       drop_remainder: drop a short final batch; default `training`.
-      record_format: `'tfrecord'` or `FixedLengthRecords(record_bytes, ...)`.
-      compression_type: None, `'GZIP'` or `'ZLIB'`.
-      cache: None, `'memory'` or a cache file path prefix.
-      cache_stage: `'records'` (serialized records) or `'batches'` (parsed
-        batches; not with a shuffle).
-      shard_by: `'auto'`, `'file'` or `'record'`.
-      cycle_length: files read in parallel; default one per core.
-      block_length: consecutive records taken from each file.
-      reader_buffer_size: read buffer per open file, in bytes.
+      reading: how the files are read (`RecordReading`: format,
+        compression, file or record sharding, parallel reads); default
+        TFRecords, uncompressed, `ShardBy.AUTO`.
+      cache: None, `'memory'`, a cache file path prefix, or
+        `RecordCache(location, stage)`.
       device: if set, `prefetch_to_device(device)` ends the pipeline.
 
     Returns:
@@ -150,38 +154,42 @@ def record_pipeline(
     Raises:
       TypeError, ValueError: for bad arguments or files that do not exist.
     """
-    buffers = dict(
-        shuffle_buffer_size=shuffle_buffer_size,
-        cycle_length=cycle_length,
-        block_length=block_length,
-        reader_buffer_size=reader_buffer_size,
-    )
+    reading = record_options.as_reading(reading)
+    cache = record_options.as_cache(cache)
     if num_epochs == "auto":
         num_epochs = None if training else 1
     _check(
-        parse_fn, per_device_batch_size, num_shards, shard_index, num_epochs, buffers
+        parse_fn,
+        per_device_batch_size,
+        num_shards,
+        shard_index,
+        num_epochs,
+        shuffle_buffer_size,
     )
     shuffle_buffer_size = (shuffle_buffer_size or 0) if training else 0
-    _check_cache(cache, cache_stage, bool(shuffle_buffer_size))
+    _check_cache(cache, bool(shuffle_buffer_size))
     names = record_files.resolve_files(files)
-    compression = record_files.check_compression(compression_type)
     plan = record_stages.Plan(
         files=names,
-        reader=record_files.make_reader(record_format, compression, reader_buffer_size),
+        reader=record_files.make_reader(
+            reading.format, reading.compression_type or "", reading.buffer_size
+        ),
         num_shards=num_shards,
         shard_index=shard_index,
-        by_file=record_files.shard_by_file(shard_by, len(names), num_shards),
+        by_file=record_files.shard_by_file(
+            reading.shard_by.value, len(names), num_shards
+        ),
         training=training,
         seed=sharding.derive_seed(seed, shard_index),
         deterministic=(not training) if deterministic is None else deterministic,
-        cycle_length=cycle_length,
-        block_length=block_length,
+        cycle_length=reading.cycle_length,
+        block_length=reading.block_length,
         per_device_batch_size=per_device_batch_size,
         drop_remainder=training if drop_remainder is None else drop_remainder,
         num_epochs=num_epochs,
         shuffle_buffer_size=shuffle_buffer_size,
-        cache=cache,
-        cache_stage=cache_stage,
+        cache=None if cache is None else cache.location,
+        cache_stage=CacheStage.RECORDS.value if cache is None else cache.stage.value,
     )
     tf.get_logger().info(
         "record_pipeline: shard %d/%d of %d file(s), by %s.",
