@@ -159,7 +159,23 @@ def imported_names(module: str, tree: ast.Module, is_package: bool) -> list[str]
     return names + _through_package(tree)
 
 
+def _lazy_names() -> dict[str, str]:
+    """`{name: module}` of the package's lazy top-level names (`emg.TowerOptimizer`)."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(getattr(t, "id", None) == "_NAMES" for t in targets):
+            return ast.literal_eval(node.value)
+    return {}
+
+
+LAZY_NAMES = _lazy_names()
+
+
 def _known_unit(name: str) -> str | None:
+    parts = name.split(".")
+    if len(parts) > 1 and parts[0] == TOP and parts[1] in LAZY_NAMES:
+        name = LAZY_NAMES[parts[1]]
     unit = _unit(name)
     if unit is None or unit == CIFAR:
         return unit
@@ -344,6 +360,13 @@ IMPORT_SAMPLES = {
         False,
         "from estimator_multigpu.estimator import runner\n",
         {(f"{T}.towers.x", "estimator")},
+    ),
+    "a lazy top-level name": (
+        f"{T}.inputs.x",
+        False,
+        "import estimator_multigpu as emg\n\nemg.TowerOptimizer\n"
+        "from estimator_multigpu import PerDevice\n",
+        {(f"{T}.inputs.x", "towers"), (f"{T}.inputs.x", "per_device")},
     ),
     "same unit, relative: no arrow": (
         f"{T}.towers.x",
