@@ -46,6 +46,7 @@ MODULES = {
     "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",
     "test_towers_estimator.py": None,
+    "test_estimator_sync_replicas_towers.py": None,  # TF1 SyncReplicasOptimizer.
     # The trainer end to end (the other tests check flags, not training).
     "test_cifar10_main.py": "two_devices",
 }
