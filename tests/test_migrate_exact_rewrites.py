@@ -109,6 +109,14 @@ def test_keyword_losses_are_not_reported(tmp_path):
     assert [f for f in result.findings if f.rule.rule_id == "tf0-loss-args"] == []
 
 
+def test_positional_losses_in_tf2_order_are_reported_not_flipped(tmp_path):
+    call = "tf.nn.softmax_cross_entropy_with_logits(labels, logits)"
+    result, new = _fix(tmp_path, f"loss = {call}\n")
+    assert f"loss = {call}\n" in new
+    (hit,) = [f for f in result.findings if f.rule.rule_id == "tf0-loss-args"]
+    assert not hit.fixed and "TF 2's order" in hit.rule.summary
+
+
 def test_the_keyword_form_gives_the_tf0_value():
     import numpy as np
     import tensorflow as tf

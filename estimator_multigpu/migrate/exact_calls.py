@@ -43,6 +43,12 @@ def _positional(call: ast.Call) -> bool:
     return bool(call.args) and not has_star and all(k.arg for k in call.keywords)
 
 
+def _tf2_order(call: ast.Call) -> bool:
+    """True if the names passed say (labels, logits): TF 2's positional order."""
+    first, second = (ast.unparse(a).lower() for a in (call.args + [call.args[0]])[:2])
+    return "label" in first or "logit" in second or "target" in first
+
+
 def find(tree: ast.AST, table: aliases.AliasTable):
     """Yields (node, api, rule, covered) for the call shapes rewritten here.
 
@@ -52,7 +58,8 @@ def find(tree: ast.AST, table: aliases.AliasTable):
         api = table.resolve_tf(call.func)
         if api in _TF0_LOSSES and _positional(call):
             if len(call.args) <= len(_TF0_LOSSES[api]):
-                yield call.func, api, rules.TF0_LOSS_RULE, set()
+                rule = rules.TF2_ORDER_RULE if _tf2_order(call) else rules.TF0_LOSS_RULE
+                yield call.func, api, rule, set()
         elif api == _REPLICATE and replicate_args.no_reduction(call, table):
             covered = {id(n) for n in ast.walk(call.func)}
             yield call.func, api, replicate_args.NONE_RULE, covered

@@ -338,6 +338,14 @@ TF0_LOSS_RULE = Rule(
     "the same call with logits=, labels= (and axis=, name=) written out",
     "contrib",
 )
+TF2_ORDER_RULE = Rule(
+    "tf0-loss-args",
+    "a cross-entropy loss with positional arguments that read (labels, logits): "
+    "TF 2's order, while TF 0.x took (logits, labels) and TF 1.x keywords only",
+    "write the keywords out (labels=..., logits=...) after checking which "
+    "argument holds the logits",
+    "contrib",
+)
 TFPROF_RULE = Rule(
     "contrib",
     "tf.contrib.tfprof.model_analyzer.print_model_analysis is gone since TF 2.0",
