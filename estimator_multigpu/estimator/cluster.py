@@ -16,7 +16,6 @@ import os
 import tensorflow as tf
 
 from estimator_multigpu import cluster as cluster_lib
-from estimator_multigpu.estimator import log as logging
 
 CHIEF, MASTER, WORKER, PS, EVALUATOR = "chief", "master", "worker", "ps", "evaluator"
 _LOCAL_MASTER = ""
@@ -40,7 +39,7 @@ def tf_config() -> dict:
     if not isinstance(config, dict):
         cluster_lib.parse_tf_config(text)  # Raises, naming the fault.
     if config:
-        logging.info("TF_CONFIG environment variable: %s", config)
+        tf.get_logger().info("TF_CONFIG environment variable: %s", config)
     return config
 
 
@@ -61,7 +60,7 @@ def model_dir_from(config: dict, model_dir: str | None) -> str | None:
                 "the same value as the model_dir in TF_CONFIG. model_dir: "
                 f'{model_dir}\nTF_CONFIG["model_dir"]: {from_env}.\n'
             )
-        logging.info("Using model_dir in TF_CONFIG: %s", from_env)
+        tf.get_logger().info("Using model_dir in TF_CONFIG: %s", from_env)
     return model_dir or from_env
 
 
