@@ -24,7 +24,6 @@ PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 # An entry that no longer needs it fails test_pending_entries_still_pending.
 PENDING = {
     "estimator/checkpoints.py",
-    "estimator/cluster.py",
     "estimator/distributed.py",
     "estimator/train.py",
     "estimator/waits.py",
