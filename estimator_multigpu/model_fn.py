@@ -58,6 +58,19 @@ except ImportError:  # TF 2.16+: tf.estimator was removed.
         TRAIN needs `loss` and `train_op`, EVAL needs `loss`, PREDICT needs
         `predictions`; hooks are tuples of `SessionRunHook`s; metric values are
         `(value, update_op)` pairs; PREDICT gets a default `PredictOutput`.
+
+        Attributes:
+          mode: a `ModeKeys` value.
+          predictions: a tensor or dict of tensors (PREDICT).
+          loss: a scalar loss tensor (TRAIN, EVAL).
+          train_op: the op of one training step (TRAIN).
+          eval_metric_ops: `{name: (value, update_op)}` or Keras `Metric`s.
+          export_outputs: `{signature name: ExportOutput}` for exports.
+          training_chief_hooks: hooks run on the chief only, in training.
+          training_hooks: hooks run on every worker, in training.
+          scaffold: a `tf.compat.v1.train.Scaffold` (init ops, saver).
+          evaluation_hooks: hooks run in evaluation.
+          prediction_hooks: hooks run in prediction.
         """
 
         def __new__(

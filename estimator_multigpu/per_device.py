@@ -111,7 +111,17 @@ def is_per_device(value: Any) -> bool:
 
 
 def check_devices(per_device: PerDevice, devices: Sequence[str], argument: str) -> None:
-    """Raises ValueError if `per_device` was not built for `devices`."""
+    """Checks that `per_device` was built for exactly `devices`, in order.
+
+    Args:
+      per_device: the value to check (e.g. the features an emg.inputs
+        builder returned).
+      devices: the devices the consumer runs on.
+      argument: the argument's name, for the error message.
+
+    Raises:
+      ValueError: if the devices differ in number, names or order.
+    """
     theirs = list(per_device.devices)
     if len(theirs) != len(devices) or not all(
         devices_lib.same_device(a, b) for a, b in zip(theirs, devices)

@@ -190,7 +190,16 @@ def distribute_dataset_fn(
     """`strategy.distribute_datasets_from_function` of a `per_replica_dataset_fn`.
 
     Passes the same `options` to both, so that the builder and TensorFlow agree
-    on the number of input pipelines. `kwargs` go to `per_replica_dataset_fn`.
+    on the number of input pipelines.
+
+    Args:
+      dataset_fn: `dataset_fn(ctx)` returning the whole dataset, unbatched
+        (see `per_replica_dataset_fn`).
+      strategy: the `tf.distribute.Strategy` to distribute over.
+      global_batch_size: examples per step over all replicas.
+      options: `tf.distribute.InputOptions`, e.g. from `input_options`.
+      **kwargs: further `per_replica_dataset_fn` arguments
+        (`shuffle_buffer_size`, `seed`, `num_epochs`, ...).
 
     Returns:
       The distributed dataset; iterate it or pass it to Keras `fit`.

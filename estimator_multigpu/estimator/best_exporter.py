@@ -29,6 +29,25 @@ class BestExporter(exporters.Exporter):
 
     On its first use with an Estimator it reads the best result so far from
     the event files matching `event_file_pattern` under `model_dir`.
+
+    Args:
+      name: the exporter's name; exports go to `<model_dir>/export/<name>/`.
+      serving_input_receiver_fn: a function of no arguments returning a
+        `ServingInputReceiver` (e.g. from
+        `export.build_raw_serving_input_receiver_fn`).
+      assets_extra: `{destination path in assets.extra: source path}` of
+        files to copy into each export, or None.
+      as_text: write the SavedModel proto as text too.
+      event_file_pattern: event files (relative to `model_dir`) holding the
+        earlier evaluations, read once to find the best result so far.
+      compare_fn: `compare_fn(best_eval_result, current_eval_result) -> bool`,
+        True when the current result is better; default: a smaller loss.
+      exports_to_keep: how many of the newest exports to keep; None keeps
+        all.
+
+    Raises:
+      ValueError: for a None or badly formed `compare_fn`, or a bad
+        `exports_to_keep`.
     """
 
     def __init__(

@@ -44,7 +44,20 @@ class Estimator:
         params: dict | None = None,
         warm_start_from=None,
     ):
-        """Builds an Estimator; see `tf.estimator.Estimator`.
+        """Builds an Estimator.
+
+        Args:
+          model_fn: `model_fn(features, labels, mode, params, config)` (any
+            subset of those argument names, `features` first) returning an
+            `EstimatorSpec`.
+          model_dir: where checkpoints and event files go; None: the
+            `config`'s, or a new temporary folder.
+          config: a `RunConfig` (or, on TF 2.15, tf.estimator's own); its
+            `devices`/`num_gpus`/`train_distribute` replicate the model_fn.
+          params: hyper-parameters passed to the model_fn as `params`
+            (deep-copied).
+          warm_start_from: a checkpoint path, a SavedModel folder or a
+            `WarmStartSettings` to initialise variables from.
 
         Raises:
           TypeError: for a non-callable `model_fn` or a `config` that is not a

@@ -39,6 +39,15 @@ def wrap_and_check_input_tensors(
 ) -> dict:
     """Wraps a single tensor in a dict under its default name and checks types.
 
+    Args:
+      tensors: a tensor, or a dict of them.
+      field_name: what the tensors are (`'feature'`, `'label'`,
+        `'receiver_tensor'`, ...): the default key and the error's wording.
+      allow_int_keys: accept int keys as well as strings (features, labels).
+
+    Returns:
+      A dict of tensors.
+
     Raises:
       ValueError: for None, non-string keys or non-tensor values.
     """
@@ -80,9 +89,16 @@ class ServingInputReceiver(
 ):
     """What a `serving_input_receiver_fn` returns.
 
-    `features` (a tensor or dict, e.g. `{'x': [batch_size, d]}`) go to the
-    model_fn; `receiver_tensors` (usually placeholders) are the serving
-    signature's inputs; `receiver_tensors_alternatives` name extra signatures.
+    Attributes:
+      features: a tensor or dict of them, e.g. `{'x': [batch_size, d]}`: what
+        the model_fn gets.
+      receiver_tensors: a tensor or dict of them (usually placeholders): the
+        serving signature's inputs.
+      receiver_tensors_alternatives: `{signature name: receiver tensors}` for
+        extra signatures, or None.
+
+    Raises:
+      ValueError: for None, non-string keys or non-tensor values.
     """
 
     def __new__(cls, features, receiver_tensors, receiver_tensors_alternatives=None):
@@ -116,7 +132,14 @@ class TensorServingInputReceiver(
         ["features", "receiver_tensors", "receiver_tensors_alternatives"],
     )
 ):
-    """A `ServingInputReceiver` whose `features` is one tensor, passed as is."""
+    """A `ServingInputReceiver` whose `features` is one tensor, passed as is.
+
+    Attributes:
+      features: one tensor (or SparseTensor): the model_fn gets it unwrapped.
+      receiver_tensors: a tensor or dict of them: the signature's inputs.
+      receiver_tensors_alternatives: `{signature name: receiver tensors}` for
+        extra signatures, or None.
+    """
 
     def __new__(cls, features, receiver_tensors, receiver_tensors_alternatives=None):
         if features is None:
@@ -145,8 +168,10 @@ class SupervisedInputReceiver(
 ):
     """What a receiver fn for a train or eval export returns.
 
-    `features` and `labels` (a tensor or a dict of them) go to the model_fn
-    as given; `receiver_tensors` are the signature's inputs.
+    Attributes:
+      features: a tensor or a dict of them, passed to the model_fn as given.
+      labels: a tensor or a dict of them, passed to the model_fn as given.
+      receiver_tensors: a tensor or dict of them: the signature's inputs.
     """
 
     def __new__(cls, features, labels, receiver_tensors):

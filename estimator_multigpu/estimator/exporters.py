@@ -81,7 +81,22 @@ def garbage_collect_exports(export_dir_base: str, exports_to_keep: int | None) -
 
 
 class LatestExporter(Exporter):
-    """Exports after every evaluation, keeping the newest `exports_to_keep`."""
+    """Exports after every evaluation, keeping the newest `exports_to_keep`.
+
+    Args:
+      name: the exporter's name; exports go to `<model_dir>/export/<name>/`.
+      serving_input_receiver_fn: a function of no arguments returning a
+        `ServingInputReceiver` (e.g. from
+        `export.build_raw_serving_input_receiver_fn`).
+      assets_extra: `{destination path in assets.extra: source path}` of
+        files to copy into each export, or None.
+      as_text: write the SavedModel proto as text too.
+      exports_to_keep: how many of the newest exports to keep; None keeps
+        all.
+
+    Raises:
+      ValueError: for an `exports_to_keep` that is not None or a positive int.
+    """
 
     def __init__(
         self,
@@ -112,7 +127,18 @@ class LatestExporter(Exporter):
 
 
 class FinalExporter(Exporter):
-    """Exports once, after the final evaluation of training."""
+    """Exports once, after the final evaluation of training.
+
+    Args:
+      name: the exporter's name; the export goes to
+        `<model_dir>/export/<name>/`.
+      serving_input_receiver_fn: a function of no arguments returning a
+        `ServingInputReceiver` (e.g. from
+        `export.build_raw_serving_input_receiver_fn`).
+      assets_extra: `{destination path in assets.extra: source path}` of
+        files to copy into each export, or None.
+      as_text: write the SavedModel proto as text too.
+    """
 
     def __init__(
         self, name, serving_input_receiver_fn, assets_extra=None, as_text=False

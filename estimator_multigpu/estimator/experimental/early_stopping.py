@@ -56,7 +56,21 @@ def stop_if_higher_hook(
     run_every_secs=60,
     run_every_steps=None,
 ):
-    """Stops once evaluation shows `metric_name` above `threshold`."""
+    """Stops once evaluation shows `metric_name` above `threshold`.
+
+    Args:
+      estimator: the `Estimator` being trained.
+      metric_name: a key of the evaluation results, e.g. `'loss'`.
+      threshold: the value `metric_name` must go above to stop training.
+      eval_dir: the folder of the evaluation event files; default
+        `estimator.eval_dir()`.
+      min_steps: never stop before this global step.
+      run_every_secs: check every this many seconds (or None), or
+      run_every_steps: every this many steps; set exactly one of the two.
+
+    Returns:
+      A `SessionRunHook` for `Estimator.train(hooks=...)`.
+    """
     should_stop = _threshold_crossed_fn(
         estimator, metric_name, threshold, True, eval_dir, min_steps
     )
@@ -74,7 +88,21 @@ def stop_if_lower_hook(
     run_every_secs=60,
     run_every_steps=None,
 ):
-    """Stops once evaluation shows `metric_name` below `threshold`."""
+    """Stops once evaluation shows `metric_name` below `threshold`.
+
+    Args:
+      estimator: the `Estimator` being trained.
+      metric_name: a key of the evaluation results, e.g. `'loss'`.
+      threshold: the value `metric_name` must go below to stop training.
+      eval_dir: the folder of the evaluation event files; default
+        `estimator.eval_dir()`.
+      min_steps: never stop before this global step.
+      run_every_secs: check every this many seconds (or None), or
+      run_every_steps: every this many steps; set exactly one of the two.
+
+    Returns:
+      A `SessionRunHook` for `Estimator.train(hooks=...)`.
+    """
     should_stop = _threshold_crossed_fn(
         estimator, metric_name, threshold, False, eval_dir, min_steps
     )
@@ -92,7 +120,22 @@ def stop_if_no_increase_hook(
     run_every_secs=60,
     run_every_steps=None,
 ):
-    """Stops when `metric_name` has not increased for that many training steps."""
+    """Stops when `metric_name` has not increased for that many training steps.
+
+    Args:
+      estimator: the `Estimator` being trained.
+      metric_name: a key of the evaluation results, e.g. `'accuracy'`.
+      max_steps_without_increase: training steps (between evaluations) after
+        the best value beyond which training stops.
+      eval_dir: the folder of the evaluation event files; default
+        `estimator.eval_dir()`.
+      min_steps: never stop before this global step.
+      run_every_secs: check every this many seconds (or None), or
+      run_every_steps: every this many steps; set exactly one of the two.
+
+    Returns:
+      A `SessionRunHook` for `Estimator.train(hooks=...)`.
+    """
     should_stop = _no_improvement_fn(
         estimator, metric_name, max_steps_without_increase, True, eval_dir, min_steps
     )
@@ -110,7 +153,22 @@ def stop_if_no_decrease_hook(
     run_every_secs=60,
     run_every_steps=None,
 ):
-    """Stops when `metric_name` has not decreased for that many training steps."""
+    """Stops when `metric_name` has not decreased for that many training steps.
+
+    Args:
+      estimator: the `Estimator` being trained.
+      metric_name: a key of the evaluation results, e.g. `'accuracy'`.
+      max_steps_without_decrease: training steps (between evaluations) after
+        the best value beyond which training stops.
+      eval_dir: the folder of the evaluation event files; default
+        `estimator.eval_dir()`.
+      min_steps: never stop before this global step.
+      run_every_secs: check every this many seconds (or None), or
+      run_every_steps: every this many steps; set exactly one of the two.
+
+    Returns:
+      A `SessionRunHook` for `Estimator.train(hooks=...)`.
+    """
     should_stop = _no_improvement_fn(
         estimator, metric_name, max_steps_without_decrease, False, eval_dir, min_steps
     )
