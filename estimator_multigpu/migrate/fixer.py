@@ -8,6 +8,7 @@ import dataclasses
 from estimator_multigpu.migrate import (
     aliases,
     astutil,
+    clone_rewrite,
     contrib_calls,
     imports,
     queue_loops,
@@ -209,6 +210,7 @@ def fix(
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
+    edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:
         return FixResult(source, notes)

@@ -1,0 +1,116 @@
+"""slim model_deploy clones: --fix makes them emg.towers.create_clones, the optimizer chosen after."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from migrate_helpers import CORPUS, parse_ok
+
+from estimator_multigpu.migrate import fixer, passes, runner, scanner
+
+SCRIPT = CORPUS / "slim_deploy_clones.py"
+
+# What the rewritten script still uses of the user's deployment/model_deploy.py:
+# the DeploymentConfig's device helpers (a stand-in, not slim's file).
+_DEPLOY = """
+class DeploymentConfig:
+    def __init__(self, num_clones=1, clone_on_cpu=False):
+        self.num_clones = num_clones
+
+    def variables_device(self):
+        return "/cpu:0"
+
+    inputs_device = optimizer_device = variables_device
+"""
+
+_DRIVER = """
+import contextlib, io, json, runpy, sys
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+path = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+out = {}
+for n in (1, 2):
+    tf.compat.v1.reset_default_graph()
+    buffer = io.StringIO()
+    sys.argv[1:] = [path + ".work", str(n)]
+    with contextlib.redirect_stdout(buffer):
+        runpy.run_path(path, run_name="__main__")
+    out[n] = buffer.getvalue().splitlines()
+print(json.dumps(out))
+"""
+
+
+def test_clones_become_emg_create_clones():
+    result = runner.process(str(SCRIPT))
+    new = result.rewritten
+    assert parse_ok(new)
+    assert not result.remaining
+    assert (
+        "        clones = emg.towers.create_clones(clone_fn, [batch_queue], "
+        "devices=emg.devices.resolve(num_gpus=NUM_CLONES))"
+    ) in new
+    assert '        first_clone_scope = ""\n' in new
+    assert (
+        "        total_loss, grad_updates = clones.minimize(optimizer, "
+        "var_list=variables_to_train, global_step=global_step)\n"
+        '        summaries.add(tf.summary.scalar("total_loss", total_loss))\n'
+        "        update_ops.append(grad_updates)\n"
+    ) in new
+    for gone in ("model_deploy.optimize_clones", "model_deploy.create_clones", "apply_gradients("):
+        assert gone not in new
+    # The config stays for its device helpers.
+    assert "deploy_config = model_deploy.DeploymentConfig(" in new
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "clones, optimizer, var_list=variables_to_train",
+            "clones, optimizer, regularization_losses=[]",
+        ),
+        (
+            "        update_ops.append(grad_updates)\n",
+            "        print(clones_gradients)\n        update_ops.append(grad_updates)\n",
+        ),
+    ],
+    ids=["other_arguments", "gradients_read_after"],
+)
+def test_other_clone_shapes_stay_reported(old, new):
+    source = SCRIPT.read_text()
+    assert old in source
+    source = source.replace(old, new)
+    tree = ast.parse(source)
+    findings = passes.scan(
+        tree, source, "s.py", scanner.scan_rules(tree, source, "s.py")
+    )
+    assert "create_clones(clone_fn" not in fixer.fix(source, tree, findings).source
+    assert [f.fixed for f in findings if f.rule.rule_id == "slim-clones"] == [False] * 3
+
+
+@pytest.mark.slow
+def test_rewritten_clones_take_the_one_device_step_on_two(tmp_path):
+    (tmp_path / "deployment").mkdir()
+    (tmp_path / "deployment" / "__init__.py").write_text("")
+    (tmp_path / "deployment" / "model_deploy.py").write_text(_DEPLOY)
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(runner.process(str(SCRIPT)).rewritten)
+    proc = subprocess.run(
+        [sys.executable, "-c", _DRIVER, str(fixed), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["1"][3:5] == ["clones 1", "step 3"]
+    assert out["2"][3] == "clones 2"
+    # Two clones of 4 examples each take the step of one device on all 8.
+    assert out["2"][:3] + out["2"][4:] == out["1"][:3] + out["1"][4:]
