@@ -276,26 +276,54 @@ def test_only_tf_internals_reads_underscore_members_of_tensorflow_objects():
     assert not found, f"move these into estimator_multigpu.tf_internals: {found}"
 
 
-def _imported(tree: ast.Module) -> set[str]:
-    found = set()
+def door_imports(tree: ast.Module) -> set[str]:
+    """What a tf_internals module imports besides TensorFlow, stdlib and itself.
+
+    A relative import counts as `tf_internals` itself at level 1 and as the
+    package outside it at a higher level.
+    """
+    allowed = set(sys.stdlib_module_names) | {"tensorflow", "tensorflow_estimator"}
+    names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 1:
+            names.add(f"{TOP}.tf_internals.{node.module or ''}")
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            names.add(f"{'.' * node.level}{node.module or ''}")
         elif isinstance(node, ast.ImportFrom):
-            found.add(node.module)
-    return found
+            names.add(node.module)
+    return {
+        name
+        for name in names
+        if name.split(".")[0] not in allowed
+        and not name.startswith(f"{TOP}.tf_internals")
+    }
 
 
 @pytest.mark.parametrize("path", [p for p in sorted(MODULES) if p.startswith(DOOR)])
 def test_tf_internals_imports_only_tensorflow_and_the_standard_library(path):
-    allowed = set(sys.stdlib_module_names) | {"tensorflow", "tensorflow_estimator"}
-    found = {
-        name
-        for name in _imported(MODULES[path])
-        if name.split(".")[0] not in allowed
-        and not name.startswith("estimator_multigpu.tf_internals")
-    }
-    assert found == set()
+    assert door_imports(MODULES[path]) == set()
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from estimator_multigpu import devices\n", {"estimator_multigpu"}),
+        ("from .. import devices\n", {".."}),
+        ("import numpy\n", {"numpy"}),
+        (
+            "from estimator_multigpu.towers import build\n",
+            {"estimator_multigpu.towers"},
+        ),
+        ("from . import graphs\nfrom .graphs import x\nimport os\n", set()),
+        ("from tensorflow.python.ops import math_ops\n", set()),
+        ("from estimator_multigpu.tf_internals import graphs\n", set()),
+    ],
+    ids=["package", "relative-up", "numpy", "towers", "own", "tensorflow", "door"],
+)
+def test_door_imports_samples(source, expected):
+    assert door_imports(ast.parse(source)) == expected
 
 
 SAMPLES = {
