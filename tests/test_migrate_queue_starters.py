@@ -132,6 +132,7 @@ def test_an_ignored_queue_keeps_the_loop(tmp_path):
     ignored = source.replace(
         "    with tf.Session()",
         "    side = tf.FIFOQueue(4, tf.int32)  # emg-migrate: ignore[queue]\n"
+        "    print(side.size())\n"
         "    with tf.Session()",
     )
     path.write_text(ignored)

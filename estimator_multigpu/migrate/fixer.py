@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     contrib_calls,
     imports,
     queue_loops,
+    queue_threads,
     reader_helpers,
     records,
     replicate_args,
@@ -207,6 +208,7 @@ def fix(
     emg, add_import = _emg_name(tree, table)
     notes: list[tuple[int, str]] = []
     edits = _chain_edits(tree, table, off, emg, findings, notes)
+    edits = queue_threads.edits(tree, table, off, emg, findings, notes, edits)
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)

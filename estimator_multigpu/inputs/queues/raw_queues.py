@@ -35,6 +35,7 @@ _STATEFUL_TYPES = frozenset(
         "QueueDequeueUpToV2",
         "ReaderReadV2",
         "ReaderReadUpToV2",
+        "CountUpTo",  # limit_epochs: its end would repeat forever as a constant
     }
 )
 
