@@ -214,3 +214,20 @@ def test_the_profiler_counts_the_trainable_parameters():
         opts["output"] = "none"
         stats = tf.compat.v1.profiler.profile(graph, options=opts)
     assert stats.total_parameters == 12
+
+
+def test_tfprof_through_an_import_alias_drops_the_contrib_import(tmp_path):
+    body = (
+        "from tensorflow.contrib import tfprof as contrib_tfprof\n"
+        "stats = contrib_tfprof.model_analyzer.print_model_analysis(\n"
+        "    tf.get_default_graph(),\n"
+        "    tfprof_options=contrib_tfprof.model_analyzer.\n"
+        "        TRAINABLE_VARS_PARAMS_STAT_OPTIONS)\n"
+        "opts = contrib_tfprof.model_analyzer.PRINT_ALL_TIMING_MEMORY.copy()\n"
+    )
+    result, new = _fix(tmp_path, body)
+    assert "contrib" not in new
+    builder = "tf.compat.v1.profiler.ProfileOptionBuilder"
+    assert f"opts = {builder}.time_and_memory().copy()\n" in new
+    assert f"    options={builder}.trainable_variables_parameter())\n" in new
+    assert all(f.fixed for f in result.findings)

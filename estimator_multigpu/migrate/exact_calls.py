@@ -64,9 +64,8 @@ def find(tree: ast.AST, table: aliases.AliasTable):
             covered = {id(n) for n in ast.walk(call.func)}
             yield call.func, api, replicate_args.NONE_RULE, covered
         elif api == _PRINT and not _options_of(call, table)[1]:
+            # The options constant keeps its own finding (and name rewrite).
             covered = {id(n) for n in ast.walk(call.func)}
-            options = _options_of(call, table)[0]
-            covered |= {id(n) for n in ast.walk(options)} if options else set()
             yield call.func, api, rules.TFPROF_RULE, covered
 
 
@@ -102,9 +101,6 @@ def _print_edits(call: ast.Call, off: Offsets, table) -> list[Edit]:
     builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
     out = [off.replace(call.func, f"{_root(table)}.{_PROF}.profile")]
     options, _ = _options_of(call, table)
-    if options is not None:
-        name = table.resolve_tf(options).removeprefix(_ANALYZER)
-        out.append(off.replace(options, builder + _OPTIONS[name]))
     for k in call.keywords:
         if k.arg in _PRINT_RENAMES:
             start = off.span(k)[0]
@@ -136,13 +132,20 @@ def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
     return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
 
 
+def _name_key(api: str) -> str | None:
+    """The known contrib name that `api` is or starts with (`X.copy` -> `X`)."""
+    known = list(_NAMES) + [_ANALYZER + o for o in _OPTIONS]
+    return next((k for k in known if api == k or api.startswith(k + ".")), None)
+
+
 def _name_edits(f, table, off: Offsets, parents) -> tuple[list[Edit], str | None]:
     """The one-name replacement of `f` and the module it needs imported."""
-    node = full_node(f.node, f.api, table, parents)
-    if f.api.startswith(_ANALYZER) and f.api[len(_ANALYZER) :] in _OPTIONS:
+    key = _name_key(f.api)
+    node = full_node(f.node, key, table, parents)
+    if key.startswith(_ANALYZER):
         builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
-        return [off.replace(node, builder + _OPTIONS[f.api[len(_ANALYZER) :]])], None
-    module, rest = _NAMES[f.api]
+        return [off.replace(node, builder + _OPTIONS[key[len(_ANALYZER) :]])], None
+    module, rest = _NAMES[key]
     if module is not None:
         bound = table.name_for(module)
         return [off.replace(node, f"{bound or module}.{rest}")], (
@@ -257,8 +260,6 @@ def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str |
         return _print_edits(calls[id(f.node)], off, table), None
     if f.api == _DEVICE_LIB:
         return _device_edits(f, off, calls, parents, emg), None
-    if f.api in _NAMES or (
-        f.api.startswith(_ANALYZER) and f.api[len(_ANALYZER) :] in _OPTIONS
-    ):
+    if _name_key(f.api):
         return _name_edits(f, table, off, parents)
     raise Unsafe("no exact rewrite")
