@@ -10,12 +10,23 @@ that registers with it. Each prints its address and serves until stopped.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import tensorflow as tf
 
+from estimator_multigpu.inputs.data_service import address_problem
+
 _service = tf.data.experimental.service
 _GC_CHECK_MS = 600_000  # DispatcherConfig's default job_gc_check_interval_ms.
+NO_WORK_DIR_NOTE = (
+    "note: no --work_dir: this dispatcher keeps its jobs in memory only. If it "
+    "restarts, consumers reading a job fail with NotFoundError ('Unknown "
+    "iteration client id', 'Iteration id ... not found'): the new dispatcher "
+    "never saw that job. Start it with --work_dir=DIR "
+    "(fault-tolerant mode: it journals its state there, and a restarted "
+    "dispatcher with the same --work_dir resumes the jobs)."
+)
 
 
 def start_dispatcher(
@@ -76,6 +87,29 @@ def _check(parser: argparse.ArgumentParser, args) -> None:
         parser.error("--work_dir and --worker_timeout_ms are for --dispatcher")
     if args.dispatcher and args.heartbeat_interval_ms:
         parser.error("--heartbeat_interval_ms is for --worker")
+    _check_paths(parser, args)
+
+
+def _check_paths(parser: argparse.ArgumentParser, args) -> None:
+    """The dispatcher's address and the journal folder, before anything starts."""
+    if args.dispatcher_address:
+        problem = address_problem(args.dispatcher_address)
+        if problem:
+            parser.error(
+                "--dispatcher_address must be host:port (or grpc://host:port) "
+                f"with a non-empty host and a port 1-65535, got "
+                f"{args.dispatcher_address!r}: {problem}"
+            )
+    work_dir = args.work_dir
+    if (
+        work_dir is not None
+        and os.path.exists(work_dir)
+        and not os.path.isdir(work_dir)
+    ):
+        parser.error(
+            f"--work_dir {work_dir!r} is a file, not a folder: give a folder "
+            "(it is created if missing) for the dispatcher's journal"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         port = 5050 if args.port is None else args.port
         server = start_dispatcher(port, args.work_dir, args.worker_timeout_ms)
         print(f"dispatcher listening on {server.target}", flush=True)
+        if not args.work_dir:
+            print(NO_WORK_DIR_NOTE, file=sys.stderr, flush=True)
     else:
         server = start_worker(
             args.dispatcher_address, args.port or 0, args.heartbeat_interval_ms

@@ -121,6 +121,19 @@ def test_graph_nodes_reads_function_bodies():
         ),
         ({"service": "localhost"}, ValueError, r"`service` must be .*got 'localhost'"),
         ({"service": 5050}, ValueError, r"`service` must be .*got 5050"),
+        ({"service": ":5050"}, ValueError, r"`service` must be .*got ':5050'"),
+        (
+            {"service": "grpc://:5050"},
+            ValueError,
+            r"`service` .*got 'grpc://:5050': the host is empty",
+        ),
+        (
+            {"service": "localhost:abc"},
+            ValueError,
+            r"`service` .*got 'localhost:abc': the port must be a number 1-65535",
+        ),
+        ({"service": "localhost:0"}, ValueError, r"the port must be a number 1-65535"),
+        ({"service": "localhost:70000"}, ValueError, r"must be a number 1-65535"),
         (
             {"processing_mode": "dynamic"},
             ValueError,
@@ -132,7 +145,18 @@ def test_graph_nodes_reads_function_bodies():
             r"`job_name` must be a non-empty string or None, got ''",
         ),
     ],
-    ids=["not_dataset", "no_port", "int_service", "bad_mode", "empty_job"],
+    ids=[
+        "not_dataset",
+        "no_port",
+        "int_service",
+        "empty_host",
+        "grpc_empty_host",
+        "port_not_number",
+        "port_zero",
+        "port_too_big",
+        "bad_mode",
+        "empty_job",
+    ],
 )
 def test_argument_errors(kwargs, error, match):
     args = {"dataset": tf.data.Dataset.range(3), "service": "grpc://localhost:1"}
@@ -154,6 +178,23 @@ def test_argument_errors(kwargs, error, match):
             ["--dispatcher", "--dispatcher_address=a:1"],
             r"--dispatcher_address is for --worker",
         ),
+        (
+            ["--worker", "--dispatcher_address=:5050"],
+            r"--dispatcher_address must be host:port .*got ':5050': the host is "
+            r"empty",
+        ),
+        (
+            ["--worker", "--dispatcher_address=nohost"],
+            r"--dispatcher_address must be host:port .*got 'nohost': no :port",
+        ),
+        (
+            ["--worker", "--dispatcher_address=localhost:abc"],
+            r"got 'localhost:abc': the port must be a number 1-65535",
+        ),
+        (
+            ["--dispatcher", f"--work_dir={__file__}"],
+            r"--work_dir .*test_data_service.py' is a file, not a folder",
+        ),
     ],
     ids=[
         "no_role",
@@ -161,6 +202,10 @@ def test_argument_errors(kwargs, error, match):
         "bad_port",
         "worker_work_dir",
         "dispatcher_address",
+        "address_no_host",
+        "address_no_port",
+        "address_port_not_number",
+        "work_dir_is_file",
     ],
 )
 def test_cli_usage_errors(flags, match):
@@ -211,3 +256,66 @@ def test_cifar_input_trains_through_the_service(service, tmp_path):
     _, expected = data.read_numpy(files, "cifar10")
     assert sorted(labels) == sorted(expected.tolist() * 2)
     assert all(np.isfinite(losses)) and min(losses[1:]) < losses[0]
+
+
+_R = tf.data.Dataset.range
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (
+            lambda: tf.data.Dataset.zip((_R(100), _R(100))),
+            r"zips 2 datasets.*each source is split among the workers on its own, so "
+            r"pairs would mismatch.*Dataset.from_tensor_slices\(\(x, y\)\).*"
+            r"'parallel_epochs'",
+        ),
+        (lambda: _R(100).enumerate(), r"zips 2 datasets"),
+        (
+            lambda: tf.data.Dataset.random(seed=1).take(100),
+            r"`take` runs on each worker.*after `with_data_service`",
+        ),
+        (lambda: _R(1000).skip(10), r"`skip` runs on each worker"),
+        (lambda: _R(1000).shard(2, 0), r"`shard` runs on each worker"),
+        (
+            lambda: tf.data.Dataset.random(seed=1).batch(4),
+            r"its source, `Dataset.random` .*cannot be split.*the same seeded "
+            r"stream",
+        ),
+    ],
+    ids=["zip", "enumerate", "random_take", "skip", "shard", "random"],
+)
+def test_distributed_epoch_refuses_pipelines_it_cannot_split(make, match):
+    with pytest.raises(ValueError, match=match):
+        emg.inputs.with_data_service(make(), "grpc://localhost:1")
+
+
+def test_graph_mode_zip_is_refused_too():
+    with tf.Graph().as_default():
+        zipped = tf.data.Dataset.zip((_R(10), _R(10).map(lambda x: x * 2)))
+        with pytest.raises(ValueError, match=r"zips 2 datasets"):
+            emg.inputs.with_data_service(zipped, "grpc://localhost:1")
+
+
+def test_one_source_of_pairs_stays_paired(service):
+    """The fix the refusal names: one splittable source, the pair made after."""
+    pairs = _R(100).map(lambda i: (i, i * 2))
+    dataset = emg.inputs.with_data_service(pairs, service, job_name="pairs")
+    values = [(int(a), int(b)) for a, b in dataset]
+    assert sorted(values) == [(i, 2 * i) for i in range(100)]
+
+
+def test_parallel_epochs_keeps_zip_pairs(service):
+    """parallel_epochs runs the whole pipeline on each worker: zip is safe."""
+    zipped = tf.data.Dataset.zip((_R(50), _R(50)))
+    dataset = emg.inputs.with_data_service(zipped, service, "parallel_epochs")
+    values = [(int(a), int(b)) for a, b in dataset]
+    assert len(values) == 100 and all(a == b for a, b in values)
+
+
+def test_distributed_epoch_accepts_splittable_pipelines(service):
+    """Concatenated and sampled sources split fine: each element once."""
+    mixed = tf.data.Dataset.sample_from_datasets([_R(50), _R(50, 100)], seed=1)
+    both = mixed.concatenate(_R(100, 120)).map(lambda x: x + 1).batch(5)
+    dataset = emg.inputs.with_data_service(both.unbatch(), service, job_name="mix")
+    assert sorted(_values(dataset)) == list(range(1, 121))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_multigpu import dataset_graph
+from estimator_multigpu.inputs.data_service_splits import check_splittable
 
 PROCESSING_MODES = ("distributed_epoch", "parallel_epochs")
 # Op -> what the user wrote. The service runs the pipeline in its own worker
@@ -31,6 +32,20 @@ def with_data_service(
     elements it held are lost, never repeated). `'parallel_epochs'` runs the
     whole dataset on every worker: each worker produces a full epoch.
 
+    Under `'distributed_epoch'` each source is split on its own, so a
+    pipeline that zips several datasets (pairs would mismatch), uses
+    `take`/`skip`/`shard` (they count per worker) or starts from
+    `Dataset.random` (no splits) is refused with the fix.
+
+    If the dispatcher stops mid-epoch, the consumer waits for it to serve
+    again at the same address (TensorFlow logs "Failed to heartbeat to
+    dispatcher ... Dispatcher address: ..." every second meanwhile); a
+    dispatcher restarted with the same `--work_dir` resumes the job and the
+    epoch ends normally; one restarted without `--work_dir` has forgotten
+    the job, and the consumer fails with `NotFoundError` ("Unknown iteration
+    client id", "Iteration id ... not found"): start the dispatcher with `--work_dir` (fault-tolerant
+    mode), or restart the consumers.
+
     Args:
       dataset: the pipeline to run on the service; it may not use
         `py_function`, `numpy_function` or `from_generator`.
@@ -48,6 +63,8 @@ def with_data_service(
     """
     _check_args(dataset, service, processing_mode, job_name)
     check_service_ops(dataset)
+    if processing_mode == "distributed_epoch":
+        check_splittable(dataset)
     policy = tf.data.experimental.service.ShardingPolicy
     mode = policy.DYNAMIC if processing_mode == "distributed_epoch" else policy.OFF
     return dataset.apply(
@@ -77,15 +94,33 @@ def check_service_ops(dataset: tf.data.Dataset) -> None:
             )
 
 
+def address_problem(address) -> str | None:
+    """What is wrong with a `'[grpc://]host:port'` address, or None if nothing.
+
+    The host must be non-empty and the port a number 1-65535.
+    """
+    if not isinstance(address, str):
+        return f"a string is needed, not {type(address).__name__}"
+    host, colon, port = address.removeprefix("grpc://").rpartition(":")
+    if not colon:
+        return "no :port"
+    if not host:
+        return "the host is empty"
+    if not (port.isdigit() and 1 <= int(port) <= 65535):
+        return f"the port must be a number 1-65535, not {port!r}"
+    return None
+
+
 def _check_args(dataset, service, processing_mode, job_name) -> None:
     if not isinstance(dataset, tf.data.Dataset):
         raise TypeError(
             f"`dataset` must be a tf.data.Dataset, got {type(dataset).__name__}."
         )
-    if not isinstance(service, str) or not service.rpartition(":")[2].isdigit():
+    problem = address_problem(service)
+    if problem:
         raise ValueError(
             f"`service` must be the dispatcher's address, 'grpc://host:port' "
-            f"or 'host:port', got {service!r}."
+            f"or 'host:port', got {service!r}: {problem}."
         )
     if processing_mode not in PROCESSING_MODES:
         raise ValueError(
