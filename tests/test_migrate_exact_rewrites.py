@@ -144,11 +144,20 @@ GPU_COUNTS = [
         "n = sum(1 for d in device_lib.list_local_devices() if d.device_type == 'GPU')\n",
         "n = len(emg.devices.resolve())\n",
     ),
+    (
+        "def get_available_gpus():\n"
+        "    local_device_protos = device_lib.list_local_devices()\n"
+        "    return [x.name for x in local_device_protos if x.device_type == 'GPU']\n"
+        "NUM_GPUS = len(get_available_gpus())\n",
+        "def get_available_gpus():\n    return emg.devices.resolve()\n",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    "body, expected", GPU_COUNTS, ids=["helper", "inline_len", "inline_sum"]
+    "body, expected",
+    GPU_COUNTS,
+    ids=["helper", "inline_len", "inline_sum", "name_list"],
 )
 def test_device_lib_gpu_counts_become_resolve(tmp_path, body, expected):
     head = "from tensorflow.python.client import device_lib\n"

@@ -171,8 +171,31 @@ def _is_gpu_test(test: ast.expr, var: str) -> bool:
     )
 
 
-def _gpu_count(comp: ast.AST, parents) -> ast.Call | None:
-    """The `len([...])`/`sum(1 for ...)` call counting GPUs around `comp`."""
+def _gpu_list(comp: ast.AST, parents, emg: str) -> tuple[ast.AST, str] | None:
+    """(node, new text) for a GPU count or GPU name list made by `comp`.
+
+    `len([x for x in protos if x.device_type == 'GPU'])` (or `sum(1 for ...)`)
+    -> `len(emg.devices.resolve())`; `[x.name for x in ... if ...]` ->
+    `emg.devices.resolve()` (device names; never empty: without a GPU, the
+    simulated devices or `/cpu:0`).
+    """
+    count = _gpu_count(comp, parents)
+    if count is not None:
+        return count, f"len({emg}.devices.resolve())"
+    if (
+        isinstance(comp, ast.ListComp)
+        and _gpu_count(comp, parents, counted=False) is comp
+        and isinstance(comp.elt, ast.Attribute)
+        and comp.elt.attr == "name"
+        and getattr(comp.elt.value, "id", None) == comp.generators[0].target.id
+    ):
+        return comp, f"{emg}.devices.resolve()"
+    return None
+
+
+def _gpu_count(comp: ast.AST, parents, counted: bool = True):
+    """The `len([...])`/`sum(1 for ...)` call counting GPUs around `comp`
+    (with `counted=False`: `comp` itself if it filters GPUs)."""
     if not isinstance(comp, ast.ListComp | ast.GeneratorExp):
         return None
     gen = comp.generators
@@ -180,6 +203,8 @@ def _gpu_count(comp: ast.AST, parents) -> ast.Call | None:
         return None
     if len(gen[0].ifs) != 1 or not _is_gpu_test(gen[0].ifs[0], gen[0].target.id):
         return None
+    if not counted:
+        return comp
     call = parents.get(id(comp))
     if not isinstance(call, ast.Call) or call.args != [comp] or call.keywords:
         return None
@@ -214,12 +239,11 @@ def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
     call = calls.get(id(f.node))
     if call is None or call.args or call.keywords:
         raise Unsafe("not a plain list_local_devices() call")
-    new = f"len({emg}.devices.resolve())"
     parent = parents.get(id(call))
     if isinstance(parent, ast.comprehension) and parent.iter is call:
-        count = _gpu_count(parents.get(id(parent)), parents)
-        if count is not None:
-            return [off.replace(count, new)]
+        found = _gpu_list(parents.get(id(parent)), parents, emg)
+        if found is not None:
+            return [off.replace(*found)]
     stmt = parent
     if not (
         isinstance(stmt, ast.Assign)
@@ -239,11 +263,11 @@ def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
     gen = parents.get(id(use))
     if not isinstance(gen, ast.comprehension) or gen.iter is not use:
         raise Unsafe(f"`{name}` is not only counted")
-    count = _gpu_count(parents.get(id(gen)), parents)
-    if count is None:
+    found = _gpu_list(parents.get(id(gen)), parents, emg)
+    if found is None:
         raise Unsafe(f"`{name}` is not only counted")
     start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)
-    return [Edit(start, end, ""), off.replace(count, new)]
+    return [Edit(start, end, ""), off.replace(*found)]
 
 
 def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str | None]:
