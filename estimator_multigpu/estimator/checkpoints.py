@@ -10,7 +10,6 @@ import tempfile
 import tensorflow as tf
 
 from estimator_multigpu.estimator import damaged
-from estimator_multigpu.estimator import log as logging
 
 # What an interrupted save leaves: the sharded saver's `<prefix>-<step>_temp/`
 # of `part-*` files, TensorFlow's bundle writer's `<file>.tempstate<uint64>`
@@ -73,7 +72,7 @@ def warm_start_settings(warm_start_from) -> WarmStartSettings | None:
         path = os.fsdecode(warm_start_from)
         variables_dir = os.path.join(path, tf.saved_model.VARIABLES_DIRECTORY)
         if tf.io.gfile.exists(os.path.join(variables_dir, "variables.index")):
-            logging.info("Warm-starting from a SavedModel")
+            tf.get_logger().info("Warm-starting from a SavedModel")
             variables = os.path.join(variables_dir, tf.saved_model.VARIABLES_FILENAME)
             return WarmStartSettings(variables)
         return WarmStartSettings(path)
@@ -88,7 +87,7 @@ def warm_start_settings(warm_start_from) -> WarmStartSettings | None:
 def maybe_warm_start(settings: WarmStartSettings | None) -> None:
     """Adds the warm-start initialisers to the default graph."""
     if settings is not None:
-        logging.info("Warm-starting with WarmStartSettings: %s", settings)
+        tf.get_logger().info("Warm-starting with WarmStartSettings: %s", settings)
         tf.compat.v1.train.warm_start(*settings)
 
 
@@ -116,7 +115,9 @@ def resolve_model_dir(model_dir) -> str:
     """
     if model_dir is None:
         model_dir = tempfile.mkdtemp()
-        logging.warning("Using temporary folder as model directory: %s", model_dir)
+        tf.get_logger().warning(
+            "Using temporary folder as model directory: %s", model_dir
+        )
         return model_dir
     model_dir = as_path(model_dir, "model_dir")
     if tf.io.gfile.exists(model_dir) and not tf.io.gfile.isdir(model_dir):
@@ -179,7 +180,7 @@ def checkpoint_or_latest(checkpoint_path: str | None, model_dir: str, purpose: s
     checkpoint_path = given_checkpoint(checkpoint_path)
     checkpoint_path = checkpoint_path or existing_latest(model_dir)
     if not checkpoint_path:
-        logging.info(
+        tf.get_logger().info(
             "Could not find trained model in model_dir: %s, running "
             "initialization to %s.",
             model_dir,
@@ -234,7 +235,7 @@ def remove_interrupted_saves(model_dir: str) -> None:
     for name in names:
         path = os.path.join(model_dir, name.rstrip("/"))
         if _is_interrupted_save(path):
-            logging.info(
+            tf.get_logger().info(
                 "Removing %s, left by a checkpoint save that was interrupted.", path
             )
             if tf.io.gfile.isdir(path):

@@ -8,9 +8,6 @@ import tensorflow as tf
 
 from estimator_multigpu.inputs.queues import _common
 
-# TensorFlow's logger (tf.get_logger()): absl's would install a root handler.
-logging = tf.compat.v1.logging
-
 # Ops that take the next element from a stateful source; a fresh copy of one,
 # on the same iterator or queue resource, takes the element after.
 SOURCE_OP_TYPES = frozenset(
@@ -127,7 +124,7 @@ def prefetch_queue(
     if not path:
         raise ValueError(_no_source_message(flat))
     _check_no_loop(path)
-    logging.info("prefetch_queue: %d op(s) copied per dequeue().", len(path))
+    tf.get_logger().info("prefetch_queue: %d op(s) copied per dequeue().", len(path))
     return PrefetchQueue(tensors, path, name or "prefetch_queue")
 
 
