@@ -37,6 +37,18 @@ class WarmStartSettings(
 
     Fields are the arguments of `tf.compat.v1.train.warm_start`; a string
     `vars_to_warm_start` regex matches trainable variables only.
+
+    Attributes:
+      ckpt_to_initialize_from: a checkpoint file or a folder holding one.
+      vars_to_warm_start: a regex (trainable variables only), a list of
+        variable names or regexes, or None for none.
+      var_name_to_vocab_info: `{variable name: tf.compat.v1.train.VocabInfo}`
+        for embeddings whose vocabulary changed.
+      var_name_to_prev_var_name: `{variable name: its name in the
+        checkpoint}` for renamed variables.
+
+    Raises:
+      ValueError: for an empty `ckpt_to_initialize_from`.
     """
 
     def __new__(

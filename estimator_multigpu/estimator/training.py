@@ -73,7 +73,18 @@ class TrainSpec(
         "TrainSpec", ["input_fn", "max_steps", "hooks", "saving_listeners"]
     )
 ):
-    """The "train" part of `train_and_evaluate`: input, duration, hooks."""
+    """The "train" part of `train_and_evaluate`: input, duration, hooks.
+
+    Attributes:
+      input_fn: the training `input_fn`.
+      max_steps: the global step to train to; None: until the input ends.
+      hooks: `SessionRunHook`s for training.
+      saving_listeners: `CheckpointSaverListener`s (chief only).
+
+    Raises:
+      TypeError, ValueError: for a non-callable `input_fn`, a `max_steps`
+        <= 0, or hooks and listeners of the wrong type.
+    """
 
     def __new__(cls, input_fn, max_steps=None, hooks=None, saving_listeners=None):
         _check_input_fn(input_fn)
@@ -102,7 +113,21 @@ class EvalSpec(
         ],
     )
 ):
-    """The "eval" part of `train_and_evaluate`: input, steps, exporters, timing."""
+    """The "eval" part of `train_and_evaluate`: input, steps, exporters, timing.
+
+    Attributes:
+      input_fn: the evaluation `input_fn`.
+      steps: batches per evaluation; None: until the input ends.
+      name: a name for the evaluation (its own `eval_<name>` folder).
+      hooks: `SessionRunHook`s for evaluation.
+      exporters: an `Exporter` or a list of them, run after each evaluation.
+      start_delay_secs: seconds before the first evaluation (on a cluster).
+      throttle_secs: the least seconds between two evaluations.
+
+    Raises:
+      TypeError, ValueError: for a non-callable `input_fn`, `steps` <= 0,
+        a bad name, hooks, exporters or times.
+    """
 
     def __new__(
         cls,
@@ -144,6 +169,11 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
     it runs in this process. On a cluster each task runs its part: see
     `distributed` (parameter servers serve, the chief and the workers train,
     the evaluator evaluates each new checkpoint), as tf.estimator did.
+
+    Args:
+      estimator: the `Estimator` to train.
+      train_spec: a `TrainSpec` (or, on TF 2.15, tf.estimator's).
+      eval_spec: an `EvalSpec` (or, on TF 2.15, tf.estimator's).
 
     Returns:
       Locally, `(metrics of the last evaluation, export results)` as
