@@ -200,11 +200,6 @@ def arrows_of(
 ARROWS = arrows_of(SOURCES, PACKAGES)
 
 
-def _units() -> set[str]:
-    units = {_unit(module) for module in SOURCES}
-    return units - {None}
-
-
 def unplaced(modules) -> tuple[set[str], set[str]]:
     """(units missing from LAYERS/APART, entries naming no unit)."""
     units = {_unit(module) for module in modules} - {None}
