@@ -7,7 +7,7 @@ from tensorflow.contrib import slim
 
 def clone_fn(batch_queue):
     images, labels = batch_queue.dequeue()
-    net = slim.conv2d(images, 8, [3, 3], normalizer_fn=slim.batch_norm)  # expect: contrib-slim, contrib-slim  # port: contrib-slim
+    net = slim.conv2d(images, 8, [3, 3], normalizer_fn=slim.batch_norm)  # expect: contrib-slim, contrib-slim  # port: contrib-slim, contrib-slim
     logits = slim.fully_connected(slim.flatten(net), 10)  # expect: contrib-slim, contrib-slim
     slim.losses.softmax_cross_entropy(logits, labels)  # expect: contrib-slim
     return logits
