@@ -5,7 +5,7 @@ Walks `estimator_multigpu.__all__` and every module of ours it exports
 module's `__all__`, or, without one, its public names that are neither
 modules nor standard-library imports. Functions get `inspect.signature`;
 classes defined by the package get their constructor and their public
-members; other objects their type (and a short value).
+members (an enum its values); other objects their type (and a short value).
 
 After a deliberate API change, regenerate the file and review the diff:
 
@@ -15,6 +15,7 @@ After a deliberate API change, regenerate the file and review the diff:
 from __future__ import annotations
 
 import argparse
+import enum
 import inspect
 import os
 import pathlib
@@ -98,6 +99,9 @@ def _describe(qualified: str, obj) -> list[str]:
             return [
                 f"{qualified}: class {obj.__qualname__} (re-exported from {origin})"
             ]
+        if issubclass(obj, enum.Enum):
+            values = [f"    .{m.name} = {m.value!r}" for m in obj]
+            return [f"{qualified}: enum", *values]
         bases = ", ".join(b.__qualname__ for b in obj.__bases__ if b is not object)
         head = f"{qualified}{_signature(obj)}: class" + (f"({bases})" if bases else "")
         return [head, *_members(obj)]

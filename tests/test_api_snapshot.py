@@ -79,3 +79,19 @@ def test_exported_modules_of_ours_are_walked():
     lines = _lines(parent)
     assert "estimator_multigpu.y.z: module estimator_multigpu.y.z" in lines
     assert "estimator_multigpu.y.z.N: int = 1" in lines
+
+
+def test_an_enum_lists_its_values_not_a_python_version_signature():
+    import enum
+
+    class Stage(str, enum.Enum):
+        RECORDS = "records"
+        PARSED = "parsed"
+
+    Stage.__module__ = "estimator_multigpu.y"
+    lines = _lines(_module("estimator_multigpu.y", __all__=["Stage"], Stage=Stage))
+    assert lines[2:] == [
+        "estimator_multigpu.y.Stage: enum",
+        "    .RECORDS = 'records'",
+        "    .PARSED = 'parsed'",
+    ]
