@@ -20,7 +20,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def test_malformed_tf_config_ends_main_before_anything_runs(monkeypatch):
     config = {"cluster": {"worker": ["127.0.0.1:2000"]}, "task": {"type": "ps"}}
     monkeypatch.setenv("TF_CONFIG", json.dumps(config))
-    with pytest.raises(SystemExit, match=r"^Error: TF_CONFIG field `task.index`"):
+    with pytest.raises(
+        SystemExit,
+        match=r"^Error: If \"cluster\" is set in TF_CONFIG, task index must be set\. "
+        r"\(TF_CONFIG field `task.index` is missing",
+    ):
         main._cluster_task()
 
 
