@@ -19,6 +19,9 @@ import tensorflow as tf
 from estimator_multigpu.estimator import log as logging
 
 LOG_EVERY_SECS = 30  # How often a wait says what it still waits for.
+# A server wait says nothing this long (a cluster's tasks start together, so
+# the first tries often come before a peer listens), or half its bound.
+FIRST_LOG_SECS = 5
 _POLL_SECS = 0.5
 _WATCHES = weakref.WeakSet()  # The StepWatchHooks whose thread may run.
 
@@ -58,15 +61,15 @@ def _answers(address: str) -> bool:
 def wait_for_servers(tasks: dict[str, str], timeout_secs: float) -> None:
     """Waits until every task's server accepts connections, at most `timeout_secs`.
 
-    Logs a warning naming the tasks still silent at once and then every
-    `LOG_EVERY_SECS`.
+    Logs a warning naming the tasks still silent after `FIRST_LOG_SECS` (or
+    half of `timeout_secs`, if shorter), then every `LOG_EVERY_SECS`.
 
     Raises:
       RuntimeError: after `timeout_secs`, naming the tasks and addresses
         that never answered.
     """
     started = time.monotonic()
-    next_log = started
+    next_log = started + min(FIRST_LOG_SECS, timeout_secs / 2)
     pending = dict(tasks)
     while True:
         pending = {t: a for t, a in pending.items() if not _answers(a)}
