@@ -136,7 +136,9 @@ def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
             ):
                 new += planned
     if new:
+        # The DeploymentConfig stays (its device helpers), and so does its finding.
+        done = ("model_deploy.create_clones", "model_deploy.optimize_clones")
         for f in findings:
-            if f.rule.rule_id == "slim-clones":
+            if f.rule.rule_id == "slim-clones" and f.api in done:
                 f.fixed = True
     return out + new

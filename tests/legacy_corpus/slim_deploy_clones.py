@@ -37,7 +37,7 @@ def _get_variables_to_train():
 
 def main():
     with tf.Graph().as_default():
-        deploy_config = model_deploy.DeploymentConfig(  # expect: slim-clones
+        deploy_config = model_deploy.DeploymentConfig(  # port: slim-clones
             num_clones=NUM_CLONES, clone_on_cpu=False
         )
         with tf.device(deploy_config.variables_device()):
@@ -58,7 +58,7 @@ def main():
             return end_points
 
         summaries = set(tf.get_collection(tf.GraphKeys.SUMMARIES))
-        clones = model_deploy.create_clones(deploy_config, clone_fn, [batch_queue])  # expect: slim-clones
+        clones = model_deploy.create_clones(deploy_config, clone_fn, [batch_queue])  # port: slim-clones
         first_clone_scope = deploy_config.clone_scope(0)
         update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS, first_clone_scope)
         end_points = clones[0].outputs
@@ -70,7 +70,7 @@ def main():
         with tf.device(deploy_config.optimizer_device()):
             optimizer = tf.train.GradientDescentOptimizer(0.5)
         variables_to_train = _get_variables_to_train()
-        total_loss, clones_gradients = model_deploy.optimize_clones(  # expect: slim-clones
+        total_loss, clones_gradients = model_deploy.optimize_clones(  # port: slim-clones
             clones, optimizer, var_list=variables_to_train
         )
         summaries.add(tf.summary.scalar("total_loss", total_loss))
