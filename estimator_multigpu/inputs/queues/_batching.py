@@ -205,6 +205,44 @@ def pipeline(
     return finish(dataset, headroom // size, options.deterministic)
 
 
+def build(
+    source: Any,
+    batch_size: Any,
+    capacity: Any,
+    *,
+    joined: bool,
+    num_threads: int = 1,
+    min_after_dequeue: Any = None,
+    seed: int | None = None,
+    keep_input: Any = True,
+    dynamic_pad: bool = False,
+    **options: Any,
+) -> tf.data.Dataset:
+    """The one body of the eight batchers.
+
+    Args:
+      source: a dataset of examples, or a list of them when `joined`.
+      batch_size, capacity: as the batcher received them.
+      joined: True for the `*_join` forms (several datasets, free order).
+      num_threads: the batcher's enqueue threads (1 for the joins).
+      min_after_dequeue: set for the shuffling forms (with `seed`).
+      keep_input: for the `maybe_*` forms (already checked).
+      dynamic_pad: pad variable-length tensors.
+      **options: `enqueue_many`, `shapes`, `allow_smaller_final_batch`,
+        `shared_name`, `deterministic` (the batcher's keyword-only flag).
+    """
+    if not joined:
+        check_dataset(source, "tensors")
+    shuffle = None
+    if min_after_dequeue is not None:
+        size = shuffle_buffer(batch_size, capacity, min_after_dequeue)
+        shuffle = Shuffle(buffer_size=size, seed=seed)
+    det = order(options.pop("deterministic"), num_threads, joined=joined)
+    dataset = join(source, det) if joined else source
+    settings = BatchOptions(dynamic_pad=dynamic_pad, deterministic=det, **options)
+    return pipeline(dataset, batch_size, capacity, settings, shuffle, keep_input)
+
+
 def join(datasets: Any, deterministic: bool) -> tf.data.Dataset:
     """Interleaves independent datasets in parallel, one element at a time."""
     if isinstance(datasets, tf.data.Dataset) or not isinstance(datasets, list | tuple):

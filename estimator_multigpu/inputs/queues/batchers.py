@@ -55,17 +55,19 @@ def batch(
     Returns:
       A dataset of batches: each tensor `[batch_size, ...]`.
     """
-    _batching.check_dataset(tensors, "tensors")
-    det = _batching.order(deterministic, num_threads, joined=False)
-    options = _batching.BatchOptions(
+    return _batching.build(
+        tensors,
+        batch_size,
+        capacity,
+        joined=False,
+        num_threads=num_threads,
+        dynamic_pad=dynamic_pad,
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=dynamic_pad,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(tensors, batch_size, capacity, options)
 
 
 def batch_join(
@@ -93,17 +95,18 @@ def batch_join(
     Returns:
       A dataset of batches: each tensor `[batch_size, ...]`.
     """
-    det = _batching.order(deterministic, 1, joined=True)
-    joined = _batching.join(tensors_list, det)
-    options = _batching.BatchOptions(
+    return _batching.build(
+        tensors_list,
+        batch_size,
+        capacity,
+        joined=True,
+        dynamic_pad=dynamic_pad,
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=dynamic_pad,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(joined, batch_size, capacity, options)
 
 
 def shuffle_batch(
@@ -139,21 +142,20 @@ def shuffle_batch(
     Raises:
       ValueError: if `capacity <= min_after_dequeue`.
     """
-    _batching.check_dataset(tensors, "tensors")
-    shuffle = _batching.Shuffle(
-        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+    return _batching.build(
+        tensors,
+        batch_size,
+        capacity,
+        joined=False,
+        num_threads=num_threads,
+        min_after_dequeue=min_after_dequeue,
         seed=seed,
-    )
-    det = _batching.order(deterministic, num_threads, joined=False)
-    options = _batching.BatchOptions(
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=False,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(tensors, batch_size, capacity, options, shuffle)
 
 
 def shuffle_batch_join(
@@ -174,18 +176,16 @@ def shuffle_batch_join(
 
     Arguments as in `shuffle_batch`, with `tensors_list` as in `batch_join`.
     """
-    shuffle = _batching.Shuffle(
-        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+    return _batching.build(
+        tensors_list,
+        batch_size,
+        capacity,
+        joined=True,
+        min_after_dequeue=min_after_dequeue,
         seed=seed,
-    )
-    det = _batching.order(deterministic, 1, joined=True)
-    joined = _batching.join(tensors_list, det)
-    options = _batching.BatchOptions(
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=False,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(joined, batch_size, capacity, options, shuffle)

@@ -43,17 +43,20 @@ def maybe_batch(
 ) -> tf.data.Dataset:
     """Like `batch`, keeping only the examples where `keep_input` holds."""
     _batching.check_dataset(tensors, "tensors")
-    keep = _check_keep(keep_input)
-    det = _batching.order(deterministic, num_threads, joined=False)
-    options = _batching.BatchOptions(
+    return _batching.build(
+        tensors,
+        batch_size,
+        capacity,
+        joined=False,
+        num_threads=num_threads,
+        keep_input=_check_keep(keep_input),
+        dynamic_pad=dynamic_pad,
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=dynamic_pad,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(tensors, batch_size, capacity, options, keep_input=keep)
 
 
 def maybe_batch_join(
@@ -71,18 +74,19 @@ def maybe_batch_join(
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
     """Like `batch_join`, keeping only the examples where `keep_input` holds."""
-    keep = _check_keep(keep_input)
-    det = _batching.order(deterministic, 1, joined=True)
-    joined = _batching.join(tensors_list, det)
-    options = _batching.BatchOptions(
+    return _batching.build(
+        tensors_list,
+        batch_size,
+        capacity,
+        joined=True,
+        keep_input=_check_keep(keep_input),
+        dynamic_pad=dynamic_pad,
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=dynamic_pad,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(joined, batch_size, capacity, options, keep_input=keep)
 
 
 def maybe_shuffle_batch(
@@ -103,21 +107,21 @@ def maybe_shuffle_batch(
 ) -> tf.data.Dataset:
     """Like `shuffle_batch`, keeping only the examples where `keep_input` holds."""
     _batching.check_dataset(tensors, "tensors")
-    keep = _check_keep(keep_input)
-    shuffle = _batching.Shuffle(
-        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+    return _batching.build(
+        tensors,
+        batch_size,
+        capacity,
+        joined=False,
+        num_threads=num_threads,
+        min_after_dequeue=min_after_dequeue,
         seed=seed,
-    )
-    det = _batching.order(deterministic, num_threads, joined=False)
-    options = _batching.BatchOptions(
+        keep_input=_check_keep(keep_input),
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=False,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(tensors, batch_size, capacity, options, shuffle, keep)
 
 
 def maybe_shuffle_batch_join(
@@ -136,19 +140,17 @@ def maybe_shuffle_batch_join(
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
     """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds."""
-    keep = _check_keep(keep_input)
-    shuffle = _batching.Shuffle(
-        buffer_size=_batching.shuffle_buffer(batch_size, capacity, min_after_dequeue),
+    return _batching.build(
+        tensors_list,
+        batch_size,
+        capacity,
+        joined=True,
+        min_after_dequeue=min_after_dequeue,
         seed=seed,
-    )
-    det = _batching.order(deterministic, 1, joined=True)
-    joined = _batching.join(tensors_list, det)
-    options = _batching.BatchOptions(
+        keep_input=_check_keep(keep_input),
         enqueue_many=enqueue_many,
         shapes=shapes,
-        dynamic_pad=False,
         allow_smaller_final_batch=allow_smaller_final_batch,
         shared_name=shared_name,
-        deterministic=det,
+        deterministic=deterministic,
     )
-    return _batching.pipeline(joined, batch_size, capacity, options, shuffle, keep)
