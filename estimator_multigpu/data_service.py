@@ -15,8 +15,6 @@ import sys
 
 import tensorflow as tf
 
-from estimator_multigpu.inputs.data_service import address_problem
-
 _service = tf.data.experimental.service
 _GC_CHECK_MS = 600_000  # DispatcherConfig's default job_gc_check_interval_ms.
 NO_WORK_DIR_NOTE = (
@@ -27,6 +25,23 @@ NO_WORK_DIR_NOTE = (
     "(fault-tolerant mode: it journals its state there, and a restarted "
     "dispatcher with the same --work_dir resumes the jobs)."
 )
+
+
+def address_problem(address) -> str | None:
+    """What is wrong with a `'[grpc://]host:port'` address, or None if nothing.
+
+    The host must be non-empty and the port a number 1-65535.
+    """
+    if not isinstance(address, str):
+        return f"a string is needed, not {type(address).__name__}"
+    host, colon, port = address.removeprefix("grpc://").rpartition(":")
+    if not colon:
+        return "no :port"
+    if not host:
+        return "the host is empty"
+    if not (port.isdigit() and 1 <= int(port) <= 65535):
+        return f"the port must be a number 1-65535, not {port!r}"
+    return None
 
 
 def start_dispatcher(

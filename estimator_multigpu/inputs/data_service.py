@@ -5,6 +5,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_multigpu import dataset_graph
+from estimator_multigpu.data_service import address_problem
 from estimator_multigpu.inputs.data_service_splits import check_splittable
 
 PROCESSING_MODES = ("distributed_epoch", "parallel_epochs")
@@ -92,23 +93,6 @@ def check_service_ops(dataset: tf.data.Dataset) -> None:
                 "Python. Rewrite it with TensorFlow ops, or read the data "
                 "from files (e.g. TFRecord) instead of a Python function."
             )
-
-
-def address_problem(address) -> str | None:
-    """What is wrong with a `'[grpc://]host:port'` address, or None if nothing.
-
-    The host must be non-empty and the port a number 1-65535.
-    """
-    if not isinstance(address, str):
-        return f"a string is needed, not {type(address).__name__}"
-    host, colon, port = address.removeprefix("grpc://").rpartition(":")
-    if not colon:
-        return "no :port"
-    if not host:
-        return "the host is empty"
-    if not (port.isdigit() and 1 <= int(port) <= 65535):
-        return f"the port must be a number 1-65535, not {port!r}"
-    return None
 
 
 def _check_args(dataset, service, processing_mode, job_name) -> None:
