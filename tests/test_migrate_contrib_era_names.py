@@ -8,14 +8,11 @@ in the data directory (nothing is fetched).
 """
 
 import ast
-import os
 import re
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import passes, runner, scanner
 
@@ -74,13 +71,7 @@ def test_migrated_writer_runs_with_the_reported_call(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     np.save(data / "values.npy", np.arange(5))
-    proc = subprocess.run(
-        [sys.executable, str(script), str(data)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
+    proc = run_script(script, data)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split("\n")[:2] == ["read values.npy", "wrote 5"]
     assert (data / "values.tfrecords").stat().st_size > 0

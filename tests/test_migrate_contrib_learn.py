@@ -1,13 +1,10 @@
 """Tests for the contrib-era shapes: Dataset.map arguments, batch_norm, contrib.learn."""
 
 import ast
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, parse_ok
+from migrate_helpers import CORPUS, parse_ok, run_script
 
 from estimator_multigpu.migrate import fixer, runner, scanner
 
@@ -211,14 +208,7 @@ def test_contrib_era_estimator_script_trains_after_fix(tmp_path):
     assert result.rewritten and not result.remaining
     script = tmp_path / name
     script.write_text(result.rewritten)
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_USE_LEGACY_KERAS": "1"}
-    proc = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "model")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
+    proc = run_script(script, tmp_path / "model", timeout=600, TF_USE_LEGACY_KERAS="1")
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     assert lines[0] == "variables True True" and lines[-1] == "improved True"

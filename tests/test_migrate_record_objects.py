@@ -1,14 +1,10 @@
 """Record-object readers flattened into the queue-chain rewrite; the QUEUE_RUNNERS thread loop."""
 
 import ast
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, parse_ok
+from migrate_helpers import CORPUS, parse_ok, run_scripts
 
 from estimator_multigpu.migrate import fixer, records, runner, scanner
 
@@ -101,20 +97,10 @@ def test_loop_that_uses_the_runner_otherwise_is_not_dropped():
     assert [f.line for f in findings if "QUEUE_RUNNERS loop" in f.api] == [12]
 
 
-_DRIVER = """
-import contextlib, io, json, os, runpy, sys
-import tensorflow as tf
-tf.config.threading.set_inter_op_parallelism_threads(16)
-out = {}
-for label, path, data in json.loads(sys.argv[1]):
-    os.makedirs(data)
-    sys.argv[1:] = [data]
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(path, run_name="__main__")
-    out[label] = buffer.getvalue().splitlines()
-print(json.dumps(out))
-"""
+# Queue-runner threads block inter-op threads; two cores give too few.
+_THREADS = (
+    "import tensorflow as tf; tf.config.threading.set_inter_op_parallelism_threads(16)"
+)
 
 
 @pytest.mark.slow
@@ -124,18 +110,14 @@ def test_rewritten_record_eval_reads_the_same_examples(tmp_path):
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)
     runs = [
-        ["original", str(EVAL), str(tmp_path / "a")],
-        ["rewritten", str(new), str(tmp_path / "b")],
+        ["original", EVAL, [tmp_path / "a"]],
+        ["rewritten", new, [tmp_path / "b"]],
     ]
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    got = run_scripts(runs, preamble=_THREADS, timeout=600)
+    assert got["original"]["error"] is None and got["rewritten"]["error"] is None
+    out = {label: run["stdout"] for label, run in got.items()}
     assert len([x for x in out["original"] if x.startswith("example")]) == 4
     assert out["original"][-1] == "done"
     assert out["rewritten"] == out["original"]

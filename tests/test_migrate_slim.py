@@ -1,11 +1,7 @@
 """tf.contrib.slim: findings grouped per file and module, `import tf_slim` where it runs."""
 
-import json
-import subprocess
-import sys
-
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_script, run_scripts
 
 from estimator_multigpu.migrate import runner, slim
 from estimator_multigpu.migrate.__main__ import main
@@ -99,9 +95,7 @@ def test_a_module_that_keeps_a_lacking_call_imports_and_runs(tmp_path):
         result.rewritten
     )
     runner.write(result, backup=False)
-    proc = subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, timeout=300
-    )
+    proc = run_script(path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "(1, 32) (1, 10)" in proc.stdout
 
@@ -137,20 +131,6 @@ def test_module_of():
     )
 
 
-_DRIVER = """
-import json, runpy, sys
-out = {}
-for label, path in json.loads(sys.argv[1]):
-    sys.argv[1:] = ["."]
-    try:
-        runpy.run_path(path, run_name="__main__")
-        out[label] = "ran"
-    except Exception as e:
-        out[label] = type(e).__name__
-print(json.dumps(out))
-"""
-
-
 def test_the_fixed_slim_trainer_trains(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
     result = runner.process(str(CORPUS / "slim_model_train.py"))
@@ -158,18 +138,14 @@ def test_the_fixed_slim_trainer_trains(tmp_path):
     assert "import tf_slim as slim\n" in result.rewritten
     fixed = tmp_path / "fixed.py"
     fixed.write_text(result.rewritten)
-    runs = [("original", str(CORPUS / "slim_model_train.py")), ("fixed", str(fixed))]
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
-    assert out == {"original": "ModuleNotFoundError", "fixed": "ran"}
-    assert "loss went down True" in proc.stdout
+    runs = [
+        ("original", CORPUS / "slim_model_train.py", ["."]),
+        ("fixed", fixed, ["."]),
+    ]
+    out = run_scripts(runs, cwd=tmp_path)
+    assert out["original"]["error"].startswith("ModuleNotFoundError")
+    assert out["fixed"]["error"] is None
+    assert "loss went down True" in out["fixed"]["stdout"]
 
 
 def test_after_the_switch_what_still_needs_work_is_still_reported(tmp_path):

@@ -8,13 +8,10 @@ the result trains.
 
 import ast
 import importlib.util
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import passes, runner, scanner
 
@@ -130,14 +127,7 @@ def test_migrated_script_trains_after_the_reported_edit(tmp_path):
     lines[at] = edit
     (tmp_path / "trainer.py").write_text("\n".join(lines) + "\n")
     (tmp_path / "mnist.py").write_text(MNIST_MODULE)
-    proc = subprocess.run(
-        [sys.executable, str(tmp_path / "trainer.py"), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
+    proc = run_script(tmp_path / "trainer.py", tmp_path, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     steps = [line.split()[1] for line in proc.stdout.splitlines()]
     assert steps == ["0", "1", "2"]

@@ -1,22 +1,11 @@
 """`emg-migrate --upgrade-v2`: TensorFlow's tf_upgrade_v2 first, only when asked."""
 
-import os
-import subprocess
-import sys
-
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_cli, run_script
 
 from estimator_multigpu.migrate import compat_v1, runner
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
-CLI = [sys.executable, "-m", "estimator_multigpu.migrate"]
-
-
-def _env(**extra):
-    root = str(CORPUS.parents[1])
-    path = os.pathsep.join(filter(None, [extra.pop("PYTHONPATH", ""), root]))
-    return dict(os.environ, PYTHONPATH=path, TF_CPP_MIN_LOG_LEVEL="2", **extra)
 
 
 def test_the_default_is_the_compat_v1_import_not_the_upgrader():
@@ -39,13 +28,7 @@ def test_graph_mode_goes_after_the_opening_imports():
 def test_upgrade_v2_renames_per_use_and_the_result_trains(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(TRAINER.read_text())
-    proc = subprocess.run(
-        CLI + ["--upgrade-v2", "--fix", "--no-backup", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=_env(),
-    )
+    proc = run_cli("--upgrade-v2", "--fix", "--no-backup", script)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "tf_upgrade_v2 renamed TF 1.x names first" in proc.stdout
     new = script.read_text()
@@ -54,13 +37,7 @@ def test_upgrade_v2_renames_per_use_and_the_result_trains(tmp_path):
         in new
     )
     assert "tf.compat.v1.layers.dense(" in new and "tf.compat.v1.summary.scalar(" in new
-    run = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "logs")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=_env(TF_USE_LEGACY_KERAS="1"),
-    )
+    run = run_script(script, tmp_path / "logs", TF_USE_LEGACY_KERAS="1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "final loss 0.0" in run.stdout
 
@@ -71,12 +48,8 @@ def test_an_upgrader_that_cannot_run_is_an_error_and_changes_nothing(tmp_path):
     (fake / "__init__.py").write_text("raise ImportError('no TensorFlow here')\n")
     script = tmp_path / "train.py"
     script.write_text(TRAINER.read_text())
-    proc = subprocess.run(
-        CLI + ["--upgrade-v2", "--fix", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=_env(PYTHONPATH=str(tmp_path / "fake")),
+    proc = run_cli(
+        "--upgrade-v2", "--fix", script, timeout=120, pythonpath=tmp_path / "fake"
     )
     assert proc.returncode == 2
     assert "--upgrade-v2 runs TensorFlow's tf_upgrade_v2 with" in proc.stderr

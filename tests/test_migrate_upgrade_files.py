@@ -7,14 +7,9 @@ they test this tool's handling and start in milliseconds; the last one runs
 the real tf_upgrade_v2.
 """
 
-import os
-import subprocess
-import sys
-
 import pytest
+from migrate_helpers import run_cli
 
-CLI = [sys.executable, "-m", "estimator_multigpu.migrate"]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\n"
 _FAKE_EDITS = """
 class ASTCodeUpgrader:
@@ -45,10 +40,8 @@ def fake_tf(tmp_path):
 
 
 def _cli(args, pythonpath, timeout=300):
-    path = os.pathsep.join(filter(None, [pythonpath, ROOT]))
-    env = dict(os.environ, PYTHONPATH=path, TF_CPP_MIN_LOG_LEVEL="3")
-    return subprocess.run(
-        CLI + args, capture_output=True, text=True, timeout=timeout, env=env
+    return run_cli(
+        *args, pythonpath=pythonpath, timeout=timeout, TF_CPP_MIN_LOG_LEVEL="3"
     )
 
 
