@@ -215,6 +215,27 @@ def test_plot_path_is_checked_before_measuring(user_pkg, capsys, plot, message):
     assert (user_pkg / "exists.png").read_text() == "keep me"
 
 
+def test_plot_without_matplotlib_is_refused_before_measuring(
+    user_pkg, capsys, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
+    status = main(
+        [
+            "user_pkg.pipelines:input_fn",
+            "--input-bound",
+            "--step=user_pkg.pipelines:step",
+            '--params={"batch": 2}',
+            "--plot=stages.png",
+        ]
+    )
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "plot_stages needs matplotlib: pip install" in captured.err
+    assert "real input" not in captured.err
+
+
 def test_input_that_never_yields_fails_after_the_timeout(user_pkg):
     """The first element never comes: a bounded wait, a message naming it."""
     result = subprocess.run(

@@ -108,6 +108,7 @@ def _input_bound(args, target, parser) -> int:
     model_fn = loading.load_target(args.model_fn) if args.model_fn else None
     if args.plot:
         plot.check_path(args.plot, "--plot")
+        plot.require_matplotlib()
     result = input_bound(
         target,
         step,
@@ -140,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         checking.NoPipelineError,
         plot.PlotPathError,
         InputTimeoutError,
+        ImportError,
     ) as error:
         sys.stderr.write(f"error: {error}\n")
         return 2

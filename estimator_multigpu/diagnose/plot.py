@@ -33,7 +33,8 @@ def check_path(path: str, name: str = "`path`") -> None:
         )
 
 
-def _figure(report: InputBoundReport):
+def require_matplotlib():
+    """`(FigureCanvasAgg, Figure)`; ImportError naming the extra without it."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -41,6 +42,11 @@ def _figure(report: InputBoundReport):
         raise ImportError(
             "plot_stages needs matplotlib: pip install 'estimator-multigpu[diagnose]'."
         ) from error
+    return FigureCanvasAgg, Figure
+
+
+def _figure(report: InputBoundReport):
+    FigureCanvasAgg, Figure = require_matplotlib()  # noqa: N806
     stages = [s for s in report.stages if s.examples_per_sec or s.elements_per_sec]
     figure = Figure(figsize=(8, 0.5 * len(stages) + 1.5))
     FigureCanvasAgg(figure)

@@ -37,7 +37,11 @@ def _pipeline(dataset: tf.data.Dataset) -> tuple[dict, str] | None:
         return None
     nodes = {n.name: n for n in graph_def.node}
     retval = [n for n in graph_def.node if n.op == "_Retval"]
-    return nodes, _name(retval[0].input[0])
+    if retval:
+        return nodes, _name(retval[0].input[0])
+    used = {_name(e) for n in graph_def.node for e in n.input}
+    sinks = [n.name for n in graph_def.node if "Dataset" in n.op and n.name not in used]
+    return (nodes, sinks[-1]) if sinks else None
 
 
 def _name(edge: str) -> str:
