@@ -13,6 +13,7 @@ from estimator_multigpu import model_fn as model_fn_lib
 from estimator_multigpu import tf_internals
 from estimator_multigpu.towers import (
     all_towers,
+    creators,
     diagnostics,
     empty,
     losses,
@@ -113,18 +114,39 @@ def _own_collections(graph: tf.Graph, index: int, owned: dict):
                 ref[:] = saved[key]
 
 
-def _scopes(index: int, device_fn: Callable) -> contextlib.ExitStack:
+def _later_getter(index: int) -> Callable:
+    reuse = diagnostics.later_tower_getter(index)
+
+    def custom_getter(getter, *args, **kwargs):
+        return creators.mark_get_variable(reuse, getter, *args, **kwargs)
+
+    return custom_getter
+
+
+def _scopes(
+    index: int, device_fn: Callable, order: creators.CreationOrder
+) -> contextlib.ExitStack:
+    """Variable scope, creator scope, name scope and device of tower `index`.
+
+    Tower 0 keeps the names of a single-device run; later towers reuse its
+    variables, those of `get_variable` by name and the others (Keras layers,
+    `tf.Variable`) by creation order (see `creators`).
+    """
     stack = contextlib.ExitStack()
     scope = tf.compat.v1.get_variable_scope()
     if index > 0:
-        getter = diagnostics.later_tower_getter(index)
         stack.enter_context(
-            tf.compat.v1.variable_scope(scope, reuse=True, custom_getter=getter)
+            tf.compat.v1.variable_scope(
+                scope, reuse=True, custom_getter=_later_getter(index)
+            )
         )
-    else:
-        stack.enter_context(tf.compat.v1.variable_scope(scope))
-    if index > 0:  # Tower 0 keeps the names of a single-device run.
+        stack.enter_context(order.reuse(index))
         stack.enter_context(tf.name_scope(f"tower_{index}"))
+    else:
+        stack.enter_context(
+            tf.compat.v1.variable_scope(scope, custom_getter=creators.mark_get_variable)
+        )
+        stack.enter_context(order.record())
     stack.enter_context(tf.compat.v1.device(device_fn))
     return stack
 
@@ -163,7 +185,7 @@ def _make_local(graph: tf.Graph, variables: Sequence[tf.Variable]) -> None:
     )
 
 
-def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:
+def _build_one(model_fn, shard, run_args, device, placer, context, order) -> Tower:
     graph = tf.compat.v1.get_default_graph()
     first_op = len(graph.get_operations())
     first_global = len(graph.get_collection(_KEYS.GLOBAL_VARIABLES))
@@ -173,7 +195,7 @@ def _build_one(model_fn, shard, run_args, device, placer, context) -> Tower:
     owned = {}
     device_fn = placement.tower_device_fn(device, placer)
     with context_lib.active(context), _own_collections(graph, context.index, owned):
-        with _scopes(context.index, device_fn):
+        with _scopes(context.index, device_fn, order):
             spec = _call(model_fn, shard, run_args, context.index)
     if context.index > 0:
         per_tower = diagnostics.per_tower_variables(
@@ -217,7 +239,7 @@ def build_towers(
     """
     plain.install()
     calls, means = [[] for _ in devices], [[] for _ in devices]
-    towers = []
+    towers, order = [], creators.CreationOrder()
     for index, device in enumerate(devices):
         context = context_lib.TowerContext(
             index,
@@ -230,6 +252,8 @@ def build_towers(
         )
         with tf.device(device):
             shard = empty.pad_if_empty(tuple(shards[index]), counts[index])
-        towers.append(_build_one(model_fn, shard, run_args, device, placer, context))
+        towers.append(
+            _build_one(model_fn, shard, run_args, device, placer, context, order)
+        )
     all_towers.finish(means, counts)
     return towers
