@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import astutil, tower_body, tower_rewrite
+from estimator_multigpu.migrate import astutil, tower_body, tower_devices, tower_rewrite
 from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply
 
@@ -345,7 +345,7 @@ def minimize_text(td: TowerDef, off: Offsets, emg: str, name: str) -> str:
         name,
         inputs,
         optimizer,
-        f"devices={tower_rewrite._devices_text(tl, off, emg)}",
+        f"devices={tower_devices.devices_text(tl.loop, tl.device, off, emg)}",
     ]
     if tl.global_step is not None:
         args.append(f"global_step={off.text(tl.global_step)}")
