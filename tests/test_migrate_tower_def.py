@@ -62,6 +62,12 @@ def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():
     assert "        if i == 0:\n            correct_pred = " in new
 
 
+def test_a_comprehension_variable_after_the_loop_is_not_left_by_the_towers():
+    source = SLICES + "    print([i for i in range(num_gpus)])\n"
+    new, _ = fix(source)
+    assert "        global accuracy\n" in new
+
+
 def test_sliced_loop_finding_names_the_tower_function():
     _, findings = fix(SLICES)
     (loop,) = [f for f in findings if f.api == "tower loop"]

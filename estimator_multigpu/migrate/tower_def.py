@@ -17,6 +17,7 @@ from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply
 
 NotCanonical = tower_body.NotCanonical
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 @dataclasses.dataclass
@@ -194,11 +195,18 @@ def _position(node: ast.AST) -> tuple[int, int]:
 
 
 def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
-    """(names read, names written) in `scope` outside the loop statement."""
+    """(names read, names written) in `scope` outside the loop statement
+    (a comprehension's own variables are its own)."""
     inside = {id(n) for n in ast.walk(stmt)}
     walk = ast.walk(scope) if isinstance(scope, ast.Module) else (
         astutil.walk_scope(scope.body))  # fmt: skip
     nodes = [n for n in walk if id(n) not in inside]
+    own = set()
+    for node in nodes:
+        if isinstance(node, _COMPREHENSIONS):
+            bound = set().union(*(astutil.writes(g.target) for g in node.generators))
+            own |= {id(n) for n in ast.walk(node) if getattr(n, "id", None) in bound}
+    nodes = [n for n in nodes if id(n) not in own]
     read = {
         n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     }
