@@ -270,20 +270,31 @@ def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
     return [Edit(start, end, ""), off.replace(*found)]
 
 
+_LAST: list = []  # [(tree, parents, calls)] of the last tree seen
+
+
+def _maps(tree: ast.AST) -> tuple[dict, dict]:
+    """(parents, calls by id of their func) of `tree`, built once per tree."""
+    if not _LAST or _LAST[0][0] is not tree:
+        calls = {id(c.func): c for c in ast.walk(tree) if isinstance(c, ast.Call)}
+        _LAST[:] = [(tree, parents_of(tree), calls)]
+    return _LAST[0][1], _LAST[0][2]
+
+
 def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str | None]:
     """The exact rewrite of finding `f`, and a module to import for it.
 
     Raises:
       Unsafe: when `f` has none.
     """
-    parents = parents_of(tree)
-    calls = {id(c.func): c for c in ast.walk(tree) if isinstance(c, ast.Call)}
-    if f.rule is rules.TF0_LOSS_RULE:
+    loss, prof = f.rule is rules.TF0_LOSS_RULE, f.rule is rules.TFPROF_RULE
+    if not (loss or prof or f.api == _DEVICE_LIB or _name_key(f.api)):
+        raise Unsafe("no exact rewrite")
+    parents, calls = _maps(tree)
+    if loss:
         return _loss_edits(calls[id(f.node)], f.api, off), None
-    if f.rule is rules.TFPROF_RULE:
+    if prof:
         return _print_edits(calls[id(f.node)], off, table), None
     if f.api == _DEVICE_LIB:
         return _device_edits(f, off, calls, parents, emg), None
-    if _name_key(f.api):
-        return _name_edits(f, table, off, parents)
-    raise Unsafe("no exact rewrite")
+    return _name_edits(f, table, off, parents)
