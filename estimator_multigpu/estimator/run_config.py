@@ -101,14 +101,40 @@ class RunConfig(run_config_properties.RunConfigProperties):
         num_gpus: int | None = None,
         log_examples_per_sec: bool = False,
     ):
-        """Builds a `RunConfig`; see `tf.estimator.RunConfig` for the fields.
+        """Builds a `RunConfig`, with tf.estimator's arguments in its order.
 
         Args:
+          model_dir: where checkpoints, event files and exports go; None: the
+            Estimator's, or a temporary folder.
+          tf_random_seed: the graph-level random seed, or None.
+          save_summary_steps: save summaries every this many steps.
+          save_checkpoints_steps: a checkpoint every this many steps (not with
+            `save_checkpoints_secs`).
+          save_checkpoints_secs: a checkpoint every this many seconds; by
+            default 600 when neither is given.
+          session_config: the `tf.compat.v1.ConfigProto` of the sessions;
+            default `get_default_session_config()`.
+          keep_checkpoint_max: how many recent checkpoints to keep (0 or None:
+            all).
+          keep_checkpoint_every_n_hours: keep one checkpoint per this many
+            hours for good.
+          log_step_count_steps: log `global_step/sec` (and the loss) every
+            this many steps; None: never.
           train_distribute: None, or a `tf.distribute.MirroredStrategy` /
             `OneDeviceStrategy` whose devices the model is replicated over.
           eval_distribute: accepted as tf.estimator takes it; evaluation runs
             on the training devices, so it must name the same devices as
             `train_distribute` when both are given.
+          device_fn: `device_fn(op) -> device` for every op the model_fn
+            makes, or None.
+          protocol: the server protocol (`'grpc'`), or None.
+          experimental_distribute: tf.estimator's `DistributeConfig`, or None.
+          experimental_max_worker_delay_secs: the longest a worker waits
+            before it starts, or None.
+          session_creation_timeout_secs: how long a worker waits for the
+            chief's session, and the trainer for the cluster's parameter
+            servers.
+          checkpoint_save_graph_def: whether checkpoints save the graph.
           devices: compute devices to replicate the model over, e.g.
             `['/gpu:0', '/gpu:1']`.
           num_gpus: replicate over the first `num_gpus` devices instead.
