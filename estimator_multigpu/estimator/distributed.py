@@ -27,7 +27,6 @@ import tensorflow as tf
 from estimator_multigpu import cluster as cluster_lib
 from estimator_multigpu.estimator import cluster, run_config, waits
 from estimator_multigpu.estimator import estimator as estimator_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator import train as train_lib
 from estimator_multigpu.estimator.continuous_eval import run_evaluator
 from estimator_multigpu.estimator.sync_replicas import (
@@ -102,7 +101,7 @@ def start_server(config) -> tf.distribute.Server | None:
         jobs = config.cluster_spec.jobs
         single = len(jobs) == 1 and len(config.cluster_spec.job_tasks(jobs[0])) == 1
         if single and config.task_type in _TRAINER_JOBS:
-            logging.info(
+            tf.get_logger().info(
                 "Skip starting Tensorflow server as there is only one node in "
                 "the cluster."
             )
@@ -111,7 +110,7 @@ def start_server(config) -> tf.distribute.Server | None:
             "Could not start server; be sure to specify master in RunConfig "
             "or set the TF_CONFIG environment variable."
         )
-    logging.info("Start Tensorflow server.")
+    tf.get_logger().info("Start Tensorflow server.")
     server = tf.distribute.Server(
         config.cluster_spec,
         job_name=config.task_type,
@@ -219,7 +218,7 @@ def wait_for_chief(config, model_dir: str) -> None:
     delay = min(max_delay, (config.task_id + 1) * _DELAY_SECS_PER_WORKER)
     if delay <= 0:
         return
-    logging.info("Waiting %d secs before starting training.", delay)
+    tf.get_logger().info("Waiting %d secs before starting training.", delay)
     deadline = time.monotonic() + delay
     while time.monotonic() < deadline:
         if _checkpointed_since(model_dir, _STARTED):

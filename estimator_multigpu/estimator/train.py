@@ -22,7 +22,6 @@ from estimator_multigpu.estimator import (
 )
 from estimator_multigpu.estimator import hooks as hooks_lib
 from estimator_multigpu.estimator import input_fn as input_fn_lib
-from estimator_multigpu.estimator import log as logging
 from estimator_multigpu.estimator.spec import ModeKeys
 from estimator_multigpu.towers import losses as towers_losses
 
@@ -197,7 +196,7 @@ def train(
     model_dir = estimator.model_dir
     if max_steps is not None:
         if max_steps <= checkpoints.global_step_in(model_dir):
-            logging.info("Skipping training since max_steps has already saved.")
+            tf.get_logger().info("Skipping training since max_steps has already saved.")
             return None
     if steps is not None or max_steps is not None:
         hooks.append(tf.compat.v1.train.StopAtStepHook(steps, max_steps))
@@ -209,7 +208,7 @@ def train(
             loss = _build_and_run(
                 estimator, model, input_fn, hooks, saving_listeners, placement
             )
-    logging.info("Loss for final step: %s.", loss)
+    tf.get_logger().info("Loss for final step: %s.", loss)
     return loss
 
 
@@ -358,7 +357,7 @@ def _run_loop(session, spec, input_fn):
             _, loss = session.run(fetches)
             steps += 1  # Only once the step ran: the input may end at once.
     if steps == 0:
-        logging.warning(
+        tf.get_logger().warning(
             "Training with estimator made no steps. Perhaps input is empty or "
             "misspecified: input_fn %s gave no batch.",
             input_fn_lib.name_of(input_fn),
