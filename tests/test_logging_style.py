@@ -23,8 +23,6 @@ PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 # when this check landed (each: one import line and its calls to convert).
 # An entry that no longer needs it fails test_pending_entries_still_pending.
 PENDING = {
-    "estimator/distributed.py",
-    "estimator/train.py",
     "estimator/waits.py",
     # The alias that the modules above still import; removed with them.
     "estimator/log.py",
