@@ -110,6 +110,29 @@ def test_what_cannot_move_is_left_with_the_reason(old, new, reason):
     assert not any(f.fixed for f in findings if f.api == "tf.FIFOQueue")
 
 
+def test_a_queue_made_in_branches_names_every_blocker():
+    # research/resnet's shape: the queue class depends on the mode, and the
+    # values it enqueues are decoded from a reader.
+    source = RAW.replace(
+        "    queue = tf.FIFOQueue(capacity=10, dtypes=[tf.float32, tf.int32])\n",
+        "    if files:\n"
+        "        queue = tf.FIFOQueue(capacity=10, dtypes=[tf.float32, tf.int32])\n"
+        "    else:\n"
+        "        queue = tf.RandomShuffleQueue(10, 2, dtypes=[tf.float32, tf.int32])\n",
+    ).replace(
+        "    enqueue = queue.enqueue_many([values, tf.range(4)])",
+        "    _, line = tf.TextLineReader().read(tf.train.string_input_producer(files))\n"
+        "    enqueue = queue.enqueue([tf.strings.to_number(line), 1])",
+    )
+    result, findings = fix(source)
+    assert "emg.inputs.queues" not in result.source
+    notes = {why for _, why in result.notes}
+    assert (
+        "`queue` is assigned more than once; also line 10: the enqueued values "
+        "come from a reader, a queue or limit_epochs" in " ".join(notes)
+    ), notes
+
+
 def test_corpus_script_has_no_queue_left():
     result = runner.process(str(CORPUS / SCRIPT))
     assert result.notes == []

@@ -83,7 +83,11 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
     nodes = list(astutil.walk_scope([scope]))
     names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
     if sum(not _load(n) for n in names) != 1:
-        raise NotAChain(f"`{name}` is assigned more than once")
+        why, also = (
+            f"`{name}` is assigned more than once",
+            _enqueue_problem(nodes, names),
+        )
+        raise NotAChain(f"{why}; also {also}" if also else why)
     if astutil.reads(scope)[name] != sum(_load(n) for n in names):
         raise NotAChain(f"`{name}` is used in a nested function")
     calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
@@ -108,6 +112,25 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
     adds = _adds(scope, nodes, runners, table)
     kind = queue_kind(table, assign.value)
     return RawQueue(assign.value, kind, dequeues, runners, adds, scope)
+
+
+def _enqueue_problem(nodes, names) -> str | None:
+    """Why the queue's enqueued values cannot stay tensors, if they cannot
+    (named with another refusal, so that both show at once)."""
+    calls = {
+        id(n.func.value): n
+        for n in nodes
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    }
+    tainted = _tainted(nodes)
+    for use in names:
+        call = calls.get(id(use))
+        if call is not None and getattr(call.func, "attr", None) in ENQUEUES:
+            try:
+                _check_enqueued(call, tainted)
+            except NotAChain as why:
+                return str(why)
+    return None
 
 
 def _load(node: ast.Name) -> bool:
