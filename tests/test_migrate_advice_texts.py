@@ -79,3 +79,28 @@ def test_reduction_none_is_refused_with_the_reason(tmp_path, args):
     advice = hits[0].rule.replacement
     assert "Reduction.NONE" in advice and "contrib raised ValueError" in advice
     assert "loss_reduction='sum'" in advice and "loss_reduction='mean'" in advice
+
+
+MODEL_FN_LOOP = """
+import tensorflow as tf
+
+def get_model_fn(num_gpus):
+    def _model_fn(features, labels, mode, params):
+        num_devices = num_gpus * 2
+        tower_losses = []
+        for i in range(num_devices):
+            with tf.device('/gpu:%d' % i):
+                tower_losses.append(tf.reduce_sum(features[i]))
+        loss = tf.add_n(tower_losses)
+        return tf.estimator.EstimatorSpec(mode, loss=loss)
+    return _model_fn
+"""
+
+
+def test_model_fn_loop_advice_never_names_a_local_at_the_estimator(tmp_path):
+    _, hits = _findings(tmp_path, MODEL_FN_LOOP, "tower-loop")
+    (loop,) = [f for f in hits if f.line == 8]
+    advice = loop.rule.replacement
+    assert "num_gpus=num_devices)" not in advice
+    assert "emg.devices.resolve(num_gpus=N)" in advice
+    assert "`num_devices` is a local of _model_fn (here num_gpus * 2)" in advice

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import model_fn_rewrite, rules, tower_loops
+from estimator_multigpu.migrate import astutil, model_fn_rewrite, rules, tower_loops
 from estimator_multigpu.migrate.astutil import walk_scope
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
@@ -39,6 +39,32 @@ def _count(loop: ast.For) -> str:
     return f"len(list({ast.unparse(it)}))"
 
 
+def _at_estimator(count: str, func: ast.FunctionDef) -> str:
+    """The edit where the Estimator is built; a local of `func` in `count` is
+    not visible there, so the text says N and what the local holds."""
+    head = "where the Estimator is built: model_fn=emg.replicate_model_fn(model_fn, "
+    try:
+        names = {n.id for n in ast.walk(ast.parse(count)) if isinstance(n, ast.Name)}
+    except SyntaxError:
+        names = set()
+    params = {a.arg for a in func.args.args + func.args.kwonlyargs}
+    local = sorted(names & (astutil.writes(func) - params))  # params: the Estimator's
+    if not local:
+        return f"{head}devices=emg.devices.resolve(num_gpus={count}))"
+    values = [
+        ast.unparse(n.value)
+        for n in ast.walk(func)
+        if isinstance(n, ast.Assign)
+        and [ast.unparse(t) for t in n.targets] == [local[0]]
+    ]
+    held = f" (here {values[0]})" if len(values) == 1 else ""
+    return (
+        f"{head}devices=emg.devices.resolve(num_gpus=N)), N the tower count: "
+        f"`{local[0]}` is a local of {func.name}{held}, not visible there; pass "
+        "the same value"
+    )
+
+
 def _indexed(loop: ast.For, var: str) -> list[str]:
     """`X[var]` spellings in the loop body (the per-tower inputs)."""
     return sorted(
@@ -68,8 +94,7 @@ def replacement(loop: ast.For, func: ast.FunctionDef) -> str:
         else "",
         "optimizer -> emg.TowerOptimizer(optimizer) (its apply_gradients takes "
         "tf.gradients pairs too)",
-        "where the Estimator is built: model_fn=emg.replicate_model_fn(model_fn, "
-        f"devices=emg.devices.resolve(num_gpus={count}))",
+        _at_estimator(count, func),
         "the input_fn returns the global batch, not per-tower lists",
     ]
     return "; ".join(p for p in parts if p)
