@@ -469,3 +469,44 @@ def test_command_that_cannot_be_executed_is_named(tmp_path):
         f"[launch] worker:0: cannot run {str(script)!r}: Exec format error; "
         "a script without a #! line? Run it through its interpreter"
     ) in result.stdout
+
+
+_STEAL = """
+import json, os, pathlib, socket, subprocess, sys, time
+out = pathlib.Path(sys.argv[1])
+config = json.loads(os.environ["TF_CONFIG"])
+task = config["task"]
+host, port = config["cluster"][task["type"]][task["index"]].split(":")
+if task["index"] == 1:  # Another program, in its own session, takes the port.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import socket, time; s = socket.socket(); "
+         f"s.bind(({host!r}, {port})); s.listen(); print(1, flush=True); "
+         "time.sleep(60)"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    holder.stdout.readline()
+    (out / "holder").write_text(str(holder.pid))
+    sys.exit(3)
+time.sleep(60)
+"""
+
+
+def test_restart_names_a_port_taken_meanwhile(tmp_path):
+    script = tmp_path / "steal.py"
+    script.write_text(_STEAL)
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", "--workers=2"]
+    argv += ["--restart-failed", "--grace-seconds=1", "--"]
+    argv += [sys.executable, str(script), str(tmp_path)]
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    finally:
+        holder = tmp_path / "holder"
+        if holder.exists():
+            os.kill(int(holder.read_text()), signal.SIGKILL)
+    assert result.returncode == 1, result.stdout
+    assert "[launch] worker:1 failed with status 3: restart 1" in result.stdout
+    assert re.search(
+        r"\[launch\] worker:1: its port 127\.0\.0\.1:\d+ \(in its TF_CONFIG\) is "
+        r"in use by another process",
+        result.stdout,
+    )

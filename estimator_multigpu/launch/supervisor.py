@@ -14,7 +14,18 @@ from estimator_multigpu.launch.reaper import Reaper
 _POLL_SECONDS = 0.05
 _OUTPUT_SECONDS = 60.0  # Bounds the wait for a task's output to end.
 _PORT_IN_USE_STATUS = 1
+_PORT_WAIT_SECONDS = 2.0
 _CANNOT_EXECUTE_STATUS = 126  # As a shell reports a command it cannot run.
+
+
+def _taken(address: str) -> bool:
+    """In use for `_PORT_WAIT_SECONDS` (killed children may still be closing)."""
+    deadline = time.monotonic() + _PORT_WAIT_SECONDS
+    while port_in_use(address):
+        if time.monotonic() > deadline:
+            return True
+        time.sleep(_POLL_SECONDS)
+    return False
 
 
 class _PortInUse(Exception):
@@ -162,7 +173,7 @@ class Supervisor:
     def _check_port(self, proc: TaskProcess) -> None:
         """Raises `_PortInUse` naming the task if its port is taken."""
         address = proc.task.address
-        if address is None or not port_in_use(address):
+        if address is None or not _taken(address):
             return
         raise _PortInUse(
             f"{proc.task.name}: its port {address} (in its TF_CONFIG) is in "
