@@ -142,7 +142,22 @@ class _Queue:
 
 
 class FIFOQueue(_Queue):
-    """A drop-in for `tf.queue.FIFOQueue` fed by QueueRunner enqueue ops."""
+    """A drop-in for `tf.queue.FIFOQueue` fed by QueueRunner enqueue ops.
+
+    Args:
+      capacity: the queue's capacity (an int >= 1): the prefetch headroom of
+        `dequeue_many`/`dequeue_up_to`, in batches of that many examples.
+      dtypes: one dtype per component of an example.
+      shapes: one shape per component, or None; `dequeue_many` needs fully
+        defined shapes, as the queue did.
+      names: one name per component (examples are then dicts), or None.
+      shared_name: not supported (warns): the dataset is not shared.
+      name: accepted for the TF1 signature; unused.
+
+    Raises:
+      TypeError: if `capacity` is not an int or `dtypes` is not a list.
+      ValueError: if `capacity` < 1 or `shapes` and `dtypes` differ in length.
+    """
 
     def __init__(
         self,
@@ -158,7 +173,21 @@ class FIFOQueue(_Queue):
 
 class RandomShuffleQueue(_Queue):
     """A drop-in for `tf.queue.RandomShuffleQueue`: a shuffle buffer of
-    `min_after_dequeue` + the dequeued count, seeded by `seed`."""
+    `min_after_dequeue` + the dequeued count, seeded by `seed`.
+
+    Args:
+      capacity: the queue's capacity; must be bigger than `min_after_dequeue`.
+      min_after_dequeue: examples held back for mixing (an int >= 0).
+      dtypes: one dtype per component of an example.
+      shapes: one shape per component, or None.
+      names: one name per component (examples are then dicts), or None.
+      seed: the shuffle seed (None: a fresh order each run, as the queue).
+      shared_name: not supported (warns): the dataset is not shared.
+      name: accepted for the TF1 signature; unused.
+
+    Raises:
+      ValueError: if `capacity <= min_after_dequeue` (as the queue refused).
+    """
 
     def __init__(
         self,
