@@ -52,10 +52,10 @@ class Clones(list):
                 "Clones.minimize was called twice; the clones' gradients are "
                 "applied once (build a new create_clones for another update)."
             )
-        real = loop._check_optimizer(optimizer)
-        loop._check_global_step(global_step)
-        loop._check_var_list(var_list)
-        chosen = loop._variables(var_list)
+        real = loop.check_optimizer(optimizer)
+        loop.check_global_step(global_step)
+        loop.check_var_list(var_list)
+        chosen = loop.chosen_variables(var_list)
         chosen = None if chosen is None else {id(v) for v in chosen}
         for tower in self._towers:
             for call in tower.context.calls[tower.context.index]:

@@ -41,7 +41,8 @@ def _check_inputs(inputs: Any) -> tuple:
     return tuple(inputs)
 
 
-def _check_optimizer(optimizer: Any) -> optimizer_lib.TowerOptimizer:
+def check_optimizer(optimizer: Any) -> optimizer_lib.TowerOptimizer:
+    """`optimizer` as a `TowerOptimizer`; TypeError for other objects."""
     if isinstance(optimizer, optimizer_lib.TowerOptimizer):
         return optimizer
     if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
@@ -62,7 +63,8 @@ def _check_tower_fn(tower_fn: Any) -> None:
         )
 
 
-def _check_global_step(global_step: Any) -> None:
+def check_global_step(global_step: Any) -> None:
+    """TypeError unless `global_step` is None or a tf.Variable."""
     if global_step is not None and not isinstance(global_step, tf.Variable):
         raise TypeError(
             "`global_step` must be None or the global step variable, e.g. "
@@ -71,7 +73,8 @@ def _check_global_step(global_step: Any) -> None:
         )
 
 
-def _check_var_list(var_list: Any) -> None:
+def check_var_list(var_list: Any) -> None:
+    """Checks a `var_list` argument: None, a callable or tf.Variables."""
     if var_list is not None and not callable(var_list):
         _check_variables(var_list, "`var_list`")
 
@@ -96,7 +99,7 @@ def _check_variables(var_list: Any, what: str) -> list:
     return list(var_list)
 
 
-def _variables(var_list: Any) -> list | None:
+def chosen_variables(var_list: Any) -> list | None:
     """The variables to update, once the tower's variables exist."""
     if var_list is None or not callable(var_list):
         return var_list
@@ -134,7 +137,7 @@ def _tower_model_fn(tower_fn: Callable, optimizer, global_step, var_list) -> Cal
                 f"{loss.name} of shape {loss.shape}. Reduce it, e.g. "
                 "tf.reduce_mean(per_example_loss)."
             )
-        train_op = optimizer.minimize(loss, global_step, _variables(var_list))
+        train_op = optimizer.minimize(loss, global_step, chosen_variables(var_list))
         return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
     return model_fn
@@ -203,9 +206,9 @@ def minimize(
     """
     _check_tower_fn(tower_fn)
     inputs = _check_inputs(inputs)
-    optimizer = _check_optimizer(optimizer)
-    _check_global_step(global_step)
-    _check_var_list(var_list)
+    optimizer = check_optimizer(optimizer)
+    check_global_step(global_step)
+    check_var_list(var_list)
     loss_reduction = replicate.check_reduction(loss_reduction)
     remainder = split.check_remainder(remainder)
     devices = _devices(inputs, devices)
