@@ -240,3 +240,37 @@ def test_tfprof_through_an_import_alias_drops_the_contrib_import(tmp_path):
     assert f"opts = {builder}.time_and_memory().copy()\n" in new
     assert f"    options={builder}.trainable_variables_parameter())\n" in new
     assert all(f.fixed for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (
+            "tf.contrib.nn.deprecated_flipped_softmax_cross_entropy_with_logits(\n"
+            "    logits, one_hot_labels, name='xentropy')",
+            "tf.nn.softmax_cross_entropy_with_logits(\n"
+            "    logits=logits, labels=one_hot_labels, name='xentropy')",
+        ),
+        (
+            "tf.contrib.nn.deprecated_flipped_softmax_cross_entropy_with_logits("
+            "z, y, dim=1)",
+            "tf.nn.softmax_cross_entropy_with_logits(logits=z, labels=y, axis=1)",
+        ),
+        (
+            "tf.contrib.nn.deprecated_flipped_sparse_softmax_cross_entropy_with_logits("
+            "z, y)",
+            "tf.nn.sparse_softmax_cross_entropy_with_logits(logits=z, labels=y)",
+        ),
+        (
+            "tf.contrib.nn.deprecated_flipped_sigmoid_cross_entropy_with_logits("
+            "z, targets=y)",
+            "tf.nn.sigmoid_cross_entropy_with_logits(logits=z, labels=y)",
+        ),
+    ],
+    ids=["inception_softmax", "softmax_dim", "sparse", "sigmoid_targets"],
+)
+def test_contrib_flipped_losses_become_the_core_losses(tmp_path, call, expected):
+    result, new = _fix(tmp_path, f"loss = {call}\n")
+    assert f"loss = {expected}\n" in new
+    assert "contrib" not in new
+    assert all(f.fixed for f in result.findings if "flipped" in f.api)

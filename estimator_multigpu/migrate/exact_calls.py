@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import aliases, astutil, replicate_args, rules
+from estimator_multigpu.migrate import (
+    aliases,
+    astutil,
+    loss_args,
+    replicate_args,
+    rules,
+)
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
-# TF 0.x positional parameters (TF 1.x takes keywords only).
-_TF0_LOSSES = {
-    "tf.nn.softmax_cross_entropy_with_logits": ("logits", "labels", "axis", "name"),
-    "tf.nn.sparse_softmax_cross_entropy_with_logits": ("logits", "labels", "name"),
-    "tf.nn.sigmoid_cross_entropy_with_logits": ("logits", "labels", "name"),
-}
 _PROF = "compat.v1.profiler"
 _ANALYZER = "tf.contrib.tfprof.model_analyzer."
 _OPTIONS = {
@@ -38,11 +38,6 @@ class Unsafe(Exception):
     """No exact rewrite for this use; it stays reported as it is."""
 
 
-def _positional(call: ast.Call) -> bool:
-    has_star = any(isinstance(a, ast.Starred) for a in call.args)
-    return bool(call.args) and not has_star and all(k.arg for k in call.keywords)
-
-
 def _tf2_order(call: ast.Call) -> bool:
     """True if the names passed say (labels, logits): TF 2's positional order."""
     first, second = (ast.unparse(a).lower() for a in (call.args + [call.args[0]])[:2])
@@ -56,10 +51,18 @@ def find(tree: ast.AST, table: aliases.AliasTable):
     """
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         api = table.resolve_tf(call.func)
-        if api in _TF0_LOSSES and _positional(call):
-            if len(call.args) <= len(_TF0_LOSSES[api]):
-                rule = rules.TF2_ORDER_RULE if _tf2_order(call) else rules.TF0_LOSS_RULE
-                yield call.func, api, rule, set()
+        if (
+            api in loss_args.TF0
+            and call.args
+            and loss_args.fits(call, loss_args.TF0[api])
+        ):
+            rule = rules.TF2_ORDER_RULE if _tf2_order(call) else rules.TF0_LOSS_RULE
+            yield call.func, api, rule, set()
+        elif api and loss_args.is_flipped(api):
+            name = api.rsplit("deprecated_flipped_", 1)[1]
+            if loss_args.fits(call, loss_args.FLIPPED[name]):
+                covered = {id(n) for n in ast.walk(call.func)}
+                yield call.func, api, rules.FLIPPED_LOSS_RULE, covered
         elif api == _REPLICATE and replicate_args.no_reduction(call, table):
             covered = {id(n) for n in ast.walk(call.func)}
             yield call.func, api, replicate_args.NONE_RULE, covered
@@ -85,14 +88,6 @@ def _root(table: aliases.AliasTable) -> str:
         if path in ("tensorflow", "tensorflow.compat.v1"):
             return name
     raise Unsafe("no `import tensorflow as tf` to spell the replacement with")
-
-
-def _loss_edits(call: ast.Call, api: str, off: Offsets) -> list[Edit]:
-    """`logits=`, `labels=`... before each positional argument, in TF 0.x order."""
-    return [
-        Edit(off.span(a)[0], off.span(a)[0], f"{p}=")
-        for p, a in zip(_TF0_LOSSES[api], call.args)
-    ]
 
 
 def _print_edits(call: ast.Call, off: Offsets, table) -> list[Edit]:
@@ -288,11 +283,15 @@ def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str |
       Unsafe: when `f` has none.
     """
     loss, prof = f.rule is rules.TF0_LOSS_RULE, f.rule is rules.TFPROF_RULE
-    if not (loss or prof or f.api == _DEVICE_LIB or _name_key(f.api)):
+    flipped = f.rule is rules.FLIPPED_LOSS_RULE
+    if not (loss or prof or flipped or f.api == _DEVICE_LIB or _name_key(f.api)):
         raise Unsafe("no exact rewrite")
     parents, calls = _maps(tree)
     if loss:
-        return _loss_edits(calls[id(f.node)], f.api, off), None
+        return loss_args.tf0_edits(calls[id(f.node)], f.api, off), None
+    if flipped:
+        call = calls[id(f.node)]
+        return loss_args.flipped_edits(call, f.api, off, _root(table)), None
     if prof:
         return _print_edits(calls[id(f.node)], off, table), None
     if f.api == _DEVICE_LIB:

@@ -346,6 +346,14 @@ TF2_ORDER_RULE = Rule(
     "argument holds the logits",
     "contrib",
 )
+FLIPPED_LOSS_RULE = Rule(
+    "contrib",
+    "tf.contrib.nn.deprecated_flipped_* losses (TF 0.x argument order "
+    "logits, labels) are gone since TF 2.0",
+    "tf.nn.<the same loss>(logits=..., labels=...) (dim= -> axis=, targets= -> "
+    "labels=)",
+    "contrib",
+)
 TFPROF_RULE = Rule(
     "contrib",
     "tf.contrib.tfprof.model_analyzer.print_model_analysis is gone since TF 2.0",
