@@ -142,11 +142,19 @@ def test_an_ignored_queue_keeps_the_loop(tmp_path):
     assert [f.api for f in result.queues] == ["tf.FIFOQueue"]
 
 
-def _run(script, data):
+_V1 = (
+    "import os, runpy, sys, tensorflow as tf; tf.compat.v1.disable_v2_behavior(); "
+    "sys.argv = sys.argv[1:]; sys.path.insert(0, os.path.dirname(sys.argv[0])); "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+def _run(script, data, mode):
     """The eval script's output lines (fails after 120 s: it blocked)."""
     data.mkdir()
+    command = [sys.executable] + (["-c", _V1] if mode == "v1" else [])
     proc = subprocess.run(
-        [sys.executable, str(script), str(data)],
+        command + [str(script), str(data)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -157,14 +165,15 @@ def _run(script, data):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", ["v2", "v1"])
 @pytest.mark.parametrize("rewritable", [False, True], ids=["queue_left", "all_fixed"])
 def test_fixed_program_runs_to_the_end_with_the_same_examples(
-    program, tmp_path, rewritable
+    program, tmp_path, rewritable, mode
 ):
     if rewritable:
         _rewritable(program)
-    before = _run(program / "records_eval.py", tmp_path / "before")
+    before = _run(program / "records_eval.py", tmp_path / "before", mode)
     main([str(program), "--fix"])
-    after = _run(program / "records_eval.py", tmp_path / "after")
+    after = _run(program / "records_eval.py", tmp_path / "after", mode)
     assert len([line for line in before if line.startswith("example")]) == 6
     assert after == before
