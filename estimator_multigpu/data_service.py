@@ -10,7 +10,9 @@ that registers with it. Each prints its address and serves until stopped.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import sys
 
 import tensorflow as tf
@@ -105,6 +107,26 @@ def _check(parser: argparse.ArgumentParser, args) -> None:
     _check_paths(parser, args)
 
 
+def _port(args) -> int:
+    """The port the server will listen on (0: any free one)."""
+    if args.dispatcher:
+        return 5050 if args.port is None else args.port
+    return args.port or 0
+
+
+def _port_in_use(port: int) -> bool:
+    """Whether a process listens on `port` of every interface, as servers bind."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("", port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return True
+            raise
+    return False
+
+
 def _check_paths(parser: argparse.ArgumentParser, args) -> None:
     """The dispatcher's address and the journal folder, before anything starts."""
     if args.dispatcher_address:
@@ -115,6 +137,13 @@ def _check_paths(parser: argparse.ArgumentParser, args) -> None:
                 f"with a non-empty host and a port 1-65535, got "
                 f"{args.dispatcher_address!r}: {problem}"
             )
+    port = _port(args)
+    if port and _port_in_use(port):
+        parser.error(
+            f"--port {port} is in use by another process (a server already "
+            "running there?): stop it, or choose another --port (--port=0 "
+            "picks a free one)"
+        )
     work_dir = args.work_dir
     if (
         work_dir is not None
@@ -132,14 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _check(parser, args)
     if args.dispatcher:
-        port = 5050 if args.port is None else args.port
-        server = start_dispatcher(port, args.work_dir, args.worker_timeout_ms)
+        server = start_dispatcher(_port(args), args.work_dir, args.worker_timeout_ms)
         print(f"dispatcher listening on {server.target}", flush=True)
         if not args.work_dir:
             print(NO_WORK_DIR_NOTE, file=sys.stderr, flush=True)
     else:
         server = start_worker(
-            args.dispatcher_address, args.port or 0, args.heartbeat_interval_ms
+            args.dispatcher_address, _port(args), args.heartbeat_interval_ms
         )
         print(f"worker of {args.dispatcher_address} started", flush=True)
     server.join()

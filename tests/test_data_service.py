@@ -319,3 +319,22 @@ def test_distributed_epoch_accepts_splittable_pipelines(service):
     both = mixed.concatenate(_R(100, 120)).map(lambda x: x + 1).batch(5)
     dataset = emg.inputs.with_data_service(both.unbatch(), service, job_name="mix")
     assert sorted(_values(dataset)) == list(range(1, 121))
+
+
+@pytest.mark.parametrize("role", ["--dispatcher", "--worker"])
+def test_cli_port_in_use_is_named(role):
+    import socket
+
+    holder = socket.socket()
+    holder.bind(("", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    flags = [role, f"--port={port}"]
+    if role == "--worker":
+        flags.append("--dispatcher_address=localhost:1")
+    argv = [sys.executable, "-m", "estimator_multigpu.data_service", *flags]
+    with holder:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert f"--port {port} is in use by another process" in result.stderr
+    assert "Traceback" not in result.stderr
