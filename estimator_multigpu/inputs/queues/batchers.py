@@ -174,7 +174,16 @@ def shuffle_batch_join(
 ) -> tf.data.Dataset:
     """Shuffled batches from several datasets, like `train.shuffle_batch_join`.
 
-    Arguments as in `shuffle_batch`, with `tensors_list` as in `batch_join`.
+    Args:
+      tensors_list: datasets with the same structure, one per reader (as in
+        `batch_join`).
+      batch_size: examples per batch.
+      capacity: examples held in all (shuffle buffer plus prefetch).
+      min_after_dequeue: the least examples left to mix with.
+      (other arguments as in `shuffle_batch`.)
+
+    Returns:
+      A dataset of shuffled batches: each tensor `[batch_size, ...]`.
     """
     return _batching.build(
         tensors_list,

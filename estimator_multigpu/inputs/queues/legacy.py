@@ -24,6 +24,13 @@ def start_queue_runners(
     otherwise (a half-migrated graph) it calls
     `tf.compat.v1.train.start_queue_runners` with the same arguments.
 
+    Args:
+      sess: the session to run the runners in (default: the default one).
+      coord: a `tf.train.Coordinator` for the threads, or None.
+      daemon: make the threads daemons.
+      start: start the threads (else only create them).
+      collection: the graph collection holding the queue runners.
+
     Returns:
       The started threads (`[]` when the graph has no queue runner).
     """

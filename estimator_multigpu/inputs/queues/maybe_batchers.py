@@ -41,7 +41,18 @@ def maybe_batch(
     *,
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
-    """Like `batch`, keeping only the examples where `keep_input` holds."""
+    """Like `batch`, keeping only the examples where `keep_input` holds.
+
+    Args:
+      tensors: dataset of per-example structures.
+      keep_input: a bool, a scalar bool tensor, or a function of the example
+        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      batch_size: examples per batch.
+      (other arguments as in `batch`.)
+
+    Returns:
+      A dataset of batches of the kept examples.
+    """
     _batching.check_dataset(tensors, "tensors")
     return _batching.build(
         tensors,
@@ -73,7 +84,18 @@ def maybe_batch_join(
     *,
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
-    """Like `batch_join`, keeping only the examples where `keep_input` holds."""
+    """Like `batch_join`, keeping only the examples where `keep_input` holds.
+
+    Args:
+      tensors_list: datasets with the same structure, one per reader.
+      keep_input: a bool, a scalar bool tensor, or a function of the example
+        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      batch_size: examples per batch.
+      (other arguments as in `batch_join`.)
+
+    Returns:
+      A dataset of batches of the kept examples.
+    """
     return _batching.build(
         tensors_list,
         batch_size,
@@ -105,7 +127,20 @@ def maybe_shuffle_batch(
     *,
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
-    """Like `shuffle_batch`, keeping only the examples where `keep_input` holds."""
+    """Like `shuffle_batch`, keeping only the examples where `keep_input` holds.
+
+    Args:
+      tensors: dataset of per-example structures.
+      batch_size: examples per batch.
+      capacity: examples held in all (shuffle buffer plus prefetch).
+      min_after_dequeue: the least examples left to mix with.
+      keep_input: a bool, a scalar bool tensor, or a function of the example
+        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      (other arguments as in `shuffle_batch`.)
+
+    Returns:
+      A dataset of shuffled batches of the kept examples.
+    """
     _batching.check_dataset(tensors, "tensors")
     return _batching.build(
         tensors,
@@ -139,7 +174,20 @@ def maybe_shuffle_batch_join(
     *,
     deterministic: bool | None = None,
 ) -> tf.data.Dataset:
-    """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds."""
+    """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds.
+
+    Args:
+      tensors_list: datasets with the same structure, one per reader.
+      batch_size: examples per batch.
+      capacity: examples held in all (shuffle buffer plus prefetch).
+      min_after_dequeue: the least examples left to mix with.
+      keep_input: a bool, a scalar bool tensor, or a function of the example
+        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      (other arguments as in `shuffle_batch_join`.)
+
+    Returns:
+      A dataset of shuffled batches of the kept examples.
+    """
     return _batching.build(
         tensors_list,
         batch_size,

@@ -36,6 +36,11 @@ class PrefetchQueue:
     Built by `prefetch_queue`; holds the ops from the source's get-next op(s)
     to `tensors` and copies them, with fresh get-next ops on the same
     iterator or queue, on every `dequeue()`.
+
+    Args:
+      tensors: the tensors `prefetch_queue` was given.
+      path: the ops from the source's get-next op(s) to `tensors`.
+      name: the queue's name.
     """
 
     def __init__(self, tensors: Any, path: list[tf.Operation], name: str):

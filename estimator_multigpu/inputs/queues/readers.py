@@ -31,6 +31,14 @@ class FixedLengthRecordReader(_ReaderSpec):
     Keys are `b'<file>:<record index>'` (from 0). Like the queue reader, a
     trailing partial record is skipped; each file is read whole into memory.
     `encoding` is None, 'ZLIB' or 'GZIP'.
+
+    Attributes:
+      record_bytes: bytes per record.
+      header_bytes: bytes to skip at the start of each file.
+      footer_bytes: bytes to skip at the end of each file.
+      hop_bytes: bytes between record starts (default `record_bytes`).
+      name: accepted for compatibility; unused.
+      encoding: None, 'ZLIB' or 'GZIP' (each file is decompressed whole).
     """
 
     record_bytes: int
