@@ -61,4 +61,5 @@ def format_report(report: InputBoundReport) -> str:
 
 
 def report_as_json(report: InputBoundReport) -> str:
+    """The report as indented JSON text (what `--format=json` prints)."""
     return json.dumps(report.to_dict(), indent=2) + "\n"

@@ -105,6 +105,15 @@ def create_clones(
     names; `clones[0].outputs` is what `clone_fn` returned on the first
     device, and the first clone's UPDATE_OPS and summaries are the graph's.
 
+    Args:
+      clone_fn: builds one clone; its losses go to the LOSSES collection.
+      args: positional arguments of `clone_fn`, the same for every clone.
+      kwargs: keyword arguments of `clone_fn`.
+      devices: the devices, one clone each; default `emg.devices.resolve()`.
+
+    Returns:
+      The `Clones`: `clones[i].outputs`, and `clones.minimize(...)`.
+
     Raises:
       TypeError: for a `clone_fn` that is not callable, or bad `args`/`kwargs`.
     """

@@ -27,7 +27,16 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
     def __init__(
         self, estimator, input_fn, steps=None, hooks=None, name=None, every_n_iter=100
     ):
-        """See `tf.estimator.experimental.InMemoryEvaluatorHook`.
+        """Builds the hook; pass it to `Estimator.train(hooks=[...])`.
+
+        Args:
+          estimator: the `Estimator` being trained.
+          input_fn: the evaluation `input_fn`.
+          steps: batches per evaluation; None: until the input ends.
+          hooks: `SessionRunHook`s for the evaluation.
+          name: the evaluation's name (results in `eval_<name>`).
+          every_n_iter: evaluate every this many training steps (and once
+            at the end).
 
         Raises:
           ValueError: for `every_n_iter` <= 0 or a multi-worker config.
@@ -158,7 +167,17 @@ class _StopAtCheckpointStepHook(tf.compat.v1.train.SessionRunHook):
 def make_stop_at_checkpoint_step_hook(
     estimator, last_step: int, wait_after_file_check_secs=30
 ) -> tf.compat.v1.train.SessionRunHook:
-    """A `StopAtStepHook` on the chief; elsewhere, stop at the checkpoint's step."""
+    """A `StopAtStepHook` on the chief; elsewhere, stop at the checkpoint's step.
+
+    Args:
+      estimator: the `Estimator` being trained.
+      last_step: the global step to stop at.
+      wait_after_file_check_secs: seconds between looks for a checkpoint of
+        `last_step` (non-chief workers).
+
+    Returns:
+      A `SessionRunHook`.
+    """
     if estimator.config.is_chief:
         return tf.compat.v1.train.StopAtStepHook(last_step=last_step)
     return _StopAtCheckpointStepHook(
