@@ -162,9 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     _check(parser, args)
     if args.dispatcher:
         server = start_dispatcher(_port(args), args.work_dir, args.worker_timeout_ms)
-        print(f"dispatcher listening on {server.target}", flush=True)
-        if not args.work_dir:
+        if not args.work_dir:  # Before the banner, which callers wait for.
             print(NO_WORK_DIR_NOTE, file=sys.stderr, flush=True)
+        print(f"dispatcher listening on {server.target}", flush=True)
     else:
         server = start_worker(
             args.dispatcher_address, _port(args), args.heartbeat_interval_ms
