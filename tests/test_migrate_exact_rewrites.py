@@ -274,3 +274,30 @@ def test_contrib_flipped_losses_become_the_core_losses(tmp_path, call, expected)
     assert f"loss = {expected}\n" in new
     assert "contrib" not in new
     assert all(f.fixed for f in result.findings if "flipped" in f.api)
+
+
+def test_contrib_layers_that_tf_slim_keeps_become_tf_slim(tmp_path):
+    body = (
+        "def net(x, prediction_fn=tf.contrib.layers.softmax):\n"
+        "    y = tf.contrib.layers.conv2d_transpose(x, 4, 3)\n"
+        "    return prediction_fn(tf.contrib.layers.layer_norm(y))\n"
+    )
+    result, new = _fix(tmp_path, body)
+    assert "def net(x, prediction_fn=tf_slim.softmax):\n" in new
+    assert "tf_slim.conv2d_transpose(x, 4, 3)" in new
+    assert "tf_slim.layer_norm(y)" in new and "\nimport tf_slim\n" in new
+    assert all(f.fixed for f in result.findings if f.api.startswith("tf.contrib"))
+    (softmax,) = [f for f in result.findings if f.api == "tf.contrib.layers.softmax"]
+    assert "tf_slim.softmax (contrib's own function" in softmax.rule.replacement
+
+
+def test_every_listed_contrib_layer_is_in_tf_slim():
+    tf_slim = pytest.importorskip("tf_slim")
+    from estimator_multigpu.migrate import contrib_names, slim, slim_layers
+
+    assert [
+        n for n in slim_layers.NAMES if not callable(getattr(tf_slim, n, None))
+    ] == []
+    assert not set(slim_layers.NAMES) & set(slim.LACKS)
+    keys = {k[len("layers.") :] for k in contrib_names.REPLACEMENTS}
+    assert not set(slim_layers.NAMES) & keys

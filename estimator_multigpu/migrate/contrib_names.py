@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from estimator_multigpu.migrate import rules
 from estimator_multigpu.migrate.guide_rules import rule
+from estimator_multigpu.migrate.slim_layers import CONTRIB, NAMES
 
 _DATA = "tf.data.experimental.{name}"
 _PLACER = (
@@ -78,6 +79,15 @@ def exact(finding) -> rules.Rule | None:
     if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
         return None
     key = _key(finding.api)
+    layer = finding.api.split(".")[3] if finding.api.count(".") >= 3 else ""
+    if key is None and finding.api.startswith(CONTRIB) and layer in NAMES:
+        return rule(
+            "contrib",
+            f"tf.contrib.layers.{layer} is gone since TF 2.0",
+            f"tf_slim.{layer} (contrib's own function, kept by tf-slim; "
+            "pip install tf-slim; emg-migrate --fix writes it)",
+            "tf-contrib",
+        )
     if key is None:
         return None
     return rule(

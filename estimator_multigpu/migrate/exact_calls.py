@@ -11,6 +11,7 @@ from estimator_multigpu.migrate import (
     loss_args,
     replicate_args,
     rules,
+    slim_layers,
 )
 from estimator_multigpu.migrate.edits import Edit, Offsets
 
@@ -130,6 +131,7 @@ def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
 def _name_key(api: str) -> str | None:
     """The known contrib name that `api` is or starts with (`X.copy` -> `X`)."""
     known = list(_NAMES) + [_ANALYZER + o for o in _OPTIONS]
+    known += [slim_layers.CONTRIB + n for n in slim_layers.NAMES]
     return next((k for k in known if api == k or api.startswith(k + ".")), None)
 
 
@@ -140,7 +142,7 @@ def _name_edits(f, table, off: Offsets, parents) -> tuple[list[Edit], str | None
     if key.startswith(_ANALYZER):
         builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
         return [off.replace(node, builder + _OPTIONS[key[len(_ANALYZER) :]])], None
-    module, rest = _NAMES[key]
+    module, rest = _NAMES.get(key) or ("tf_slim", key[len(slim_layers.CONTRIB) :])
     if module is not None:
         bound = table.name_for(module)
         return [off.replace(node, f"{bound or module}.{rest}")], (
