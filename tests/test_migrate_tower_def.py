@@ -183,14 +183,14 @@ def test_inception_loop_becomes_a_tower_function():
         "            nonlocal batchnorm_updates, summaries\n"
         "            i = emg.towers.tower_index()\n"
         "            reuse_variables = True if i > 0 else None\n"
-        "            scope = tf.get_default_graph().get_name_scope()\n"
-        '            with slim.arg_scope([slim.variable], device="/cpu:0"):\n'
-        "                loss = _tower_loss(\n"
-        "                    images_shard, labels_shard, scope, reuse_variables\n"
-        "                )\n"
+        '            with tf.name_scope("%s_%d" % (TOWER_NAME, i)) as scope:\n'
+        '                with slim.arg_scope([slim.variable], device="/cpu:0"):\n'
+        "                    loss = _tower_loss(\n"
+        "                        images_shard, labels_shard, scope, reuse_variables\n"
+        "                    )\n"
     ) in new
     assert (
-        "            batchnorm_updates = tf.get_collection(UPDATE_OPS_COLLECTION, scope)\n"
+        "                batchnorm_updates = tf.get_collection(UPDATE_OPS_COLLECTION, scope)\n"
         "            return loss\n"
     ) in new
     # The averaged gradients the histograms read are the aggregated ones.
@@ -230,3 +230,60 @@ def test_rewritten_inception_loop_takes_the_one_device_steps_on_two(tmp_path):
     # Batch-norm statistics: the last tower's shard, as the loop kept them.
     assert out["minimize2"][:-1] == out["loop1"][:-1]
     assert out["minimize2"][-1] == out["loop2"][-1] != out["loop1"][-1]
+
+
+EVERY_TOWER = CORPUS / "tower_loop_inception_every_tower.py"
+
+
+def test_bound_name_scope_stays_around_the_tower_body():
+    # tower 0 has no name scope of its own: `scope` filters collections to the
+    # tower only if the function keeps the loop's scope, at 1 device too.
+    new, _ = fix(EVERY_TOWER.read_text())
+    assert (
+        "            i = emg.towers.tower_index()\n"
+        "            reuse_variables = True if i > 0 else None\n"
+        '            with tf.name_scope("%s_%d" % (TOWER_NAME, i)) as scope:\n'
+        "                with slim.arg_scope("
+    ) in new
+    assert (
+        "                summaries = tf.get_collection(tf.GraphKeys.SUMMARIES, scope)\n"
+        "            return loss\n"
+    ) in new
+    assert "get_name_scope()" not in new
+
+
+def test_global_initializer_also_initializes_the_towers_local_variables():
+    new, _ = fix(EVERY_TOWER.read_text())
+    assert (
+        "        init = tf.group(tf.global_variables_initializer(), "
+        "tf.local_variables_initializer())\n"
+    ) in new
+
+
+def test_initializer_is_left_alone_where_the_script_runs_the_local_one():
+    source = EVERY_TOWER.read_text().replace(
+        "            sess.run(init)\n",
+        "            sess.run(init)\n            sess.run(tf.local_variables_initializer())\n",
+    )
+    new, _ = fix(source)
+    assert "        init = tf.global_variables_initializer()\n" in new
+
+
+def test_initializer_outside_a_rewritten_tower_module_is_left_alone():
+    new, _ = fix(
+        "import tensorflow as tf\n"
+        "x = tf.get_variable('x', [])\n"
+        "init = tf.global_variables_initializer()\n"
+    )
+    assert "tf.local_variables_initializer" not in new
+
+
+@pytest.mark.slow
+def test_every_tower_inception_shape_trains_on_one_and_two_devices(tmp_path):
+    # Input summaries merged with the last tower's (no duplicate tag at 1
+    # device) and tower 1's loss averages initialized (LOCAL variables).
+    out = _run(EVERY_TOWER, tmp_path)
+    assert out["loop1"][0] == "loss 0 1.098612"
+    assert out["minimize1"] == out["loop1"]
+    assert out["minimize2"][:3] == out["loop1"][:3]
+    assert out["minimize2"][3] == out["loop2"][3] == "summaries 6"

@@ -38,6 +38,9 @@ class TowerDef:
       flags: (name, value before the loop) of the flags the body sets True
         after the first tower (`reuse_variables = True`).
       elsewhere: the names the code around the loop binds.
+      scope_call: the `tf.name_scope(...)` call that binds `bound`, or None;
+        the function keeps it, so the scope filters collections to this
+        tower at every device count (tower 0 has no name scope of its own).
     """
 
     tl: tower_rewrite.TowerLoop
@@ -52,6 +55,7 @@ class TowerDef:
     bound: str | None
     elsewhere: set
     flags: list
+    scope_call: ast.Call | None = None
 
 
 def _top_call(stmt: ast.stmt, name: str) -> ast.Call | None:
@@ -257,7 +261,20 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     return TowerDef(
         tl, body, dropped, params, inline, hoisted, var_list, exported,
         not isinstance(scope, ast.Module), bound, bound_out, list(flags.values()),
+        _scope_call(loop, bound),
     )  # fmt: skip
+
+
+def _scope_call(loop: ast.For, bound: str | None) -> ast.Call | None:
+    """The call of the loop's `with tf.name_scope(...) as bound`, if any."""
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.With):
+            continue
+        for item in node.items:
+            target = item.optional_vars
+            if isinstance(target, ast.Name) and target.id == bound:
+                return item.context_expr
+    return None
 
 
 def _check_body(body, compute, loss: str, dropped: set) -> None:
@@ -321,14 +338,20 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
     used = set().union(*(astutil.reads(s) for s in kept)) | set(td.exported)
+    if td.scope_call is not None:
+        used |= set(astutil.reads(td.scope_call))
     if var in used or td.flags:
         out.append(f"{inner}{var} = {emg}.towers.tower_index()")
     for flag, first in td.flags:
         out.append(f"{inner}{flag} = True if {var} > 0 else {first}")
-    if td.bound is not None:
-        out.append(f"{inner}{td.bound} = {tf}.get_default_graph().get_name_scope()")
     edits = [off.replace(node, param) for node, param in td.inline]
-    out += _lines(off, td.body, lambda s: id(s) not in td.dropped, edits, inner)
+    body = inner
+    if td.scope_call is not None:
+        out.append(f"{inner}with {off.text(td.scope_call)} as {td.bound}:")
+        body = inner + "    "
+    elif td.bound is not None:
+        out.append(f"{inner}{td.bound} = {tf}.get_default_graph().get_name_scope()")
+    out += _lines(off, td.body, lambda s: id(s) not in td.dropped, edits, body)
     out.append(f"{inner}return {td.tl.loss}")
     out.append("")
     return nl.join(out).lstrip(" ").lstrip(nl)

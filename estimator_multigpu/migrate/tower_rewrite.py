@@ -13,6 +13,7 @@ from estimator_multigpu.migrate import (
     tower_body,
     tower_def,
     tower_devices,
+    tower_init,
     tower_loops,
 )
 from estimator_multigpu.migrate.astutil import call_target
@@ -559,6 +560,8 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
     for f in findings:
         if not f.fixed and done and _covered(f, off, done):
             f.fixed = True
+    if done:
+        out += tower_init.edits(tree, table, off, out)
     return _model_fn_edits(tree, table, off, findings, out, emg)
 
 
