@@ -146,3 +146,42 @@ def test_model_built_once_creates_none_in_later_towers():
 
     _, values, trainable = _first_step(model_fn, ALL_DEVICES[:2])
     assert len(trainable) == 4
+
+
+def _estimator_model_fn(features, labels, mode):
+    """mnist.py's shape: a tf_keras model per call, PREDICT with an export."""
+    keras = _keras("tf_keras")
+    logits = _sequential(keras)(features["x"], training=mode == ModeKeys.TRAIN)
+    if mode == ModeKeys.PREDICT:
+        return EstimatorSpec(mode, predictions={"classes": tf.argmax(logits, 1)})
+    return _train_spec(mode, logits, labels)
+
+
+def _train_evaluate_export(tmp_path, devices):
+    rng = np.random.RandomState(1)
+    x = rng.randn(16, 36).astype(np.float32)
+    y = rng.randint(0, 3, size=16).astype(np.int64)
+
+    def input_fn():
+        return tf.data.Dataset.from_tensor_slices(({"x": x}, y)).batch(8)
+
+    model_dir = str(tmp_path / f"model_{len(devices)}")
+    estimator = emg.estimator.Estimator(
+        emg.replicate_model_fn(_estimator_model_fn, devices=devices), model_dir
+    )
+    estimator.train(input_fn)
+    metrics = estimator.evaluate(input_fn)
+    with tf.Graph().as_default():  # As a TF1 script: a placeholder's spec.
+        image = tf.compat.v1.placeholder(tf.float32, [None, 36])
+    receiver = emg.estimator.export.build_raw_serving_input_receiver_fn({"x": image})
+    estimator.export_saved_model(str(tmp_path / f"export_{len(devices)}"), receiver)
+    return metrics, tf.train.list_variables(model_dir)
+
+
+@pytest.mark.slow
+def test_estimator_trains_evaluates_exports_a_keras_model_per_call(tmp_path):
+    metrics1, saved1 = _train_evaluate_export(tmp_path, ALL_DEVICES[:1])
+    metrics2, saved2 = _train_evaluate_export(tmp_path, ALL_DEVICES[:2])
+    assert saved2 == saved1  # Same names and shapes: one set of variables.
+    assert metrics2["global_step"] == metrics1["global_step"] == 2
+    np.testing.assert_allclose(metrics2["loss"], metrics1["loss"], rtol=1e-4)

@@ -66,12 +66,11 @@ def per_tower_variables(
     names = [v.name for v in shared]
     raise ValueError(
         f"Tower {index} created new variables {names[:5]} instead of reusing "
-        f"tower 0's (first at {user_line(shared[0].op)}). Create model "
-        "variables with tf.compat.v1.get_variable (or layers that use it), not "
-        "tf.Variable / tf.compat.v1.Variable, so that towers share them; "
-        "every tower must create the same trainable variables. A tower may "
-        "keep non-trainable variables of its own only under its name scope "
-        f"({scope + '/'!r})."
+        f"tower 0's (first at {user_line(shared[0].op)}). Every tower must "
+        "create the same model variables: tf.compat.v1.get_variable ones are "
+        "reused by name, Keras layers' and tf.Variable ones by creation order. "
+        "A tower may keep non-trainable variables of its own only under its "
+        f"name scope ({scope + '/'!r})."
     )
 
 
