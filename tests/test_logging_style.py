@@ -19,15 +19,6 @@ import estimator_multigpu
 
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 
-# Modules not converted yet because they were being changed by other work
-# when this check landed (each: one import line and its calls to convert).
-# An entry that no longer needs it fails test_pending_entries_still_pending.
-PENDING = {
-    "estimator/waits.py",
-    # The alias that the modules above still import; removed with them.
-    "estimator/log.py",
-}
-
 
 def _dotted(node: ast.AST) -> str:
     """`tf.compat.v1.logging` for that attribute chain; '' for anything else."""
@@ -103,15 +94,10 @@ def _modules() -> dict[str, ast.Module]:
 MODULES = _modules()
 
 
-@pytest.mark.parametrize("path", sorted(set(MODULES) - PENDING))
+@pytest.mark.parametrize("path", sorted(MODULES))
 def test_the_module_logs_through_tf_get_logger_only(path):
     found = logging_problems(MODULES[path])
     assert not found, f"{path}: log with tf.get_logger().<level>(...): {found}"
-
-
-def test_pending_entries_still_pending():
-    done = {p for p in PENDING if p not in MODULES or not logging_problems(MODULES[p])}
-    assert done == set(), "remove these from PENDING"
 
 
 BAD = {

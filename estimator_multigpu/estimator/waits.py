@@ -16,8 +16,6 @@ import weakref
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import log as logging
-
 LOG_EVERY_SECS = 30  # How often a wait says what it still waits for.
 # A server wait says nothing this long (a cluster's tasks start together, so
 # the first tries often come before a peer listens), or half its bound.
@@ -85,7 +83,7 @@ def wait_for_servers(tasks: dict[str, str], timeout_secs: float) -> None:
                 "session_creation_timeout_secs=...)."
             )
         if time.monotonic() >= next_log:
-            logging.warning(
+            tf.get_logger().warning(
                 "Waiting for %s to answer (%d s so far, at most %g s: RunConfig "
                 "session_creation_timeout_secs); is that task running?",
                 describe(pending),
@@ -146,7 +144,7 @@ class StepWatchHook(tf.compat.v1.train.SessionRunHook):
             started = self._step_started
             if started is None or time.monotonic() - started < self._next_log:
                 continue
-            logging.warning(
+            tf.get_logger().warning(
                 "A training step has waited %d s for %s: %s. A task that stopped "
                 "or died blocks every step%s.",
                 time.monotonic() - started,
