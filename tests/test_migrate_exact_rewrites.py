@@ -48,8 +48,10 @@ def test_every_rewritten_export_name_exists_in_emg():
     [
         ("tf.contrib.data.TFRecordDataset(files)", "tf.data.TFRecordDataset(files)"),
         ("tf.contrib.layers.flatten(x)", "tf_slim.flatten(x)"),
+        ("tf.contrib.framework.arg_scope", "tf_slim.arg_scope"),
+        ("tf.contrib.framework.add_arg_scope", "tf_slim.add_arg_scope"),
     ],
-    ids=["tfrecord_dataset", "flatten"],
+    ids=["tfrecord_dataset", "flatten", "arg_scope", "add_arg_scope"],
 )
 def test_contrib_names_with_one_exact_replacement_are_renamed(tmp_path, use, expected):
     result, new = _fix(tmp_path, f"y = {use}\n")

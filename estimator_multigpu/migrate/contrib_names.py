@@ -18,6 +18,7 @@ REPLACEMENTS = {
     "framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step()",
     "framework.get_global_step": "tf.compat.v1.train.get_global_step()",
     "framework.arg_scope": "tf_slim.arg_scope (pip install tf-slim)",
+    "framework.add_arg_scope": "tf_slim.add_arg_scope (pip install tf-slim)",
     "framework.nest": "tf.nest",
     "layers.xavier_initializer": "tf.compat.v1.glorot_uniform_initializer() "
     "(uniform=False: tf.compat.v1.glorot_normal_initializer())",

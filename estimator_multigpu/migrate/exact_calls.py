@@ -29,6 +29,8 @@ _PRINT_RENAMES = {"tfprof_cmd": "cmd", "tfprof_options": "options"}
 _NAMES = {
     "tf.contrib.data.TFRecordDataset": (None, "data.TFRecordDataset"),
     "tf.contrib.layers.flatten": ("tf_slim", "flatten"),
+    "tf.contrib.framework.arg_scope": ("tf_slim", "arg_scope"),
+    "tf.contrib.framework.add_arg_scope": ("tf_slim", "add_arg_scope"),
     "tf.contrib.tfprof.tfprof_logger.write_op_log": (None, f"{_PROF}.write_op_log"),
 }
 _DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
