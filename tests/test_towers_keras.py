@@ -185,3 +185,35 @@ def test_estimator_trains_evaluates_exports_a_keras_model_per_call(tmp_path):
     assert saved2 == saved1  # Same names and shapes: one set of variables.
     assert metrics2["global_step"] == metrics1["global_step"] == 2
     np.testing.assert_allclose(metrics2["loss"], metrics1["loss"], rtol=1e-4)
+
+
+def _minimize_step(devices):
+    """emg.towers.minimize over a tower_fn that builds a tf_keras model."""
+    keras = _keras("tf_keras")
+
+    def tower_fn(features, labels):
+        logits = _sequential(keras)(features, training=True)
+        return tf.compat.v1.losses.sparse_softmax_cross_entropy(labels, logits)
+
+    with tf.Graph().as_default():
+        rng = np.random.RandomState(2)
+        features = tf.constant(rng.randn(8, 36).astype(np.float32))
+        labels = tf.constant(rng.randint(0, 3, size=8).astype(np.int64))
+        optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.5)
+        loss, train_op = emg.towers.minimize(
+            tower_fn, (features, labels), optimizer, devices=devices
+        )
+        variables = tf.compat.v1.global_variables()
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            _, loss = session.run([train_op, loss])
+            return loss, {v.op.name: session.run(v) for v in variables}
+
+
+def test_tower_loop_minimize_with_a_keras_model_per_tower():
+    loss1, values1 = _minimize_step(ALL_DEVICES[:1])
+    loss2, values2 = _minimize_step(ALL_DEVICES[:2])
+    assert sorted(values2) == sorted(values1) and len(values1) == 4
+    np.testing.assert_allclose(loss2, loss1, rtol=1e-5)
+    for name, value in values1.items():
+        np.testing.assert_allclose(values2[name], value, rtol=1e-5, atol=1e-6)
