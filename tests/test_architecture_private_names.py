@@ -22,6 +22,7 @@ ROOT = PACKAGE.parent
 TOP = "estimator_multigpu"
 CIFAR = "estimator_multigpu_cifar10"
 Q = f"{TOP}.inputs.queues"
+M = f"{TOP}.migrate"
 
 # {(importing module, defining module): why}. Each entry is a module pair
 # that still reads the other's underscore names, with what removes it.
@@ -32,6 +33,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     (f"{TOP}.migrate.tower_rewrite", f"{TOP}.migrate.tower_loops"): "issue 18.8",
     (f"{TOP}.migrate.tower_def", f"{TOP}.migrate.tower_rewrite"): "issue 18.8",
     (f"{TOP}.migrate.tower_def", f"{TOP}.migrate.tower_loops"): "issue 18.8",
+    (f"{M}.clone_rewrite", f"{M}.tower_rewrite"): "issue 18.8",
+    # The raw-queue rewrites of emg-migrate (issue 18 item 7), same story.
+    (f"{M}.queue_chains.raw_reader", f"{M}.queue_chains.chain_text"): "issue 18.7",
+    (f"{M}.queue_chains.raw_reader", f"{M}.queue_raw"): "issue 18.7",
+    (f"{M}.queue_chains.raw_reader", f"{M}.sources"): "issue 18.7",
     # The raw-queue drop-ins (issue 18 item 7) landed with the check: give
     # `_batching._call`/`_element` and `raw_queues._Queue` plain names.
     (f"{Q}.legacy", f"{Q}.raw_queues"): "issue 18.7",
