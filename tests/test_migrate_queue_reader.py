@@ -21,6 +21,7 @@ def inputs(files, mode, batch_size):
     file_queue = tf.train.string_input_producer(files)
     reader = tf.TextLineReader()
     _, line = reader.read(file_queue)
+    # Parse the number.
     value = tf.strings.to_number(line)
     if mode == 'train':
         value = value * 2.0
@@ -48,6 +49,7 @@ def test_branches_split_into_the_example_function_and_the_queues():
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert (
         "    def _example_fn(_, line):\n"
+        "        # Parse the number.\n"
         "        value = tf.strings.to_number(line)\n"
         "        if mode == 'train':\n"
         "            value = value * 2.0\n"
@@ -86,8 +88,13 @@ def test_branches_split_into_the_example_function_and_the_queues():
             "        threads = 4\n        queue.size()\n",
             "`queue` is used other than by one enqueue",
         ),
+        (
+            "        threads = 4\n",
+            "        threads = 4\n        mode = 'eval'\n",
+            "`mode` is bound again after the per-example code reads it",
+        ),
     ],
-    ids=["escape", "record_test", "other_use"],
+    ids=["escape", "record_test", "other_use", "rebound"],
 )
 def test_what_cannot_move_is_left_with_the_reason(old, new, reason):
     source = BRANCHES.replace(old, new)

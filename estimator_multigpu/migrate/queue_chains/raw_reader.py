@@ -151,6 +151,7 @@ def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
         )
     for stmt in between:
         _check_split(stmt, tainted, makes)
+    _check_rebound(between, tainted)
     _check_escapes(block, s_idx, e_idx, tainted, enq)
     parts, renames = sources._read_parts(block, s_idx, table, scope)
     raw = _raw(scope, nodes, name, enq, makes, table)
@@ -179,6 +180,40 @@ def _check_split(stmt, tainted, makes) -> None:
             f"line {stmt.lineno}: the queue is made in a statement that also "
             "computes the examples"
         )
+
+
+def _check_rebound(between, tainted) -> None:
+    """A name the per-example code reads must not be bound again, by the
+    lines that stay, after that read: the function runs after all of them."""
+    leaves = [
+        n
+        for s in between
+        for n in ast.walk(s)
+        if isinstance(n, ast.stmt) and not isinstance(n, ast.If)
+    ]
+    tests = [
+        n
+        for s in between
+        for n in ast.walk(s)
+        if isinstance(n, ast.If) and _is_example(n, tainted)
+    ]
+    read_at: dict[str, int] = {}
+    for node in sorted(leaves + tests, key=lambda n: n.lineno):
+        if isinstance(node, ast.If):
+            for name in astutil.reads(node.test):
+                read_at.setdefault(name, node.lineno)
+        elif _is_example(node, tainted):
+            for name in astutil.reads(node):
+                read_at.setdefault(name, node.lineno)
+    for stmt in leaves:
+        if _is_example(stmt, tainted):
+            continue
+        for name in sorted(astutil.writes(stmt)):
+            if name in read_at and read_at[name] < stmt.lineno:
+                raise NotAChain(
+                    f"line {stmt.lineno}: `{name}` is bound again after the "
+                    f"per-example code reads it (line {read_at[name]})"
+                )
 
 
 def _check_escapes(block, s_idx, e_idx, tainted, enq) -> None:
@@ -282,13 +317,17 @@ def _function(off, found: ReaderQueue, fn: str, indent: str) -> str:
 def _source(off, stmt, indent: str, inner) -> str:
     """`stmt`'s lines with the `inner` edits in them, re-indented from its own
     indentation to `indent`."""
-    start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)
+    first = stmt.lineno
+    while first > 1 and off.lines[first - 2].lstrip().startswith("#"):
+        first -= 1  # the comment lines just above it go with it
+    start, end = off.line_start(first), off.line_end(stmt.end_lineno)
     text = off.source[start:end]
     for e in sorted(inner, key=lambda e: -e.start):
         if start <= e.start and e.end <= end:
             text = text[: e.start - start] + e.text + text[e.end - start :]
     lines = split_lines(text)
-    own = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    code = lines[stmt.lineno - first]
+    own = code[: len(code) - len(code.lstrip())]
     return "".join(
         indent + ln[len(own) :] if ln.startswith(own) else ln for ln in lines
     )
