@@ -32,7 +32,7 @@ from estimator_multigpu.migrate import astutil, queue_raw
 from estimator_multigpu.migrate.calls import call_arg, tf_name
 from estimator_multigpu.migrate.dataflow import NotAChain, check_mappable
 from estimator_multigpu.migrate.edits import Edit, EditSet
-from estimator_multigpu.migrate.queue_chains import batch_text, raw_reader
+from estimator_multigpu.migrate.queue_chains import batch_text, raw_reader_text
 
 _JOINS = ("batch_join", "shuffle_batch_join")
 _DTYPES_AT = {"FIFOQueue": 1, "RandomShuffleQueue": 2}
@@ -201,7 +201,9 @@ def edits(tree, table, off, emg: str, findings, notes, prior) -> list[Edit]:
     found, refused = queue_raw.find(tree, table)
     placed, out, done = EditSet(prior), list(prior), set()
     taken = astutil.writes(tree) | set(astutil.reads(tree))
-    handled = raw_reader.apply(tree, table, off, q, (taken, placed, out, done, notes))
+    handled = raw_reader_text.apply(
+        tree, table, off, q, (taken, placed, out, done, notes)
+    )
     notes.extend((c.lineno, why) for c, why in refused if id(c) not in handled)
     for raw in found:
         try:
