@@ -133,3 +133,30 @@ def test_rewritten_reader_queue_script_gives_the_same_examples(tmp_path, mode):
             for i in range(12)
         )
         assert _examples(original, branch) == _examples(new, branch) == expected
+
+
+def test_a_single_queue_at_module_level_takes_the_dataset_too():
+    source = (
+        "import tensorflow.compat.v1 as tf\n"
+        "reader = tf.TFRecordReader()\n"
+        "_, record = reader.read(tf.train.string_input_producer(['a']))\n"
+        "size = 3\n"
+        "parsed = tf.strings.length(record) * size\n"
+        "queue = tf.FIFOQueue(10, dtypes=[tf.int32])\n"
+        "op = queue.enqueue([parsed])\n"
+        "tf.train.add_queue_runner(tf.train.QueueRunner(queue, [op]))\n"
+        "batch = queue.dequeue_many(2)\n"
+    )
+    result, findings = fix(source)
+    assert result.notes == [] and all(f.fixed for f in findings), result.notes
+    assert (
+        "def _example_fn(_, record):\n"
+        "    parsed = tf.strings.length(record) * size\n"
+        "    return parsed\n\n"
+        "size = 3\n"
+        "queue = emg.inputs.queues.FIFOQueue(10, dtypes=[tf.int32])\n"
+    ) in result.source, result.source
+    assert (
+        "op = queue.enqueue(emg.inputs.queues.read("
+        "emg.inputs.queues.string_input_producer(['a']), reader).map(_example_fn))"
+    ) in result.source

@@ -23,7 +23,9 @@ def edits(found: ReaderQueue, off, q: str, taken: set[str]) -> list[Edit]:
     read, enq = found.read_stmt, found.enqueue
     start, end = off.line_start(read.lineno), off.line_start(enq.lineno)
     renames = [off.replace(node, f"{q}.{name}") for node, name in found.renames]
-    if any(not (e.end <= start or e.start >= end) for e in renames):
+    read_end = off.line_end(read.end_lineno)
+    inside = [e for e in renames if not (e.end <= start or e.start >= end)]
+    if any(not (start <= e.start and e.end <= read_end) for e in inside):
         raise NotAChain("the reader or producer is made inside the moved lines")
     line = off.lines[read.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
@@ -40,7 +42,7 @@ def edits(found: ReaderQueue, off, q: str, taken: set[str]) -> list[Edit]:
         f"{q}.read({off.text(queue, renames)}, {off.text(reader, renames)}).map({fn})"
     )
     return (
-        renames
+        [e for e in renames if e not in inside]
         + [Edit(start, end, text), off.replace(enq.args[0], source)]
         + (queue_raw.edits(found.raw, off, q, set())[1:])
     )
