@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     compat_v1,
     contrib_names,
     era,
+    keras_input_shape,
     model_fn_towers,
     scanner,
     slim,
@@ -84,6 +85,7 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     out += [_finding(path, off, *hit) for hit in era_hits]
     out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
     out += [_finding(path, off, *hit) for hit in tf_examples.find(tree)]
+    out += [_finding(path, off, *hit) for hit in keras_input_shape.find(tree)]
     out += [_finding(path, off, *hit) for hit in star_imports.find(tree)]
     out += _compat_findings(tree, table, off, path, {id(h[0]) for h in era_hits})
     out.sort(key=lambda f: (f.line, f.col))
