@@ -33,6 +33,9 @@ setuptools.setup(
         # and the --plot charts of benchmarks/cifar_input.py and towers.py.
         "diagnose": ["matplotlib"],
         "legacy-layers": ["tf-keras"],
+        # tf-slim: what emg-migrate --fix writes for tf.contrib.slim,
+        # tf.contrib.layers and arg_scope.
+        "slim": ["tf-slim"],
     },
     entry_points={
         "console_scripts": [
