@@ -388,6 +388,17 @@ def test_every_line_of_a_finished_task_is_shown():
     assert chief[-1] == "[chief:0] line 799\n"
 
 
+def _running(pid):
+    """Alive and not a zombie (an orphan waiting for init to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return _alive(pid)
+
+
 def _wait_for_files(folder, pattern, count, seconds=30):
     deadline = time.monotonic() + seconds
     while len(list(folder.glob(pattern))) < count and time.monotonic() < deadline:
@@ -403,9 +414,8 @@ def _wait_for_files(folder, pattern, count, seconds=30):
 def test_stopping_launcher_takes_down_the_tasks_children(tmp_path, signum):
     """Each task is a shell whose own child (`sleep`) outlives it unless its
     whole process group is taken down, even when the launcher gets SIGKILL."""
-    shell = (
-        f"echo $$ > {tmp_path}/sh.$$; sleep 1000 & echo $! > {tmp_path}/kid.$$; wait"
-    )
+    note = f"> {tmp_path}/new.$$ && mv {tmp_path}/new.$$ {tmp_path}"  # Whole files.
+    shell = f"echo $$ {note}/sh.$$; sleep 1000 & echo $! {note}/kid.$$; wait"
     argv = [sys.executable, "-m", "estimator_multigpu.launch", "--workers=2"]
     argv += ["--grace-seconds=1", "--", "sh", "-c", shell]
     launcher = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
@@ -415,9 +425,9 @@ def test_stopping_launcher_takes_down_the_tasks_children(tmp_path, signum):
     launcher.send_signal(signum)
     launcher.wait(timeout=30)
     deadline = time.monotonic() + 5
-    while any(map(_alive, kids + shells)) and time.monotonic() < deadline:
+    while any(map(_running, kids + shells)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    survivors = [p for p in kids + shells if _alive(p)]
+    survivors = [p for p in kids + shells if _running(p)]
     for pid in survivors:  # Do not leave them behind after a failure.
         os.kill(pid, signal.SIGKILL)
     assert not survivors
