@@ -278,6 +278,19 @@ def test_initializer_outside_a_rewritten_tower_module_is_left_alone():
     assert "tf.local_variables_initializer" not in new
 
 
+def test_two_space_body_moved_deeper_leaves_no_trailing_spaces():
+    # research/inception indents by two: the kept name scope puts the body
+    # deeper than it was, and its blank lines stay empty.
+    lines = EVERY_TOWER.read_text().splitlines()
+    source = "\n".join(
+        " " * ((len(x) - len(x.lstrip(" "))) // 2) + x.lstrip(" ") for x in lines
+    ).replace("\n          # Retain", "\n\n          # Retain")
+    new, findings = fix(source)
+    assert all(f.fixed for f in findings if f.rule.rule_id == "tower-loop")
+    assert "\n\n            # Retain the summaries" in new
+    assert [x for x in new.splitlines() if x != x.rstrip()] == []
+
+
 @pytest.mark.slow
 def test_every_tower_inception_shape_trains_on_one_and_two_devices(tmp_path):
     # Input summaries merged with the last tower's (no duplicate tag at 1

@@ -316,7 +316,12 @@ def _lines(off: Offsets, body, keep, edits, indent: str) -> list[str]:
         shift = off.column(stmt) - len(indent)
         for line in text.splitlines():
             pad = len(line) - len(line.lstrip(" "))
-            out.append(line[min(pad, shift) :] if shift >= 0 else " " * -shift + line)
+            if not line.strip():
+                out.append("")
+            else:
+                out.append(
+                    line[min(pad, shift) :] if shift >= 0 else " " * -shift + line
+                )
     return out
 
 
