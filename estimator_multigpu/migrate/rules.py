@@ -187,6 +187,18 @@ def _thread_rules() -> dict[str, Rule]:
                 "nothing: tf.data runs its own threads; drop it",
                 "runners",
             )
+    # The drop-in starts the queue runners a graph still has, and with none
+    # left it warns and returns []: a safe rename whether or not every queue
+    # of the program was rewritten.
+    table["tf.train.start_queue_runners"] = Rule(
+        "queue-runner",
+        "start_queue_runners starts threads that fill queues",
+        "emg.inputs.queues.start_queue_runners (starts the queue runners the "
+        "graph still has; with none left it returns []); drop it once the "
+        "program has no queue",
+        "runners",
+        rename="emg.inputs.queues.start_queue_runners",
+    )
     table["tf.train.Coordinator"] = Rule(
         "queue-runner",
         "Coordinator stops queue-runner threads",
