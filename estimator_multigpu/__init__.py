@@ -20,6 +20,7 @@ _NAMES = {
     "PerDevice": "estimator_multigpu.per_device",
     "TowerOptimizer": "estimator_multigpu.towers",
     "replicate_model_fn": "estimator_multigpu.towers",
+    "tf_slim": "estimator_multigpu.slim_compat",
 }
 
 __all__ = sorted(_NAMES) + sorted(_SUBMODULES)

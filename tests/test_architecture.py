@@ -43,6 +43,7 @@ LAYERS = (
         "dataset_graph",
         "cluster",
         "data_service",
+        "slim_compat",
     ),
     ("inputs",),
     ("towers",),

@@ -321,3 +321,12 @@ def test_warm_start_from_saved_model_reads_path_helpers_variables(tmp_path):
     settings = checkpoints.warm_start_settings(str(tmp_path))
     expected = path_helpers.get_variables_path(str(tmp_path))
     assert settings.ckpt_to_initialize_from == expected
+
+
+def test_restore_control_flow_aliases_puts_back_case_and_cond():
+    from tensorflow.python.ops import control_flow_ops
+
+    internals.restore_control_flow_aliases()
+    assert control_flow_ops.case is tf.compat.v1.case
+    assert control_flow_ops.cond is tf.compat.v1.cond
+    assert internals.restore_control_flow_aliases() == []

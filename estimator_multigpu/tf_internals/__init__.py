@@ -10,6 +10,7 @@ TensorFlow version, not the whole package. Imports only TensorFlow and the
 standard library, so every layer may use it.
 """
 
+from estimator_multigpu.tf_internals.control_flow import restore_control_flow_aliases
 from estimator_multigpu.tf_internals.data import (
     input_datasets,
     kernel_op,
@@ -63,6 +64,7 @@ __all__ = [
     "multi_device_iterator",
     "options_deterministic",
     "resource_variable",
+    "restore_control_flow_aliases",
     "runtime_initialized",
     "stop_after_n_evals_hook",
     "unary_input",
