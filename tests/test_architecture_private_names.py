@@ -35,7 +35,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     (f"{TOP}.migrate.tower_def", f"{TOP}.migrate.tower_loops"): "issue 18.8",
     (f"{M}.clone_rewrite", f"{M}.tower_rewrite"): "issue 18.8",
     # The raw-queue rewrites of emg-migrate (issue 18 item 7), same story.
-    (f"{M}.queue_chains.raw_reader", f"{M}.queue_chains.chain_text"): "issue 18.7",
     (f"{M}.queue_chains.raw_reader", f"{M}.queue_raw"): "issue 18.7",
     (f"{M}.queue_chains.raw_reader", f"{M}.sources"): "issue 18.7",
     # The raw-queue drop-ins (issue 18 item 7) landed with the check: give

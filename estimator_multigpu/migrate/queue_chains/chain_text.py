@@ -10,7 +10,7 @@ from estimator_multigpu.migrate.edits import Edit, Offsets, split_lines
 from estimator_multigpu.migrate.queue_chains import batch_text, chains
 
 
-def _unit(indent: str) -> str:
+def indent_unit(indent: str) -> str:
     """One more indentation level, in the file's style (tabs or 4 spaces)."""
     return "\t" if "\t" in indent else "    "
 
@@ -102,7 +102,9 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
         text = _mapped(
             off, chain.kept, chain.moved, chunks, indent, fn, chain.params, src.lineno
         )
-        text += f"{indent}{_unit(indent)}return {returned}{off.newline}{off.newline}"
+        text += (
+            f"{indent}{indent_unit(indent)}return {returned}{off.newline}{off.newline}"
+        )
         text += f"{indent}{ds} = {dataset}.map({fn}){off.newline}"
     return outside + [Edit(start, end, text)] + _batch_edits(off, chain, q, ds)
 
@@ -123,7 +125,7 @@ def _batch_edits(off: Offsets, chain: chains.Chain, q: str, ds: str) -> list[Edi
 def _mapped(off, kept, moved, chunks, indent, fn, params, first_line) -> str:
     """Kept statements, then `def fn(params):` with the moved ones as its body."""
     nl = off.newline
-    body = "".join(_indent(chunks[id(s)], _unit(indent)) for s in moved)
+    body = "".join(_indent(chunks[id(s)], indent_unit(indent)) for s in moved)
     text = "".join(chunks[id(s)] for s in kept)
     if text or not _opens_block(off, first_line - 1):
         text += nl
@@ -174,7 +176,7 @@ def helper_edits(
         helper.read_stmt.lineno,
     )
     returned = _helper_returned(off, helper, form)
-    text += f"{indent}{_unit(indent)}return {returned}{off.newline}{off.newline}"
+    text += f"{indent}{indent_unit(indent)}return {returned}{off.newline}{off.newline}"
     reader = off.text(helper.reader, renames)
     text += f"{indent}return {q}.read({helper.queue_param}, {reader}).map({fn}){off.newline}"
     return outside + [Edit(start, end, text)]

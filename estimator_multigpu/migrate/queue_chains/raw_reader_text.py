@@ -9,7 +9,7 @@ import ast
 from estimator_multigpu.migrate import astutil, queue_raw, sources
 from estimator_multigpu.migrate.dataflow import NotAChain
 from estimator_multigpu.migrate.edits import Edit, split_lines
-from estimator_multigpu.migrate.queue_chains.chain_text import _unit
+from estimator_multigpu.migrate.queue_chains.chain_text import indent_unit
 from estimator_multigpu.migrate.queue_chains.raw_reader import (
     ReaderQueue,
     find,
@@ -53,7 +53,7 @@ def _unit_of(found: ReaderQueue, indent: str) -> str:
     col = getattr(found.raw.scope, "col_offset", None)
     if col is not None and len(indent) > col:
         return indent[col:]
-    return _unit(indent)
+    return indent_unit(indent)
 
 
 def _function(off, found: ReaderQueue, fn: str, indent: str) -> str:
