@@ -48,17 +48,10 @@ def test_uses_are_grouped_per_module_with_counts_and_lines(tmp_path):
     assert "control_flow_ops has no `case`" in found[2].rule.replacement
 
 
-@pytest.mark.parametrize(
-    "use, lacks",
-    [
-        ("slim.batch_norm(x, is_training=t)", "batch_norm"),
-        ("slim.tfexample_decoder.Image()", "tfexample_decoder"),
-    ],
-    ids=["batch_norm", "tfexample_decoder"],
-)
 def test_what_tf_slim_lacks_is_reported_at_its_line_and_the_import_switches(
-    tmp_path, use, lacks
+    tmp_path,
 ):
+    use, lacks = "slim.batch_norm(x, is_training=t)", "batch_norm"
     source = (
         "import tensorflow.contrib.slim as slim\nx = slim.conv2d\n"
         f"def f(x, t):\n    return {use}\n"
@@ -71,6 +64,90 @@ def test_what_tf_slim_lacks_is_reported_at_its_line_and_the_import_switches(
     assert "lacks it on TF 2.21" in hits[0].rule.summary
     core = [f for f in result.findings if f.line == 2]
     assert core and core[0].fixed
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "slim.tfexample_decoder.Image()",
+        "slim.dataset_data_provider.DatasetDataProvider",
+    ],
+    ids=["tfexample_decoder", "dataset_data_provider"],
+)
+def test_slim_data_modules_bind_slim_through_emg_tf_slim(tmp_path, use):
+    source = (
+        "import tensorflow.contrib.slim as slim\nx = slim.conv2d\n"
+        f"def f(x, t):\n    return {use}\n"
+    )
+    result = _process(tmp_path, source)
+    assert result.rewritten.startswith(
+        "import estimator_multigpu as emg\nslim = emg.tf_slim()\nx = slim.conv2d\n"
+    )
+    decoder = [f for f in result.findings if "tfexample_decoder" in f.api]
+    assert all(f.fixed for f in decoder)
+    after = _process(tmp_path, result.rewritten).findings
+    assert not [f for f in after if "tfexample_decoder" in f.api]
+
+
+def test_emg_tf_slim_reuses_an_existing_emg_import(tmp_path):
+    source = (
+        "import estimator_multigpu as em\nimport tensorflow as tf\n"
+        "slim = tf.contrib.slim\n"
+        "d = slim.tfexample_decoder.TFExampleDecoder\n"
+    )
+    result = _process(tmp_path, source)
+    assert result.rewritten.startswith(
+        "import estimator_multigpu as em\nimport tensorflow as tf\n"
+        "slim = em.tf_slim()\n"
+    )
+
+
+def test_a_data_only_slim_file_switches_too(tmp_path):
+    source = (
+        "import tensorflow as tf\nslim = tf.contrib.slim\n"
+        "d = slim.dataset.Dataset\ne = slim.tfexample_decoder.Image\n"
+    )
+    result = _process(tmp_path, source)
+    assert "slim = emg.tf_slim()\n" in result.rewritten
+    assert "tf.contrib" not in result.rewritten
+
+
+def test_plain_tf_slim_still_lacks_the_decoder(tmp_path):
+    source = "import tf_slim as slim\nd = slim.tfexample_decoder.Image\n"
+    [found] = _process(tmp_path, source).findings
+    assert found.api == "tf.contrib.slim.tfexample_decoder.Image"
+    assert "emg.tf_slim()" in found.rule.replacement
+
+
+_DECODE = """
+import numpy as np
+import tensorflow.compat.v1 as tf
+import tensorflow.contrib.slim as slim
+tf.disable_v2_behavior()
+
+png = tf.io.encode_png(np.full([2, 3, 3], 7, np.uint8))
+keys = {"image/encoded": tf.FixedLenFeature((), tf.string, default_value=""),
+        "image/format": tf.FixedLenFeature((), tf.string, default_value="png")}
+items = {"image": slim.tfexample_decoder.Image(shape=[2, 3, 3], channels=3)}
+decoder = slim.tfexample_decoder.TFExampleDecoder(keys, items)
+with tf.Session() as session:
+    encoded = session.run(png)
+    example = tf.train.Example(features=tf.train.Features(feature={
+        "image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[encoded]))}))
+    [image] = decoder.decode(tf.constant(example.SerializeToString()), ["image"])
+    print("decoded", session.run(image).sum())
+"""
+
+
+def test_a_fixed_decoder_script_decodes(tmp_path):
+    pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
+    path = tmp_path / "decode.py"
+    path.write_text(_DECODE)
+    result = runner.process(str(path))
+    runner.write(result, backup=False)
+    proc = run_script(path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "decoded 126" in proc.stdout
 
 
 _LACKING_MODULE = """

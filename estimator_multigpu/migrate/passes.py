@@ -140,15 +140,16 @@ def _rename_compat(source: str, findings: list, notes: list) -> str:
 
 
 def _port_slim(source: str, findings: list, notes: list) -> str:
-    core = [f for f in findings if f.rule.rule_id == slim.RULE_ID]
-    core = [f for f in core if f.rule.summary == slim.group_rule(slim.CORE).summary]
-    if not core:
+    uses = [f for f in findings if f.rule.rule_id == slim.RULE_ID]
+    core = [f for f in uses if f.rule.summary == slim.group_rule(slim.CORE).summary]
+    if not uses:
         return source
     new, why = slim.port(source)
     if why:
-        notes.append((core[0].line, f"slim import not replaced by tf_slim: {why}"))
+        notes.append((uses[0].line, f"slim import not replaced by tf_slim: {why}"))
         return source
-    core[0].fixed = True
+    for f in core[:1] + [f for f in uses if slim.fixed_by_port(f, new)]:
+        f.fixed = True
     return new
 
 

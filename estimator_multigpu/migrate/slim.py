@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 
 from estimator_multigpu.migrate import aliases
 from estimator_multigpu.migrate.edits import Offsets, apply
@@ -22,9 +23,11 @@ _ADVICE = {
     "layers, arg_scope, losses and learning.create_train_op on TF 2.21 under the "
     "compat.v1 port, but not slim.batch_norm (use tf.compat.v1.layers."
     "batch_normalization: decay->momentum, is_training->training, with tf-keras)",
-    "tfexample_decoder": "tf.io.parse_single_example + tf.io.decode_image in a "
-    "tf.data map (emg.inputs.record_dataset_fn): tf_slim 1.1's tfexample_decoder "
-    "crashes on TF 2.21 (control_flow_ops has no `case`)",
+    "tfexample_decoder": "slim = emg.tf_slim() (import estimator_multigpu as "
+    "emg; --fix writes it): the tf_slim module with control_flow_ops.case/cond "
+    "restored, without which tf_slim 1.1's tfexample_decoder crashes on TF 2.21 "
+    "(control_flow_ops has no `case`); or tf.io.parse_single_example + "
+    "tf.io.decode_image in a tf.data map (emg.inputs.record_dataset_fn)",
     "dataset_data_provider": _INPUT,
     "prefetch_queue": _INPUT,
     "parallel_reader": _INPUT,
@@ -46,6 +49,10 @@ LACKS = {
     "tfexample_decoder": _ADVICE["tfexample_decoder"],
 }
 BROKEN = tuple(LACKS)
+# What `slim = emg.tf_slim()` makes work: --fix binds slim that way in a file
+# that uses one of these, and their findings then go.
+RESTORED = ("tfexample_decoder",)
+_DATA = ("tfexample_decoder", "dataset_data_provider")
 CLONES = rule(
     "slim-clones",
     "slim model_deploy clones are hand-written towers (one model copy per device)",
@@ -159,29 +166,83 @@ def blocker(source: str) -> str | None:
     return None
 
 
-def _uses_nets(tree: ast.Module, name: str) -> bool:
+def _uses(tree: ast.Module, name: str, attrs: tuple) -> bool:
+    """Whether `<name>.<attr>` appears for one of `attrs`."""
     return any(
         isinstance(n, ast.Attribute)
-        and n.attr == "nets"
+        and n.attr in attrs
         and isinstance(n.value, ast.Name)
         and n.value.id == name
         for n in ast.walk(tree)
     )
 
 
+def _emg_before(tree: ast.Module, stmt: ast.stmt) -> str | None:
+    """The name a module-level `import estimator_multigpu [as x]` before `stmt` binds."""
+    for node in tree.body[: tree.body.index(stmt)]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "estimator_multigpu":
+                    return alias.asname or alias.name
+    return None
+
+
+def _emg_binding(tree: ast.Module, stmt: ast.stmt, name: str, nl: str) -> str:
+    """`[import estimator_multigpu as emg\n]<name> = emg.tf_slim()`."""
+    emg = _emg_before(tree, stmt)
+    if emg:
+        return f"{name} = {emg}.tf_slim()"
+    bound = aliases.AliasTable(tree).bindings
+    emg = (
+        "emg" if bound.get("emg", "estimator_multigpu") == "estimator_multigpu" else ""
+    )
+    head = f"import estimator_multigpu as {emg}" if emg else "import estimator_multigpu"
+    return f"{head}{nl}{name} = {emg or 'estimator_multigpu'}.tf_slim()"
+
+
 def port(source: str) -> tuple[str, str | None]:
     """Rewrites the slim import to `import tf_slim as <name>` (plus
-    `import tf_slim.nets` where `<name>.nets` is used)."""
+    `import tf_slim.nets` where `<name>.nets` is used).
+
+    Where the file uses slim's tfexample_decoder or dataset_data_provider,
+    binds `<name> = emg.tf_slim()` instead: the same module, with the
+    TensorFlow names its decoder reads restored first.
+    """
     why = blocker(source)
     if why:
         return source, why
     tree = ast.parse(source)
     stmt, name = _binding(tree)
     off = Offsets(source)
-    new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
-    if _uses_nets(tree, name):
+    if _uses(tree, name, _DATA):
+        new = _emg_binding(tree, stmt, name, off.newline)
+    else:
+        new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
+    if _uses(tree, name, ("nets",)):
         new += f"{off.newline}import tf_slim.nets  # {name}.nets"
     return apply(source, [off.replace(stmt, new)]), None
+
+
+def restored(tree: ast.Module, table: aliases.AliasTable) -> set[str]:
+    """The module-level names bound by `<emg>.tf_slim()` (the restoring form)."""
+    names = set()
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        call, target = stmt.value, stmt.targets[0]
+        if isinstance(call, ast.Call) and isinstance(target, ast.Name):
+            if table.resolve(call.func) == "estimator_multigpu.tf_slim":
+                names.add(target.id)
+    return names
+
+
+def fixed_by_port(finding, source: str) -> bool:
+    """Whether the ported `source` makes `finding` (a slim lack) go."""
+    name = lacking(finding.api)
+    if name not in RESTORED:
+        return False
+    tree = ast.parse(source)
+    return bool(restored(tree, aliases.AliasTable(tree)))
 
 
 def _outer_attributes(node: ast.AST, table: aliases.AliasTable):
@@ -200,11 +261,19 @@ def tf_slim_uses(tree: ast.Module, table: aliases.AliasTable):
 
     After `--fix` switched the import, what tf_slim lacks (`slim.batch_norm`)
     and slim's queue-based data modules are still to migrate; they are
-    reported under their contrib name, as before the switch.
+    reported under their contrib name, as before the switch. A name bound
+    by `emg.tf_slim()` counts as tf_slim, and what it restores is not
+    reported.
     """
     from estimator_multigpu.migrate import rules
 
+    names = restored(tree, table)
+    if names:
+        table = copy.copy(table)
+        table.bindings = {**table.bindings, **dict.fromkeys(names, "tf_slim")}
     for node, path in _outer_attributes(tree, table):
         api = "tf.contrib.slim." + path[len("tf_slim.") :]
+        if names and lacking(api) in RESTORED:
+            continue
         if lacking(api) or module_of(api) != CORE:
             yield node, api, ast.unparse(node), rules.TABLE["tf.contrib.slim"]
