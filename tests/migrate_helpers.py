@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+from estimator_multigpu.migrate import runner
+
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))
 _EXPECT = re.compile(r"#\s*expect:\s*([\w\-, ]+)")
@@ -38,21 +40,40 @@ CLI = [sys.executable, "-m", "estimator_multigpu.migrate"]
 _SCRIPTS = """
 import contextlib, io, json, runpy, sys
 exec(sys.argv[3])
-runs, result = json.loads(sys.argv[1]), sys.argv[2]
+runs, result, before_each = json.loads(sys.argv[1]), sys.argv[2], sys.argv[4]
 out = {}
 for label, path, argv in runs:
+    exec(before_each)
     sys.argv[1:] = argv
     buffer = io.StringIO()
     error = None
     try:
         with contextlib.redirect_stdout(buffer):
             runpy.run_path(path, run_name="__main__")
-    except Exception as e:
+    except BaseException as e:
         error = type(e).__name__ + ": " + str(e)
     out[label] = {"error": error, "stdout": buffer.getvalue().splitlines()}
 with open(result, "w") as f:
     json.dump(out, f)
 """
+
+# Preambles for `run_scripts`: two logical CPU devices (set once, before any
+# script runs), a fresh default graph before each script, and enough inter-op
+# threads for queue runners' blocking ops on a 2-core machine.
+TWO_DEVICES = """
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+"""
+RESET_GRAPH = "tf.compat.v1.reset_default_graph()"
+V1 = "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\n"
+QUEUE_THREADS = "import tensorflow as tf\ntf.config.threading.set_inter_op_parallelism_threads(16)\n"
+_V1_SCRIPT = (
+    "import os, runpy, sys, tensorflow as tf; tf.compat.v1.disable_v2_behavior(); "
+    "sys.argv = sys.argv[1:]; sys.path.insert(0, os.path.dirname(sys.argv[0])); "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
 
 
 def env(pythonpath: str = "", **extra) -> dict:
@@ -78,18 +99,29 @@ def run_cli(*args, **kwargs) -> subprocess.CompletedProcess:
     return run(CLI + list(args), **kwargs)
 
 
-def run_script(path, *args, **kwargs) -> subprocess.CompletedProcess:
-    """`python PATH ARGS` (see `run` for the keywords)."""
-    return run([sys.executable, path, *args], **kwargs)
+def start(command, **env_extra) -> subprocess.Popen:
+    """Starts `command` (a list) with `env(**env_extra)`; stdout piped as text."""
+    command = [str(c) for c in command]
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, env=env(**env_extra)
+    )
 
 
-def run_scripts(runs, preamble: str = "", **kwargs) -> dict:
+def run_script(path, *args, mode: str = "v2", **kwargs) -> subprocess.CompletedProcess:
+    """`python PATH ARGS`; mode "v1" runs it under disable_v2_behavior() (see
+    `run` for the keywords)."""
+    prefix = ["-c", _V1_SCRIPT] if mode == "v1" else []
+    return run([sys.executable, *prefix, path, *args], **kwargs)
+
+
+def run_scripts(runs, preamble: str = "", before_each: str = "", **kwargs) -> dict:
     """Runs several scripts in one subprocess (TensorFlow is imported once).
 
     Args:
       runs: (label, path, argv) triples; each script runs as `__main__` with
         `sys.argv[1:] = argv`.
       preamble: code run once before the scripts (e.g. thread settings).
+      before_each: code run before each script (e.g. `RESET_GRAPH`).
       **kwargs: as for `run`.
 
     Returns:
@@ -101,8 +133,57 @@ def run_scripts(runs, preamble: str = "", **kwargs) -> dict:
     runs = [[label, str(path), [str(a) for a in argv]] for label, path, argv in runs]
     with tempfile.TemporaryDirectory() as work:
         result = os.path.join(work, "result.json")
-        command = [sys.executable, "-c", _SCRIPTS, json.dumps(runs), result, preamble]
-        proc = run(command, **kwargs)
+        command = [sys.executable, "-c", _SCRIPTS, json.dumps(runs), result]
+        proc = run(command + [preamble, before_each], **kwargs)
         assert proc.returncode == 0 and os.path.exists(result), proc.stderr[-3000:]
         with open(result) as f:
             return json.load(f)
+
+
+def script_lines(runs, preamble: str = "", before_each: str = "", **kwargs) -> dict:
+    """label -> stdout lines of `run_scripts`; fails the test if a script raised."""
+    out = run_scripts(runs, preamble, before_each, **kwargs)
+    errors = {label: o["error"] for label, o in out.items() if o["error"]}
+    assert not errors, errors
+    return {label: o["stdout"] for label, o in out.items()}
+
+
+def rewrite(name: str, work: pathlib.Path) -> str:
+    """Writes the `--fix` text of corpus script `name` under `work`; its path."""
+    result = runner.process(str(CORPUS / name))
+    assert result.rewritten, result.notes
+    path = work / name
+    path.write_text(result.rewritten)
+    return str(path)
+
+
+def run_pairs(names, work: pathlib.Path, mode: str = "v2", timeout=600) -> dict:
+    """Runs corpus scripts before and after `--fix` in one subprocess.
+
+    Args:
+      names: corpus script names; each writes tiny data to the folder its
+        first argument names and prints one line per batch and example.
+      work: a folder for the rewrites and the data.
+      mode: "v1" runs the scripts under tf.compat.v1.disable_v2_behavior().
+      timeout: seconds for the whole subprocess.
+
+    Returns:
+      {name: {"original": lines, "rewritten": lines}}; a script that raised
+      ends its lines with "FAILED Type: message".
+    """
+    runs = []
+    for name in names:
+        for label, path in (
+            ("original", str(CORPUS / name)),
+            ("rewritten", rewrite(name, work)),
+        ):
+            data = work / "data" / name / label
+            data.mkdir(parents=True)
+            runs.append([f"{name}:{label}", path, [data]])
+    preamble = (V1 if mode == "v1" else "") + QUEUE_THREADS
+    out = {}
+    for key, o in run_scripts(runs, preamble, timeout=timeout).items():
+        name, label = key.rsplit(":", 1)
+        failed = ["FAILED " + o["error"]] if o["error"] else []
+        out.setdefault(name, {})[label] = o["stdout"] + failed
+    return out

@@ -6,13 +6,8 @@ tf.compat.v1 and prints one line per batch and per example. One subprocess
 compares what one pair printed.
 """
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_pairs
 
 from estimator_multigpu.migrate import runner
 
@@ -31,48 +26,12 @@ SCRIPTS = {
 # Scripts that only run after the rewrite (tf.contrib is gone from TF 2).
 CONTRIB_SCRIPTS = ("estimator_replicate_train.py",)
 
-_DRIVER = """
-import contextlib, io, json, os, runpy, sys, traceback
-import tensorflow as tf
-# Legacy sessions take the context's threading; queue runners' blocking ops can
-# starve the default inter-op pool (one thread per core) on a 2-core machine.
-tf.config.threading.set_inter_op_parallelism_threads(16)
-work, pairs = sys.argv[1], json.loads(sys.argv[2])
-out = {}
-for name, paths in pairs.items():
-    for label, path in zip(("original", "rewritten"), paths):
-        data_dir = os.path.join(work, name, label)
-        os.makedirs(data_dir)
-        sys.argv[1:] = [data_dir]
-        buffer = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(buffer):
-                runpy.run_path(path, run_name="__main__")
-        except BaseException:
-            buffer.write("FAILED " + traceback.format_exc())
-        out.setdefault(name, {})[label] = buffer.getvalue().splitlines()
-print(json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     """{script: {'original': lines, 'rewritten': lines}} from one subprocess."""
     work = tmp_path_factory.mktemp("corpus_run")
-    pairs = {}
-    for name in [*SCRIPTS, *CONTRIB_SCRIPTS]:
-        result = runner.process(str(CORPUS / name))
-        (work / name).write_text(result.rewritten or "")
-        pairs[name] = [str(CORPUS / name), str(work / name)]
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(work / "data"), json.dumps(pairs)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.splitlines()[-1])
+    return run_pairs([*SCRIPTS, *CONTRIB_SCRIPTS], work, timeout=900)
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))

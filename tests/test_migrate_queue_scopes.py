@@ -4,8 +4,7 @@ import ast
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS
-from queue_corpus_run import run_pairs
+from migrate_helpers import CORPUS, run_pairs
 
 from estimator_multigpu.migrate import fixer, runner, scanner
 
