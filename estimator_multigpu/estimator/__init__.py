@@ -1,5 +1,7 @@
 """Estimator-compatible runner that works with or without tf.estimator."""
 
+import importlib as _importlib
+
 import tensorflow as _tf
 
 from estimator_multigpu.estimator import experimental, export
@@ -64,8 +66,29 @@ HOOK_NAMES = (
     "VocabInfo",
 )
 
+# tf.contrib.learn / tf.contrib.training drop-ins, imported on first use.
+_LAZY = {
+    "Experiment": "estimator_multigpu.estimator._experiment",
+    "GreedyLoadBalancingStrategy": "estimator_multigpu.estimator._ps_strategy",
+    "HParams": "estimator_multigpu.estimator._hparams",
+    "byte_size_load_fn": "estimator_multigpu.estimator._ps_strategy",
+}
+
+
+def __getattr__(name):
+    if name == "learn_runner":
+        return _importlib.import_module("estimator_multigpu.estimator.learn_runner")
+    if name in _LAZY:
+        return getattr(_importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(
+        f"module 'estimator_multigpu.estimator' has no attribute {name!r}"
+    )
+
+
 __all__ = [
     *HOOK_NAMES,
+    *_LAZY,
+    "learn_runner",
     "HAS_TF_ESTIMATOR",
     "BestExporter",
     "Estimator",

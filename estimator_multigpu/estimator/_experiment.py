@@ -1,0 +1,216 @@
+"""`Experiment`: tf.contrib.learn.Experiment's train/evaluate schedules over an Estimator."""
+
+from __future__ import annotations
+
+import time
+
+import tensorflow as tf
+
+# contrib arguments whose machinery (monitors, export strategies, delayed
+# workers) is not carried over: refused unless left at contrib's default.
+_REFUSED = {
+    "eval_metrics": (None, "add metrics in the model_fn (eval_metric_ops)"),
+    "local_eval_frequency": (None, "use min_eval_frequency"),
+    "export_strategies": (None, "export with estimator.export_saved_model"),
+    "train_steps_per_iteration": (None, "use min_eval_frequency"),
+    "checkpoint_and_export": (False, "use emg.estimator.train_and_evaluate"),
+    "delay_workers_by_global_step": (False, "workers start at once"),
+}
+
+
+def _check_hooks(name: str, hooks) -> list:
+    if hooks is None:
+        return []
+    if not isinstance(hooks, list | tuple):
+        raise TypeError(
+            f"`{name}` must be a list of SessionRunHooks; received {hooks!r}."
+        )
+    return list(hooks)
+
+
+def _check_steps(name: str, steps) -> None:
+    if steps is not None and (
+        isinstance(steps, bool) or not isinstance(steps, int) or steps < 0
+    ):
+        raise ValueError(f"`{name}` must be None or an int >= 0; received {steps!r}.")
+
+
+class Experiment:
+    """Trains and evaluates an Estimator the way tf.contrib.learn.Experiment did.
+
+    `learn_runner.run` calls one of its schedules: `train`, `evaluate`,
+    `train_and_evaluate`, `continuous_eval` or `run_std_server`. Works with
+    `emg.estimator.Estimator` and with a real `tf.estimator.Estimator` alike
+    (it only calls `train`, `evaluate`, `latest_checkpoint` and `config`).
+    """
+
+    def __init__(
+        self,
+        estimator,
+        train_input_fn,
+        eval_input_fn,
+        eval_metrics=None,
+        train_steps=None,
+        eval_steps=100,
+        train_monitors=None,
+        eval_hooks=None,
+        local_eval_frequency=None,
+        eval_delay_secs=120,
+        continuous_eval_throttle_secs=60,
+        min_eval_frequency=None,
+        delay_workers_by_global_step=False,
+        export_strategies=None,
+        train_steps_per_iteration=None,
+        checkpoint_and_export=False,
+        saving_listeners=None,
+        check_interval_secs=5,
+    ):
+        given = locals()
+        for name, (default, fix) in _REFUSED.items():
+            if given[name] != default:
+                raise ValueError(
+                    f"Experiment(`{name}`={given[name]!r}) is not supported; {fix}."
+                )
+        if not all(callable(f) for f in (train_input_fn, eval_input_fn)):
+            raise TypeError(
+                "`train_input_fn` and `eval_input_fn` must be callables; received "
+                f"{train_input_fn!r} and {eval_input_fn!r}."
+            )
+        for name in ("train_steps", "eval_steps", "min_eval_frequency"):
+            _check_steps(name, given[name])
+        self._estimator = estimator
+        self._train_input_fn, self._eval_input_fn = train_input_fn, eval_input_fn
+        self._train_steps, self._eval_steps = train_steps, eval_steps
+        self._train_monitors = _check_hooks("train_monitors", train_monitors)
+        self._eval_hooks = _check_hooks("eval_hooks", eval_hooks)
+        self._saving_listeners = _check_hooks("saving_listeners", saving_listeners)
+        self._eval_delay_secs = eval_delay_secs
+        self._throttle_secs = continuous_eval_throttle_secs
+        self._min_eval_frequency = min_eval_frequency
+
+    @property
+    def estimator(self):
+        return self._estimator
+
+    @property
+    def train_steps(self):
+        return self._train_steps
+
+    @property
+    def eval_steps(self):
+        return self._eval_steps
+
+    def extend_train_hooks(self, additional_hooks) -> None:
+        """Adds hooks to those `train` runs with."""
+        self._train_monitors += _check_hooks("additional_hooks", additional_hooks)
+
+    def train(self, delay_secs=None):
+        """Trains up to `train_steps` (total); returns the estimator."""
+        if delay_secs is None:  # contrib: workers start 5 s apart
+            delay_secs = min(60, 5 * (self._estimator.config.task_id or 0))
+        if delay_secs:
+            time.sleep(delay_secs)
+        return self._train(self._train_steps)
+
+    def _train(self, max_steps):
+        return self._estimator.train(
+            input_fn=self._train_input_fn,
+            max_steps=max_steps,
+            hooks=self._train_monitors,
+            saving_listeners=self._saving_listeners,
+        )
+
+    def evaluate(self, delay_secs=None, name=None) -> dict:
+        """Evaluates the latest checkpoint for `eval_steps` (None: to the end)."""
+        if delay_secs is None:
+            delay_secs = self._eval_delay_secs
+        if delay_secs:
+            time.sleep(delay_secs)
+        return self._evaluate(name)
+
+    def _evaluate(self, name=None, checkpoint_path=None) -> dict:
+        return self._estimator.evaluate(
+            input_fn=self._eval_input_fn,
+            steps=self._eval_steps,
+            hooks=self._eval_hooks,
+            checkpoint_path=checkpoint_path,
+            name=name,
+        )
+
+    def train_and_evaluate(self):
+        """Trains, evaluating every `min_eval_frequency` steps (if set) and at the
+        end; returns (the last evaluation's metrics, []) as contrib did."""
+        freq = self._min_eval_frequency
+        if freq:
+            while True:
+                start = _global_step(self._estimator)
+                target = start + freq
+                if self._train_steps is not None:
+                    target = min(target, self._train_steps)
+                if start >= target:
+                    break
+                self._train(target)
+                if _global_step(self._estimator) < target:
+                    break  # the input ended before `target`
+                if self._train_steps is None or target < self._train_steps:
+                    self._evaluate()
+        else:
+            self._train(self._train_steps)
+        return self._evaluate(), []
+
+    def continuous_eval(
+        self,
+        delay_secs=None,
+        throttle_delay_secs=None,
+        evaluate_checkpoint_only_once=True,
+        continuous_eval_predicate_fn=None,
+        name="continuous",
+    ):
+        """Evaluates each new checkpoint until `train_steps` is reached or
+        `continuous_eval_predicate_fn(last_result)` returns False."""
+        if delay_secs is None:
+            delay_secs = self._eval_delay_secs
+        if delay_secs:
+            time.sleep(delay_secs)
+        throttle = (
+            self._throttle_secs if throttle_delay_secs is None else throttle_delay_secs
+        )
+        result = None
+        for path in tf.compat.v1.train.checkpoints_iterator(
+            self._estimator.model_dir, min_interval_secs=throttle
+        ):
+            if continuous_eval_predicate_fn and not continuous_eval_predicate_fn(
+                result
+            ):
+                break
+            result = self._evaluate(name, checkpoint_path=path)
+            step = result.get("global_step", 0)
+            if self._train_steps is not None and step >= self._train_steps:
+                break
+        return result
+
+    def run_std_server(self) -> None:
+        """Starts this task's tf.distribute.Server from the config and joins it."""
+        config = self._estimator.config
+        if not config.cluster_spec or config.task_type is None:
+            raise ValueError(
+                "run_std_server needs a cluster: the RunConfig has cluster_spec="
+                f"{config.cluster_spec!r}, task_type={config.task_type!r}. Set "
+                "TF_CONFIG before making the RunConfig."
+            )
+        server = tf.distribute.Server(
+            config.cluster_spec,
+            job_name=config.task_type,
+            task_index=config.task_id,
+            config=config.session_config,
+            start=True,
+        )
+        server.join()
+
+
+def _global_step(estimator) -> int:
+    """The global step of the latest checkpoint (0 without one)."""
+    path = estimator.latest_checkpoint()
+    if path is None:
+        return 0
+    return int(tf.train.load_variable(path, "global_step"))

@@ -1,0 +1,147 @@
+"""tf.contrib.learn's Experiment and learn_runner.run over emg.estimator, on 1 and 2
+devices, checked against the numpy replay of single-device training."""
+
+import json
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from conftest import ALL_DEVICES
+from estimator_models import (
+    batches,
+    dataset_input_fn,
+    initial_weights,
+    model_fn,
+    numpy_loss,
+    numpy_train,
+    write_checkpoint,
+)
+
+from estimator_multigpu import estimator as emg_estimator
+from estimator_multigpu.estimator import learn_runner
+
+pytestmark = pytest.mark.tf_compat
+
+BATCH = 8
+RNG = np.random.RandomState(3)
+X = RNG.randn(24, 4).astype(np.float32)
+Y = RNG.randint(0, 3, size=24).astype(np.int32)
+
+
+def _experiment_fn(warm, num_devices, **kwargs):
+    def experiment_fn(run_config, hparams):
+        config = run_config.replace(devices=ALL_DEVICES[:num_devices])
+        estimator = emg_estimator.Estimator(
+            model_fn, config=config, params=hparams, warm_start_from=warm
+        )
+        return emg_estimator.Experiment(
+            estimator,
+            train_input_fn=dataset_input_fn(X, Y, BATCH, repeat=True),
+            eval_input_fn=dataset_input_fn(X, Y, BATCH),
+            train_steps=hparams.train_steps,
+            eval_steps=1,
+            **kwargs,
+        )
+
+    return experiment_fn
+
+
+def _warm(tmp_path):
+    return write_checkpoint(str(tmp_path / "init" / "init"), *initial_weights())
+
+
+@pytest.mark.parametrize("num_devices", [1, 2], ids=["1dev", "2dev"])
+def test_learn_runner_trains_then_evaluates_like_one_device(tmp_path, num_devices):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=3, tower_optimizer=True)
+    metrics, exports = learn_runner.run(
+        _experiment_fn(_warm(tmp_path), num_devices),
+        run_config=config,
+        hparams=hparams,
+    )
+    kernel, bias, _ = numpy_train(*initial_weights(), batches(X, Y, BATCH, 3))
+    assert metrics["global_step"] == 3 and exports == []
+    np.testing.assert_allclose(
+        metrics["loss"], numpy_loss(kernel, bias, X[:BATCH], Y[:BATCH]), rtol=1e-5
+    )
+
+
+def test_min_eval_frequency_evaluates_during_training(tmp_path):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=4, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 2, min_eval_frequency=2)(
+        config, hparams
+    )
+    metrics, _ = experiment.train_and_evaluate()
+    eval_dir = tmp_path / "model" / "eval"
+    steps = set()
+    for path in eval_dir.iterdir():
+        for event in tf.compat.v1.train.summary_iterator(str(path)):
+            if event.summary.value:
+                steps.add(event.step)
+    assert metrics["global_step"] == 4 and steps == {2, 4}
+
+
+def test_experiment_refuses_contrib_only_arguments(tmp_path):
+    estimator = emg_estimator.Estimator(model_fn, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"export_strategies.*export_saved_model"):
+        emg_estimator.Experiment(
+            estimator,
+            dataset_input_fn(X, Y),
+            dataset_input_fn(X, Y),
+            export_strategies=["x"],
+        )
+    with pytest.raises(ValueError, match=r"`train_steps` must be None or an int"):
+        emg_estimator.Experiment(
+            estimator, dataset_input_fn(X, Y), dataset_input_fn(X, Y), train_steps=-1
+        )
+
+
+def test_run_refuses_an_unknown_schedule_and_a_non_experiment(tmp_path):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"'trian' is not an Experiment schedule"):
+        learn_runner.run(lambda c, h: None, run_config=config, schedule="trian")
+    with pytest.raises(TypeError, match=r"must return an emg.estimator.Experiment"):
+        learn_runner.run(lambda c, h: "x", run_config=config)
+    with pytest.raises(ValueError, match=r"Must specify `run_config`"):
+        learn_runner.run(lambda c, h: None)
+
+
+def test_old_form_passes_output_dir(tmp_path):
+    seen = []
+
+    def experiment_fn(output_dir):
+        seen.append(output_dir)
+        return "not an experiment"
+
+    with pytest.raises(TypeError):
+        learn_runner.run(experiment_fn, output_dir=str(tmp_path))
+    assert seen == [str(tmp_path)]
+
+
+def _cluster(head: str) -> dict:
+    """A cluster led by a `head` ('master' or 'chief'), two workers and a ps."""
+    return {head: ["h:0"], "worker": ["h:1", "h:2"], "ps": ["h:3"]}
+
+
+@pytest.mark.parametrize(
+    "task_type, expected",
+    [
+        ("master", "train_and_evaluate"),
+        ("chief", "train"),
+        ("worker", "train"),
+        ("ps", "run_std_server"),
+    ],
+)
+def test_default_schedule_follows_the_task_type(monkeypatch, task_type, expected):
+    head = "master" if task_type == "master" else "chief"
+    tf_config = {"cluster": _cluster(head), "task": {"type": task_type, "index": 0}}
+    monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+    config = emg_estimator.RunConfig()
+    assert learn_runner.default_schedule(config) == expected
+
+
+def test_default_schedule_on_one_machine(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    schedule = learn_runner.default_schedule(emg_estimator.RunConfig())
+    assert schedule == "train_and_evaluate"
