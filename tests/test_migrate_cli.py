@@ -4,10 +4,10 @@ import json
 import os
 import pathlib
 import re
-import subprocess
 import sys
 
 import pytest
+from migrate_helpers import run
 
 from estimator_multigpu.migrate import edits, fixer
 from estimator_multigpu.migrate.__main__ import main
@@ -148,12 +148,7 @@ print("HEAVY", heavy)
 def test_migrate_never_imports_tensorflow():
     """`python -m estimator_multigpu.migrate` scans and rewrites without TF."""
     corpus = REPO / "tests" / "legacy_corpus"
-    proc = subprocess.run(
-        [sys.executable, "-c", _NO_TF, str(corpus)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run([sys.executable, "-c", _NO_TF, corpus], timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip().endswith("HEAVY []")
 
@@ -167,12 +162,7 @@ def test_migrate_never_imports_tensorflow():
     ids=["module", "console_script"],
 )
 def test_entry_points(tree, command):
-    proc = subprocess.run(
-        command + [str(tree / "legacy.py"), "--format=json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run(command + [tree / "legacy.py", "--format=json"])
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["summary"]["remaining"] == 2
 

@@ -1,11 +1,11 @@
 """tf.contrib names of the era get their exact replacement, and each replacement exists."""
 
 import re
-import subprocess
 import sys
 
 import numpy as np
 import pytest
+from migrate_helpers import run
 
 from estimator_multigpu.migrate import contrib_names, runner
 
@@ -45,12 +45,7 @@ def test_the_legacy_layer_replacements_exist_with_tf_keras():
         "dir(tf.compat.v1.layers)]\n"
         "print(missing)\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code, *names],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run([sys.executable, "-c", code, *names], timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip().splitlines()[-1] == "[]"
 

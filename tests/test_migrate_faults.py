@@ -5,12 +5,10 @@ import json
 import os
 import re
 import stat
-import subprocess
-import sys
 import threading
 
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CLI, CORPUS, run_cli, start
 
 from estimator_multigpu.migrate import files, runner
 from estimator_multigpu.migrate.__main__ import main
@@ -33,16 +31,6 @@ def tree(tmp_path):
 
 def listing(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
-
-
-def run_cli(*args, timeout=60):
-    """Runs emg-migrate in a subprocess, so a blocking open fails the test, not hangs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "estimator_multigpu.migrate", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 # Row 2: a full disk never cuts a file short, with or without a backup.
@@ -249,7 +237,8 @@ def test_read_only_folder_is_reported_and_the_run_goes_on(
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_fifo_is_skipped_with_a_note(tree):
     os.mkfifo(tree / "pipe.py")
-    proc = run_cli(tree, "--fix")
+    # In a subprocess, so a blocking open fails the test, not hangs it.
+    proc = run_cli(tree, "--fix", timeout=60)
     assert proc.returncode == 1, proc.stderr  # Supervisor stays manual
     assert (
         f"{tree / 'pipe.py'}: note: skipped: a FIFO (named pipe), not a regular "
@@ -264,7 +253,7 @@ def test_fifo_is_skipped_with_a_note(tree):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_fifo_named_on_the_command_line_is_skipped(tmp_path):
     os.mkfifo(tmp_path / "x.py")
-    proc = run_cli(tmp_path / "x.py", "--format=json")
+    proc = run_cli(tmp_path / "x.py", "--format=json", timeout=60)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["files"][0]["skipped"].startswith("a FIFO (named pipe)")
@@ -332,11 +321,7 @@ def test_two_fix_runs_at_once_lose_nothing(tmp_path):
     for name in names:
         (tmp_path / name).write_bytes((CORPUS / name).read_bytes())
     expected = {n: runner.process(str(tmp_path / n)).rewritten for n in names}
-    command = [sys.executable, "-m", "estimator_multigpu.migrate", str(tmp_path)]
-    procs = [
-        subprocess.Popen(command + ["--fix"], stdout=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
+    procs = [start([*CLI, tmp_path, "--fix"]) for _ in range(2)]
     outs = [p.communicate(timeout=120)[0] for p in procs]
     for out, proc in zip(outs, procs):
         assert proc.returncode in (1, 2), out
@@ -433,14 +418,7 @@ def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
         (tmp_path / name).write_text(LEGACY.replace("y = tf.train.Supervisor\n", ""))
     except (OSError, UnicodeEncodeError):
         pytest.skip("this file system takes only UTF-8 file names")
-    proc = subprocess.run(
-        [sys.executable, "-m", "estimator_multigpu.migrate", str(tmp_path), "--fix"]
-        + flags,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-    )
+    proc = run_cli(tmp_path, "--fix", *flags, timeout=60, PYTHONIOENCODING="utf-8")
     assert proc.returncode == 0, proc.stderr
     assert (
         f"{tmp_path}/caf\\udcff.py:2:5: estimator [fixed]" in proc.stdout + proc.stderr

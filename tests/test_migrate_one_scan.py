@@ -2,11 +2,9 @@
 
 import ast
 import json
-import subprocess
-import sys
 
 import pytest
-from migrate_helpers import CORPUS, CORPUS_FILES
+from migrate_helpers import CORPUS, CORPUS_FILES, run_cli
 
 import estimator_multigpu as emg
 
@@ -45,18 +43,7 @@ def test_scan_tree_matches_process(name, tmp_path):
 def test_scan_tree_matches_the_cli(tmp_path):
     path = tmp_path / "snippet.py"
     path.write_text(SOURCE)
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "estimator_multigpu.migrate",
-            str(path),
-            "--format=json",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    out = run_cli(path, "--format=json")
     cli = json.loads(out.stdout)["files"][0]["findings"]
     found = emg.migrate.scan_tree(ast.parse(SOURCE), SOURCE, str(path))
     assert [(f["line"], f["col"], f["api"], f["rule"]) for f in cli] == _keys(found)

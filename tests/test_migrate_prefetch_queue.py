@@ -1,12 +1,7 @@
 """emg-migrate --fix: slim's prefetch_queue becomes emg.inputs.queues.prefetch_queue."""
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, script_lines
 
 from estimator_multigpu.migrate import runner
 
@@ -78,24 +73,6 @@ def test_slim_import_becomes_tf_slim_once_the_queue_is_rewritten(tmp_path):
     )
 
 
-_DRIVER = """
-import contextlib, io, json, runpy, sys
-import tensorflow as tf
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(
-    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-script, out = sys.argv[1], {}
-for devices in (1, 2):
-    tf.compat.v1.reset_default_graph()
-    buffer = io.StringIO()
-    sys.argv[1:] = ["unused", str(devices)]
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(script, run_name="__main__")
-    out[devices] = buffer.getvalue().splitlines()
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.slow
 def test_rewritten_tutorial_shape_trains_alike_at_one_and_two_devices(tmp_path):
     # Two dequeues per step must be two different batches: the same batch twice
@@ -104,14 +81,7 @@ def test_rewritten_tutorial_shape_trains_alike_at_one_and_two_devices(tmp_path):
     assert not result.remaining
     script = tmp_path / "rewritten.py"
     script.write_text(result.rewritten)
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    runs = [(str(n), script, ["unused", n]) for n in (1, 2)]
+    out = script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600)
     assert out["1"][0] == "step 3"
     assert out["2"] == out["1"]

@@ -7,14 +7,11 @@ loop while that queue is left makes the eval script block forever.
 """
 
 import ast
-import os
 import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import fixer, queue_program, runner, scanner
 from estimator_multigpu.migrate.__main__ import main
@@ -142,24 +139,10 @@ def test_an_ignored_queue_keeps_the_loop(tmp_path):
     assert [f.api for f in result.queues] == ["tf.FIFOQueue"]
 
 
-_V1 = (
-    "import os, runpy, sys, tensorflow as tf; tf.compat.v1.disable_v2_behavior(); "
-    "sys.argv = sys.argv[1:]; sys.path.insert(0, os.path.dirname(sys.argv[0])); "
-    "runpy.run_path(sys.argv[0], run_name='__main__')"
-)
-
-
 def _run(script, data, mode):
     """The eval script's output lines (fails after 120 s: it blocked)."""
     data.mkdir()
-    command = [sys.executable] + (["-c", _V1] if mode == "v1" else [])
-    proc = subprocess.run(
-        command + [str(script), str(data)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
+    proc = run_script(script, data, mode=mode, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout.splitlines()
 
