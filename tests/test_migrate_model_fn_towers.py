@@ -176,7 +176,7 @@ def test_cifar10_estimator_loop_becomes_one_replicated_tower():
     ) in new
     assert (
         "        model_fn=emg.replicate_model_fn(get_model_fn(num_gpus, "
-        '"CPU"), devices=emg.devices.resolve(num_gpus=num_gpus)), '
+        '"CPU"), devices=devices), '
         "model_dir=model_dir\n"
     ) in new
     assert 'input_fn, subset="train", num_shards=1, batch_size=8\n' in new

@@ -54,7 +54,7 @@ def test_clones_become_emg_create_clones():
     assert [f.api for f in result.remaining] == ["model_deploy.DeploymentConfig"]
     assert (
         "        clones = emg.towers.create_clones(clone_fn, [batch_queue], "
-        "devices=emg.devices.resolve(num_gpus=NUM_CLONES))"
+        "devices=devices)"
     ) in new
     assert '        first_clone_scope = ""\n' in new
     assert (

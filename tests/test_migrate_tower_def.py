@@ -53,7 +53,7 @@ def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():
         "        tower_fn,\n"
         "        (X, Y),\n"
         "        optimizer,\n"
-        "        devices=emg.devices.resolve(num_gpus=num_gpus),\n"
+        "        devices=devices,\n"
         "    )\n"
     ) in new
     for gone in ("tower_grads", "average_gradients", "reuse_vars = True\n", "_x = X["):
@@ -201,7 +201,7 @@ def test_inception_loop_becomes_a_tower_function():
         "            (images, labels),\n"
         "            emg.TowerOptimizer(opt, transform_gradients=lambda pairs: "
         "grads.extend(pairs) or pairs),\n"
-        "            devices=emg.devices.resolve(num_gpus=NUM_GPUS),\n"
+        "            devices=devices,\n"
         "            global_step=global_step,\n"
         "        )\n"
         "        summaries.extend(input_summaries)\n"

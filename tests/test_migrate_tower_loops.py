@@ -376,7 +376,8 @@ def test_gpu_index_devices_become_resolve(device, loop):
     source = CANONICAL.replace('"/cpu:%d" % i', device)
     source = source.replace("in range(NUM_DEVICES):", f"in {loop}(NUM_DEVICES):")
     new, _ = fix(source)
-    assert "devices=emg.devices.resolve(num_gpus=NUM_DEVICES),\n" in new
+    assert "    devices = emg.devices.resolve(num_gpus=NUM_DEVICES)\n" in new
+    assert "        devices=devices,\n" in new
     assert f"for i in {loop}(NUM_DEVICES)" not in new
 
 

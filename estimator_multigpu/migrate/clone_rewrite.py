@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import astutil, tower_rewrite
+from estimator_multigpu.migrate import _device_hoist, astutil, tower_rewrite
 from estimator_multigpu.migrate.edits import Offsets
 
 
@@ -70,8 +70,12 @@ def _apply(block, start: int, grads: str, optimizer: str):
     return None
 
 
-def _plan(block, table, off: Offsets, emg: str):
-    """The edits for the clones in `block`, or None."""
+def _plan(block, table, off: Offsets, emg: str, hoist=None):
+    """The edits for the clones in `block`, or None.
+
+    `hoist(create statement, count text)`: the `_device_hoist.Hoist` that
+    resolves the devices early, or None to resolve them in the call.
+    """
     index, create = _assigned(block, table, "create_clones")
     at, optimize = _assigned(block, table, "optimize_clones")
     if create is None or optimize is None or at < index:
@@ -101,13 +105,12 @@ def _plan(block, table, off: Offsets, emg: str):
     ):
         return None
     rest = ", ".join(off.text(a) for a in call.args[1:])
+    early = hoist(create, count) if hoist else None
+    devices = early.name if early else f"{emg}.devices.resolve(num_gpus={count})"
     edits = [
-        off.replace(
-            call,
-            f"{emg}.towers.create_clones({rest}, "
-            f"devices={emg}.devices.resolve(num_gpus={count}))",
-        )
+        off.replace(call, f"{emg}.towers.create_clones({rest}, devices={devices})")
     ]
+    edits += [early.edit] if early else []
     args = [optimizer] + [f"var_list={off.text(k.value)}" for k in opt_call.keywords]
     args += [f"global_step={off.text(k.value)}" for k in apply.value.keywords]
     text = f"{off.text(target.elts[0])}, {off.text(apply.targets[0])}"
@@ -128,9 +131,14 @@ def _plan(block, table, off: Offsets, emg: str):
 def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
     """`out` plus the clones' edits; their slim-clones findings marked fixed."""
     new = []
+    taken = astutil.writes(tree) | set(astutil.reads(tree))
+
+    def hoist(node, count):
+        return _device_hoist.hoist(tree, node, count, off, emg, taken, out + new)
+
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
-            planned = _plan(block, table, off, emg)
+            planned = _plan(block, table, off, emg, hoist)
             if planned and not any(
                 e.start < p.end and p.start < e.end for e in planned for p in out + new
             ):

@@ -218,5 +218,6 @@ def fix(
         return FixResult(source, notes)
     edits += imports.dead_imports(tree, table, off, findings)
     if add_import and any(f"{emg}." in e.text for e in edits):
-        edits.append(imports.import_edit(tree, off, emg, PACKAGE))
+        # First: a line inserted at the same place (after the imports) uses it.
+        edits.insert(0, imports.import_edit(tree, off, emg, PACKAGE))
     return FixResult(apply(source, edits), notes)

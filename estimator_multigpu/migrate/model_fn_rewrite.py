@@ -15,7 +15,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, tower_body, tower_loops
+from estimator_multigpu.migrate import (
+    _device_hoist,
+    aliases,
+    astutil,
+    tower_body,
+    tower_loops,
+)
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
@@ -168,8 +174,14 @@ def _dedented(off: Offsets, node: ast.With) -> str:
     return "".join(out)
 
 
-def plan(tree, table: aliases.AliasTable, off: Offsets, emg: str) -> Plan:
+def plan(
+    tree, table: aliases.AliasTable, off: Offsets, emg: str, taken=None, prior=()
+) -> Plan:
     """The edits that make the module's model_fn tower loop one replicated tower.
+
+    With `taken` (the module's names), the Estimator's devices are resolved
+    by a statement of their own, early in the function that builds the
+    Estimator (`_device_hoist`; `prior`: the edits already made).
 
     Raises:
       NotRewritable: with the reason, if any edit cannot be made.
@@ -196,15 +208,18 @@ def plan(tree, table: aliases.AliasTable, off: Offsets, emg: str) -> Plan:
         raise NotRewritable(f"no input_fn call passes num_shards={count_text}")
     device = _device_with(loop, table)
     start, end = off.line_start(device.lineno), off.line_end(device.end_lineno)
+    early = None
+    if taken is not None:
+        early = _device_hoist.hoist(tree, site, count_text, off, emg, taken, prior)
+    devices = early.name if early else f"{emg}.devices.resolve(num_gpus={count_text})"
     edits = [
         off.replace(loop.iter.args[0], "1"),
         Edit(start, end, _dedented(off, device)),
         off.replace(
-            site,
-            f"{emg}.replicate_model_fn({off.text(site)}, "
-            f"devices={emg}.devices.resolve(num_gpus={count_text}))",
+            site, f"{emg}.replicate_model_fn({off.text(site)}, devices={devices})"
         ),
     ]
+    edits += [early.edit] if early else []
     edits += [off.replace(k.value, "1") for k in shards]
     return Plan(loop, edits, site, shards, count_text)
 

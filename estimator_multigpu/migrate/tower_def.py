@@ -362,8 +362,11 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
     return nl.join(out).lstrip(" ").lstrip(nl)
 
 
-def minimize_text(td: TowerDef, off: Offsets, emg: str, name: str) -> str:
-    """`loss, train_op = emg.towers.minimize(name, (X, ...), opt, ...)`."""
+def minimize_text(
+    td: TowerDef, off: Offsets, emg: str, name: str, devices: str = ""
+) -> str:
+    """`loss, train_op = emg.towers.minimize(name, (X, ...), opt, ...)`;
+    `devices`: the name the resolved devices were assigned to, if hoisted."""
     tl = td.tl
     indent = " " * (tl.average if tl.at_average else tl.apply).col_offset
     batches = list(dict.fromkeys(b for _, b in td.params))
@@ -381,7 +384,7 @@ def minimize_text(td: TowerDef, off: Offsets, emg: str, name: str) -> str:
         name,
         inputs,
         optimizer,
-        f"devices={tower_devices.devices_text(tl.loop, tl.device, off, emg)}",
+        f"devices={tower_devices.devices_text(tl.loop, tl.device, off, emg, devices)}",
     ]
     if tl.global_step is not None:
         args.append(f"global_step={off.text(tl.global_step)}")
@@ -397,9 +400,10 @@ def minimize_text(td: TowerDef, off: Offsets, emg: str, name: str) -> str:
 
 
 def edits(
-    tree, td: TowerDef, off: Offsets, emg: str, tf: str, taken
+    tree, td: TowerDef, off: Offsets, emg: str, tf: str, taken, prior=()
 ) -> list[Edit] | None:
-    """The edits for `td`, or None if a statement shares its lines."""
+    """The edits for `td`, or None if a statement shares its lines; the
+    towers' resolved devices go early (`prior`: the edits already made)."""
     tl = td.tl
     name = astutil.unique("tower_fn", taken)
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
@@ -408,7 +412,10 @@ def edits(
         return None
     out = [tower_rewrite._lines(off, s) for s in removed]
     out.append(off.replace(tl.stmt, def_text(td, off, emg, tf, name)))
-    out.append(off.replace(at, minimize_text(td, off, emg, name)))
+    hoist = tower_rewrite.hoist_devices(tree, tl, off, emg, taken, prior)
+    devices = hoist.name if hoist else ""
+    out.append(off.replace(at, minimize_text(td, off, emg, name, devices)))
+    out += [hoist.edit] if hoist else []
     helper = tower_rewrite._dead_helper(tree, tl.average)
     if helper is not None and not helper.decorator_list:
         out.append(tower_rewrite._lines(off, helper, blank_after=True))

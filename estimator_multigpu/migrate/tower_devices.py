@@ -66,15 +66,10 @@ def _device_string(device: ast.expr) -> ast.expr:
     return device
 
 
-def devices_text(loop: ast.For, device: ast.expr, off: Offsets, emg: str) -> str:
-    """The towers' devices: `emg.devices.resolve` for GPU i over `range(n)`.
+def resolve_count(loop: ast.For, device: ast.expr) -> ast.expr | None:
+    """The `n` of `range(n)` when the towers are GPU i over it, else None.
 
     (`xrange(n)`, as the era's scripts import it from `six.moves`, too.)
-
-    `resolve(num_gpus=n)` is the same first n GPUs on a GPU machine, and the
-    logical devices of `emg.devices.simulate` (or the CPU) on one without,
-    where a literal `/gpu:i` does not exist. Any other device expression is
-    kept as the loop wrote it.
     """
     target, loop_iter = loop.target, loop.iter
     if (
@@ -87,5 +82,30 @@ def devices_text(loop: ast.For, device: ast.expr, off: Offsets, emg: str) -> str
     ):
         template = _device_template(_device_string(device), target.id)
         if template is not None and _GPU_INDEX.fullmatch(template):
-            return f"{emg}.devices.resolve(num_gpus={off.text(loop_iter.args[0])})"
+            return loop_iter.args[0]
+    return None
+
+
+def devices_text(
+    loop: ast.For, device: ast.expr, off: Offsets, emg: str, hoisted: str = ""
+) -> str:
+    """The towers' devices: `emg.devices.resolve` for GPU i over `range(n)`.
+
+    `resolve(num_gpus=n)` is the same first n GPUs on a GPU machine, and the
+    logical devices of `emg.devices.simulate` (or the CPU) on one without,
+    where a literal `/gpu:i` does not exist. Any other device expression is
+    kept as the loop wrote it.
+
+    Args:
+      loop: the tower loop.
+      device: its `tf.device(...)` argument.
+      off: positions in the module's source.
+      emg: how the module spells `estimator_multigpu`.
+      hoisted: the name the resolved devices were assigned to earlier
+        (`_device_hoist`), if any: it stands for the call.
+    """
+    count = resolve_count(loop, device)
+    if count is not None:
+        return hoisted or f"{emg}.devices.resolve(num_gpus={off.text(count)})"
+    target, loop_iter = loop.target, loop.iter
     return f"[{off.text(device)} for {off.text(target)} in {off.text(loop_iter)}]"

@@ -6,6 +6,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
+    _device_hoist,
     aliases,
     astutil,
     model_fn_rewrite,
@@ -341,7 +342,12 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
 
 
 def minimize_text(
-    tl: TowerLoop, off: Offsets, emg: str, taken: set[str], multiline: bool = True
+    tl: TowerLoop,
+    off: Offsets,
+    emg: str,
+    taken: set[str],
+    multiline: bool = True,
+    devices: str = "",
 ) -> str:
     """`loss, train_op = emg.towers.minimize(...)` for a recognised loop.
 
@@ -351,8 +357,10 @@ def minimize_text(
       emg: how the module spells `estimator_multigpu`.
       taken: names used in the module (the shard parameters avoid them).
       multiline: one argument per line (for the file) or one line (for a finding).
+      devices: the name the towers' resolved devices were assigned to
+        before (`hoist_devices`), else "": the call is written in place.
     """
-    args = _minimize_args(tl, off, emg, taken)
+    args = _minimize_args(tl, off, emg, taken, devices)
     target = f"{tl.loss}, {off.text(tl.apply.targets[0])}"
     before, after = _around(tl, off)
     if not multiline:
@@ -387,7 +395,7 @@ def _shard_params(tl: TowerLoop, off: Offsets, taken: set[str]):
     return params, batches, replaced
 
 
-def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken: set[str]) -> list:
+def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken, hoisted="") -> list:
     params, batches, replaced = _shard_params(tl, off, taken)
     edits = [
         off.replace(arg, replaced[b if isinstance(b, str) else off.text(b)])
@@ -400,7 +408,7 @@ def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken: set[str]) -> li
         if isinstance(a, ast.Name) and a.id == tl.extras.scope
     ]
     call = off.text(tl.tower_call, edits)
-    devices = tower_devices.devices_text(tl.loop, tl.device, off, emg)
+    devices = tower_devices.devices_text(tl.loop, tl.device, off, emg, hoisted)
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
     optimizer = off.text(tl.optimizer)
     if tl.capture:
@@ -504,6 +512,15 @@ def _dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | Non
     return None
 
 
+def hoist_devices(tree, tl: TowerLoop, off: Offsets, emg: str, taken, prior):
+    """The towers' `emg.devices.resolve(num_gpus=n)` as an early statement of
+    its own (`_device_hoist`), or None (devices kept as written, or no place)."""
+    count = tower_devices.resolve_count(tl.loop, tl.device)
+    if count is None:
+        return None
+    return _device_hoist.hoist(tree, tl.stmt, off.text(count), off, emg, taken, prior)
+
+
 def _loop_edits(tree, tl: TowerLoop, off: Offsets, text: str) -> list[Edit] | None:
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
     removed = [s for s in (tl.init, tl.stmt, gone) if s is not None]
@@ -546,11 +563,16 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             continue
         try:
             tl = recognise(block, index, scope, table)
-            new = _loop_edits(tree, tl, off, minimize_text(tl, off, emg, taken))
+            hoist = hoist_devices(tree, tl, off, emg, taken, out)
+            name = hoist.name if hoist else ""
+            new = _loop_edits(
+                tree, tl, off, minimize_text(tl, off, emg, taken, True, name)
+            )
+            new = new if new is None or hoist is None else new + [hoist.edit]
         except NotCanonical:
             td, ok = _as_def(block, index, scope, table, taken, "")
             tf = tower_body.tf_name(table) or "tf"
-            new = tower_def.edits(tree, td, off, emg, tf, taken) if ok else None
+            new = tower_def.edits(tree, td, off, emg, tf, taken, out) if ok else None
         if new is None or any(
             e.start < p.end and p.start < e.end for e in new for p in out
         ):
@@ -562,14 +584,14 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             f.fixed = True
     if done:
         out += tower_init.edits(tree, table, off, out)
-    return _model_fn_edits(tree, table, off, findings, out, emg)
+    return _model_fn_edits(tree, table, off, findings, out, emg, taken)
 
 
-def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str):
+def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str, taken):
     """`out` plus the edits that make a model_fn's tower loop one tower per
     call; its loop and averaging findings marked fixed."""
     try:
-        plan = model_fn_rewrite.plan(tree, table, off, emg)
+        plan = model_fn_rewrite.plan(tree, table, off, emg, taken, out)
     except NotCanonical:
         return out
     if any(e.start < p.end and p.start < e.end for e in plan.edits for p in out):
