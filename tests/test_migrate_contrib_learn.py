@@ -175,20 +175,20 @@ def test_contrib_learn_run_config(line, fixed):
     [
         (
             "e = tf.contrib.learn.Experiment(est, train_input_fn=a, eval_input_fn=b)",
-            "emg.estimator.TrainSpec(a), emg.estimator.EvalSpec(b)",
+            "emg.estimator.Experiment (same arguments",
         ),
         (
             "tf.contrib.learn.learn_runner.run(fn, run_config=c, hparams=h)",
-            "emg.estimator.train_and_evaluate(*fn(c, h))",
+            "emg.estimator.learn_runner.run (same arguments",
         ),
-        ("h = tf.contrib.training.HParams(lr=0.1)", "types.SimpleNamespace"),
+        ("h = tf.contrib.training.HParams(lr=0.1)", "emg.estimator.HParams (same"),
     ],
     ids=["experiment", "learn_runner", "hparams"],
 )
 def test_contrib_learn_findings_say_what_to_write(line, text):
     findings = fix(f"import tensorflow as tf\n{line}\n")[1]
     found = only(findings, "contrib-learn")
-    assert text in found.rule.replacement
+    assert found.rule.replacement.startswith(text)
     assert found.rule.guide == "migration_guide.md#contrib-learn"
 
 
@@ -215,36 +215,57 @@ def test_contrib_era_estimator_script_trains_after_fix(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "line, text",
+    "line, new",
     [
         (
             "e = tf.contrib.learn.Experiment(est, train_input_fn=a, "
-            "eval_input_fn=b, train_steps=9, eval_steps=n)",
-            "(est, emg.estimator.TrainSpec(a, max_steps=9), "
-            "emg.estimator.EvalSpec(b, steps=n)) returned by the experiment function",
+            "eval_input_fn=b, train_steps=9, eval_steps=n, min_eval_frequency=2)",
+            "e = emg.estimator.Experiment(est, train_input_fn=a, "
+            "eval_input_fn=b, train_steps=9, eval_steps=n, min_eval_frequency=2)",
         ),
         (
             "tf.contrib.learn.learn_runner.run(make(d), run_config=c, hparams=h)",
-            "emg.estimator.train_and_evaluate(*make(d)(c, h))",
+            "emg.estimator.learn_runner.run(make(d), run_config=c, hparams=h)",
         ),
         (
             "h = tf.contrib.training.HParams(lr=0.1, **extra)",
-            "types.SimpleNamespace(lr=0.1, **extra)",
+            "h = emg.estimator.HParams(lr=0.1, **extra)",
         ),
     ],
     ids=["experiment", "learn_runner", "hparams"],
 )
-def test_contrib_learn_findings_give_this_calls_replacement(line, text):
+def test_contrib_learn_calls_become_the_drop_ins(line, new):
     source = f"import tensorflow as tf\n{line}\n"
-    new, findings = fix(source)
+    fixed, findings = fix(source)
     found = only(findings, "contrib-learn")
-    assert found.rule.replacement.startswith(text)
+    assert found.fixed
     assert (found.line, found.col) == (2, line.index("tf.contrib") + 1)
-    assert found.text.startswith("tf.contrib") and "(" not in found.text
-    assert new == source
+    assert (
+        fixed == f"import tensorflow as tf\nimport estimator_multigpu as emg\n{new}\n"
+    )
 
 
-def test_experiment_with_other_arguments_keeps_the_general_advice():
-    line = "e = tf.contrib.learn.Experiment(est, a, b, min_eval_frequency=5)"
-    found = only(fix(f"import tensorflow as tf\n{line}\n")[1], "contrib-learn")
-    assert found.rule.replacement.startswith("return (estimator, emg.estimator.")
+def test_learn_runner_module_import_goes_with_its_last_use():
+    source = (
+        "from tensorflow.contrib.learn.python.learn import learn_runner\n"
+        "learn_runner.run(fn, run_config=c)\n"
+    )
+    fixed, _ = fix(source)
+    assert fixed == (
+        "import estimator_multigpu as emg\nemg.estimator.learn_runner.run(fn, run_config=c)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    ["est, a, b, eval_metrics=m", "est, a, b, m", "*args"],
+    ids=["eval_metrics", "positional_metrics", "unpacked"],
+)
+def test_experiment_with_contrib_only_arguments_stays_reported(args):
+    line = f"e = tf.contrib.learn.Experiment({args})"
+    source = f"import tensorflow as tf\n{line}\n"
+    fixed, findings = fix(source)
+    found = only(findings, "contrib-learn")
+    assert not found.fixed and fixed == source
+    assert found.rule.replacement.startswith("emg.estimator.Experiment (the same")
+    assert "eval_metric_ops" in found.rule.replacement

@@ -7,7 +7,7 @@ import io
 import tokenize
 from typing import Protocol
 
-from estimator_multigpu.migrate import aliases, exact_calls
+from estimator_multigpu.migrate import aliases, exact_calls, learn_names
 from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets
 from estimator_multigpu.migrate.rules import Rule
 
@@ -190,82 +190,20 @@ _LEARN = (
     "tf.contrib.learn.python.learn.learn_runner.run",
     "tf.contrib.training.HParams",
 )
-# Experiment argument -> (spec, its argument name).
-_EXPERIMENT_ARGS = {
-    "train_input_fn": ("train", None),
-    "train_steps": ("train", "max_steps"),
-    "eval_input_fn": ("eval", None),
-    "eval_steps": ("eval", "steps"),
-    "eval_hooks": ("eval", "hooks"),
-}
-
-
-def _named(call: ast.Call, positional: tuple) -> dict:
-    if _has_star(call) or len(call.args) > len(positional):
-        raise Unsafe("unusual arguments")
-    named = dict(zip(positional, call.args))
-    named.update({k.arg: k.value for k in call.keywords})
-    return named
-
-
-def _experiment_text(call: ast.Call, off: Source) -> str:
-    named = _named(call, ("estimator", "train_input_fn", "eval_input_fn"))
-    specs = {"train": [], "eval": []}
-    for name, value in named.items():
-        if name == "estimator":
-            continue
-        if name not in _EXPERIMENT_ARGS:
-            raise Unsafe(f"`{name}=` has no TrainSpec/EvalSpec field")
-        spec, field = _EXPERIMENT_ARGS[name]
-        text = off.text(value)
-        specs[spec].append(text if field is None else f"{field}={text}")
-    est = off.text(named["estimator"]) if "estimator" in named else "estimator"
-    train = ", ".join(specs["train"])
-    evals = ", ".join(specs["eval"])
-    return f"({est}, emg.estimator.TrainSpec({train}), emg.estimator.EvalSpec({evals}))"
-
-
-def _runner_text(call: ast.Call, off: Source) -> str:
-    named = _named(call, ("experiment_fn", "output_dir", "schedule"))
-    if set(named) - {"experiment_fn", "run_config", "hparams"}:
-        raise Unsafe("output_dir/schedule: run the schedule's methods by hand")
-    args = [off.text(named[k]) for k in ("run_config", "hparams") if k in named]
-    fn = off.text(named["experiment_fn"])
-    return f"emg.estimator.train_and_evaluate(*{fn}({', '.join(args)}))"
 
 
 def _learn_rule(api: str, call: ast.Call, off: Source) -> Rule | None:
-    """The finding's rule with this call's exact replacement, or None (the table's)."""
+    """The finding's rule: the drop-in `--fix` writes when this call's arguments
+    fit it, else None (the table's general advice)."""
+    del off
     try:
-        if api.endswith("Experiment"):
-            text = (
-                f"{_experiment_text(call, off)} returned by the experiment "
-                "function (extend_train_hooks(h) -> TrainSpec(..., hooks=h))"
-            )
-        elif api.endswith("HParams"):
-            if call.args:
-                raise Unsafe("positional arguments")
-            text = (
-                "types.SimpleNamespace("
-                + ", ".join(
-                    f"{k.arg}={off.text(k.value)}"
-                    if k.arg
-                    else f"**{off.text(k.value)}"
-                    for k in call.keywords
-                )
-                + ") (attribute access works the same)"
-            )
-        else:
-            text = (
-                f"{_runner_text(call, off)} (with the experiment function "
-                "returning (estimator, TrainSpec, EvalSpec))"
-            )
-    except Unsafe:
+        learn_names.check_call(api, call)
+    except learn_names.Unsafe:
         return None
     return Rule(
         "contrib-learn",
         f"{api} is gone since TF 2.0",
-        text,
+        learn_names.replacement(api),
         "contrib_learn",
     )
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from estimator_multigpu.migrate import rules
 from estimator_multigpu.migrate.guide_rules import rule
+from estimator_multigpu.migrate.learn_names import UID_LIST
 from estimator_multigpu.migrate.slim_layers import CONTRIB, NAMES
 
 _DATA = "tf.data.experimental.{name}"
 _PLACER = (
-    "emg.replicate_model_fn(model_fn, devices=..., variable_device='gpu') "
-    "(spreads the variables over the towers' devices by size, as the greedy "
-    "byte-size strategy did; variable_device='cpu' keeps them on the host): "
-    "the device setter goes with the tower loop"
+    "emg.estimator.{name} (contrib's, for tf.compat.v1.train."
+    "replica_device_setter(ps_strategy=...); emg-migrate --fix writes it)"
+)
+_MNIST = (
+    "estimator_multigpu.tutorials.input_data (the same read_data_sets and "
+    "DataSet as a drop-in; emg-migrate --fix writes it)"
 )
 # contrib name (under `tf.contrib.`) -> what to write on TF 2.x.
 REPLACEMENTS = {
@@ -53,14 +56,20 @@ REPLACEMENTS = {
     "data.ignore_errors": _DATA.format(name="ignore_errors()")
     + " or dataset.ignore_errors()",
     "data.TFRecordDataset": "tf.data.TFRecordDataset",
+    "learn.datasets.mnist": _MNIST,
+    "learn.python.learn.datasets.mnist": _MNIST,
     "learn.datasets.base.maybe_download": "tf.keras.utils.get_file(filename, "
     "origin=source_url, cache_dir=work_directory, cache_subdir='') (the same "
-    "path, work_directory/filename, downloaded only when missing)",
-    "learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST": "[] (only the "
-    "RunConfig.uid() workaround read it; emg.estimator.RunConfig has no uid(): "
-    "delete that override and the import of run_config)",
-    "training.GreedyLoadBalancingStrategy": _PLACER,
-    "training.byte_size_load_fn": _PLACER,
+    "path, work_directory/filename, downloaded only when missing; emg-migrate "
+    "--fix writes it)",
+    "learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST": (
+        f"{UID_LIST} (contrib's list written out, for a RunConfig.uid() override; "
+        "emg-migrate --fix writes it)"
+    ),
+    "training.GreedyLoadBalancingStrategy": _PLACER.format(
+        name="GreedyLoadBalancingStrategy"
+    ),
+    "training.byte_size_load_fn": _PLACER.format(name="byte_size_load_fn"),
     "data.Dataset": "tf.data.Dataset",
 }
 

@@ -70,7 +70,10 @@ GPU_PROBE = rule(
     "tf.test.is_gpu_available initialises every GPU and grabs its memory",
     "emg.devices.resolve() (the GPUs, else the simulated devices, else "
     "['/cpu:0']: run on what it lists); bool(tf.config.list_physical_devices("
-    "'GPU')) only where a real GPU is required (it is False on simulated devices)",
+    "'GPU')) only where a real GPU is required (it is False on simulated devices). "
+    "Where it only gates the run (`assert`/`if` test), emg-migrate --fix writes "
+    "emg.devices.available() (never empty: a GPU-less machine runs the towers on "
+    "simulated devices, as allow_soft_placement ran them on the CPU)",
     "device-lib",
 )
 IDLE_COORDINATOR = rule(

@@ -8,6 +8,7 @@ import ast
 from estimator_multigpu.migrate import (
     aliases,
     astutil,
+    learn_names,
     loss_args,
     replicate_args,
     rules,
@@ -286,6 +287,14 @@ def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str |
     Raises:
       Unsafe: when `f` has none.
     """
+    if learn_names.handles(f.api):
+        parents, calls = _maps(tree)
+        try:
+            return learn_names.edits(
+                f, table, off, calls, parents, emg, full_node
+            ), None
+        except learn_names.Unsafe as why:
+            raise Unsafe(str(why)) from why
     loss, prof = f.rule is rules.TF0_LOSS_RULE, f.rule is rules.TFPROF_RULE
     flipped = f.rule is rules.FLIPPED_LOSS_RULE
     if not (loss or prof or flipped or f.api == _DEVICE_LIB or _name_key(f.api)):

@@ -302,22 +302,24 @@ def _contrib_learn_rules() -> dict[str, Rule]:
     experiment = Rule(
         "contrib-learn",
         "tf.contrib.learn.Experiment is gone since TF 2.0",
-        "return (estimator, emg.estimator.TrainSpec(train_input_fn, "
-        "max_steps=train_steps), emg.estimator.EvalSpec(eval_input_fn, "
-        "steps=eval_steps)) from the experiment function",
+        "emg.estimator.Experiment (the same train/evaluate schedules; "
+        "eval_metrics, export_strategies, local_eval_frequency, "
+        "train_steps_per_iteration, checkpoint_and_export and "
+        "delay_workers_by_global_step are refused: metrics go in the model_fn's "
+        "eval_metric_ops, exports through estimator.export_saved_model)",
         "contrib_learn",
     )
     runner = Rule(
         "contrib-learn",
         "learn_runner.run is gone since TF 2.0",
-        "emg.estimator.train_and_evaluate(*experiment_fn(run_config, hparams))",
+        "emg.estimator.learn_runner.run (same arguments; emg-migrate --fix writes it)",
         "contrib_learn",
     )
     hparams = Rule(
         "contrib-learn",
         "tf.contrib.training.HParams is gone since TF 2.0",
-        "types.SimpleNamespace(**same keyword arguments) (attribute access "
-        "works the same; emg.estimator passes params through as given)",
+        "emg.estimator.HParams(**values) (TF 1.x's parse/types; an HParamDef "
+        "protocol buffer is not supported)",
         "contrib_learn",
     )
     return {
