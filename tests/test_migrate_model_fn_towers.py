@@ -7,14 +7,10 @@ hand below, trains on two devices to the same weights.
 """
 
 import ast
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS
+from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, run_script, script_lines
 
 from estimator_multigpu.migrate import fixer, passes, runner, scanner
 
@@ -78,13 +74,7 @@ def _loop_finding(findings):
 
 
 def _run(path, model_dir):
-    proc = subprocess.run(
-        [sys.executable, str(path), str(model_dir)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
+    proc = run_script(path, model_dir)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout.splitlines()[-2:]
 
@@ -227,38 +217,12 @@ def test_other_model_fn_loops_keep_their_edits_described(old, new):
     assert "(emg-migrate --fix cannot: " in loop.rule.replacement
 
 
-_SIMULATED = """
-import contextlib, io, json, runpy, sys
-import tensorflow as tf
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(
-    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-out, base = {}, sys.argv[2]
-for n in (1, 2):
-    tf.compat.v1.reset_default_graph()
-    buffer = io.StringIO()
-    sys.argv[1:] = [base + str(n), str(n)]
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(PATH, run_name="__main__")
-    out[n] = buffer.getvalue().splitlines()
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.slow
 def test_rewritten_model_fn_loop_trains_alike_on_one_and_two_devices(tmp_path):
     fixed = tmp_path / "fixed.py"
     fixed.write_text(runner.process(str(LOOP_IN_FN)).rewritten)
-    driver = _SIMULATED.replace("PATH", repr(str(fixed)))
-    proc = subprocess.run(
-        [sys.executable, "-c", driver, "-", str(tmp_path / "model")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    runs = [(str(n), fixed, [tmp_path / f"model{n}", n]) for n in (1, 2)]
+    out = script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600)
     assert out["1"][0] == "global_step 3"
     assert out["2"] == out["1"]
     graphs = [(tmp_path / f"model{n}" / "graph.pbtxt").read_text() for n in (1, 2)]

@@ -1,13 +1,9 @@
 """slim model_deploy clones: --fix makes them emg.towers.create_clones, the optimizer chosen after."""
 
 import ast
-import json
-import os
-import subprocess
-import sys
 
 import pytest
-from migrate_helpers import CORPUS, parse_ok
+from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, parse_ok, script_lines
 
 from estimator_multigpu.migrate import fixer, passes, runner, scanner
 
@@ -24,25 +20,6 @@ class DeploymentConfig:
         return "/cpu:0"
 
     inputs_device = optimizer_device = variables_device
-"""
-
-_DRIVER = """
-import contextlib, io, json, runpy, sys
-import tensorflow as tf
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(
-    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-path = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-out = {}
-for n in (1, 2):
-    tf.compat.v1.reset_default_graph()
-    buffer = io.StringIO()
-    sys.argv[1:] = [path + ".work", str(n)]
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(path, run_name="__main__")
-    out[n] = buffer.getvalue().splitlines()
-print(json.dumps(out))
 """
 
 
@@ -106,15 +83,8 @@ def test_rewritten_clones_take_the_one_device_step_on_two(tmp_path):
     (tmp_path / "deployment" / "model_deploy.py").write_text(_DEPLOY)
     fixed = tmp_path / "fixed.py"
     fixed.write_text(runner.process(str(SCRIPT)).rewritten)
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(fixed), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    runs = [(str(n), fixed, [f"{fixed}.work", n]) for n in (1, 2)]
+    out = script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600, pythonpath=tmp_path)
     assert out["1"][3:5] == ["clones 1", "step 3"]
     assert out["2"][3] == "clones 2"
     # Two clones of 4 examples each take the step of one device on all 8.

@@ -1,13 +1,8 @@
 """Tower loops beyond the tutorial's shape: --fix makes the body the tower_fn of emg.towers.minimize."""
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 from migrate_helpers import CORPUS, parse_ok
-from test_migrate_tower_loops import _DRIVER, CANONICAL, fix
+from test_migrate_tower_loops import CANONICAL, fix, run_at_one_and_two
 
 from estimator_multigpu.migrate import runner
 
@@ -20,17 +15,7 @@ def _run(path, tmp_path, counts=(1, 2)):
     assert not result.remaining
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)
-    runs = [[f"{name}{n}", p, n] for n in counts for name, p in (
-        ("loop", str(path)), ("minimize", str(new)))]  # fmt: skip
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.splitlines()[-1])
+    return run_at_one_and_two([("loop", str(path)), ("minimize", str(new))], counts)
 
 
 def test_sliced_loop_with_its_own_optimizer_becomes_a_tower_function():

@@ -1,14 +1,10 @@
 """Hand-written tower loops: found by what they do; the canonical one becomes emg.towers.minimize."""
 
 import ast
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, parse_ok
+from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, parse_ok, script_lines
 
 from estimator_multigpu.migrate import fixer, runner, scanner
 
@@ -221,22 +217,15 @@ def test_helper_used_elsewhere_is_kept():
     assert [f.fixed for f in helper] == [False]
 
 
-_DRIVER = """
-import contextlib, io, json, runpy, sys
-import tensorflow as tf
-cpu = tf.config.list_physical_devices("CPU")[0]
-tf.config.set_logical_device_configuration(
-    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-out = {}
-for label, path, devices in json.loads(sys.argv[1]):
-    tf.compat.v1.reset_default_graph()
-    buffer = io.StringIO()
-    sys.argv[1:] = [path + ".work", str(devices)]
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(path, run_name="__main__")
-    out[label] = buffer.getvalue().splitlines()
-print(json.dumps(out))
-"""
+def run_at_one_and_two(scripts, counts=(1, 2)) -> dict:
+    """ "{label}{n}" -> output lines of each (label, path) script at each device
+    count (argv: a work folder, the count), in one subprocess."""
+    runs = [
+        (f"{label}{n}", path, [f"{path}.work", n])
+        for n in counts
+        for label, path in scripts
+    ]
+    return script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600)
 
 
 @pytest.mark.slow
@@ -246,17 +235,7 @@ def test_rewritten_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)
     old = str(CORPUS / "tower_loop_split.py")
-    runs = [[f"{name}{n}", path, n] for n in (1, 2) for name, path in (
-        ("loop", old), ("minimize", str(new)))]  # fmt: skip
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    out = run_at_one_and_two([("loop", old), ("minimize", str(new))])
     assert out["loop1"][0] == "step 3"
     assert out["minimize1"] == out["loop1"]
     assert out["minimize2"] == out["loop2"] == out["loop1"]
@@ -348,17 +327,7 @@ def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)
     old = str(CORPUS / "tower_loop_dequeue.py")
-    runs = [[f"{name}{n}", path, n] for n in (1, 2) for name, path in (
-        ("loop", old), ("minimize", str(new)))]  # fmt: skip
-    proc = subprocess.run(
-        [sys.executable, "-c", _DRIVER, json.dumps(runs)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.splitlines()[-1])
+    out = run_at_one_and_two([("loop", old), ("minimize", str(new))])
     assert out["loop1"][-2] == "step 3"
     # The same update at 1 and 2 devices; the loop reports its last tower's
     # loss, the rewrite the loss over the global batch (the 1-device loss).
