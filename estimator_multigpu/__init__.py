@@ -15,6 +15,7 @@ _SUBMODULES = (
     "migrate",
     "per_device",
     "towers",
+    "tutorials",
 )
 _NAMES = {
     "PerDevice": "estimator_multigpu.per_device",

@@ -6,6 +6,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
+    _tutorial_imports,
     aliases,
     astutil,
     clone_rewrite,
@@ -211,12 +212,15 @@ def fix(
     edits = queue_threads.edits(tree, table, off, emg, findings, notes, edits)
     edits += _rename_edits(tree, table, off, emg, findings, edits)
     edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
+    edits = _tutorial_imports.edits(tree, table, off, findings, edits, emg, notes)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:
         return FixResult(source, notes)
-    edits += imports.dead_imports(tree, table, off, findings)
+    placed = EditSet(edits)
+    dead = imports.dead_imports(tree, table, off, findings)
+    edits += [e for e in dead if not placed.overlaps(e)]  # not a rewritten import
     if add_import and any(f"{emg}." in e.text for e in edits):
         # First: a line inserted at the same place (after the imports) uses it.
         edits.insert(0, imports.import_edit(tree, off, emg, PACKAGE))

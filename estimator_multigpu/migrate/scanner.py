@@ -147,8 +147,8 @@ def scan_rules(tree: ast.AST, source: str, path: str) -> list[Finding]:
         findings.append(Finding(path, node.lineno, col, api, text, rule, matched))
 
     _Visitor(table, make).visit(tree)
-    for node, path, rule in _unused_imports(tree):
-        make(node, path, dataclasses.replace(rule, rename=None), node)
+    for node, api, rule in _unused_imports(tree):
+        make(node, api, dataclasses.replace(rule, rename=None), node)
     loops = tower_rewrite.find(tree, table, off)
     for node, is_loop in tower_loops.find(tree, table):
         rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _tutorial_imports
 from estimator_multigpu.migrate.guide_rules import GuideRule, rule
 
 RULE_ID = "tf-examples"
@@ -60,33 +61,55 @@ def _vendor(module: str, name: str) -> str:
     )
 
 
-def _imported(node: ast.AST) -> list[tuple[str, str]]:
-    """(dotted module, local name) for each `tensorflow.examples` module imported."""
+def _imported(node: ast.AST) -> list[tuple[str, str, bool]]:
+    """(dotted module, local name, plain) for each `tensorflow.examples` module
+    imported; `plain`: a bare `import a.b.c`, which binds `a`."""
     if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
         if node.module == _ROOT or node.module.startswith(_ROOT + "."):
-            return [(f"{node.module}.{a.name}", a.asname or a.name) for a in node.names]
+            return [
+                (f"{node.module}.{a.name}", a.asname or a.name, False)
+                for a in node.names
+            ]
     if isinstance(node, ast.Import):
         return [
-            (a.name, a.asname or a.name.rsplit(".", 1)[-1])
+            (a.name, a.asname or a.name.rsplit(".", 1)[-1], not a.asname)
             for a in node.names
             if a.name.startswith(_ROOT + ".")
         ]
     return []
 
 
-def _replacement(module: str, name: str, tree: ast.AST | None) -> str:
+def _drop_in(module: str, name: str, plain: bool) -> str | None:
+    """The import of `module`'s drop-in in `estimator_multigpu.tutorials`, if any."""
+    new = _tutorial_imports.target(module)
+    if new is None:
+        return None
+    parent, _, last = new.rpartition(".")
+    statement = f"from {parent} import {last}" + ("" if last == name else f" as {name}")
+    return (
+        f"{f'import {new}' if plain else statement} ({new} mirrors TF 1.x's "
+        "module; emg-migrate --fix writes this import)"
+    )
+
+
+def _replacement(module: str, name: str, tree: ast.AST | None, plain=False) -> str:
+    drop_in = _drop_in(module, name, plain)
     if module.endswith("tutorials.mnist.input_data"):
-        return _INPUT_DATA.format(labels=_labels(_one_hot(tree, name)))
-    return _vendor(module, name)
+        keras = _INPUT_DATA.format(labels=_labels(_one_hot(tree, name)))
+        return f"{drop_in}; or, to leave the next_batch feed loop: {keras}"
+    return drop_in or _vendor(module, name)
 
 
-def example_rule(module: str, name: str, tree: ast.AST | None = None) -> GuideRule:
+def example_rule(
+    module: str, name: str, tree: ast.AST | None = None, plain: bool = False
+) -> GuideRule:
     """The finding's rule for importing `module` as `name` (in `tree`)."""
-    return rule(RULE_ID, _SUMMARY, _replacement(module, name, tree), ANCHOR)
+    return rule(RULE_ID, _SUMMARY, _replacement(module, name, tree, plain), ANCHOR)
 
 
 def find(tree: ast.Module):
     """Yields (node, api, text, rule) for each `tensorflow.examples` import."""
     for node in ast.walk(tree):
-        for module, name in _imported(node):
-            yield node, module, ast.unparse(node), example_rule(module, name, tree)
+        for module, name, plain in _imported(node):
+            found = example_rule(module, name, tree, plain)
+            yield node, module, ast.unparse(node), found

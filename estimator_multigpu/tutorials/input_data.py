@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
-DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
 
 
 def dense_to_one_hot(labels_dense: np.ndarray, num_classes: int) -> np.ndarray:
@@ -221,7 +220,7 @@ def read_data_sets(
     reshape=True,
     validation_size=5000,
     seed=None,
-    source_url=DEFAULT_SOURCE_URL,
+    source_url=None,
 ) -> Datasets:
     """MNIST as TF 1.x's `read_data_sets` gave it: `Datasets(train, validation, test)`.
 
@@ -234,7 +233,8 @@ def read_data_sets(
       reshape: images `[n, 784]`; else `[n, 28, 28, 1]`.
       validation_size: training images held out, from the front (5000).
       seed: op seed for the shuffles (see `DataSet`).
-      source_url: accepted for compatibility and not used: nothing is downloaded.
+      source_url: accepted for compatibility (TF 1.x downloaded from it) and
+        not used: nothing is downloaded.
 
     Raises:
       FileNotFoundError: `train_dir` lacks some files and Keras cannot help.
