@@ -27,13 +27,6 @@ M = f"{TOP}.migrate"
 # {(importing module, defining module): why}. Each entry is a module pair
 # that still reads the other's underscore names, with what removes it.
 ALLOWED: dict[tuple[str, str], str] = {
-    # The migrate tower-loop rewriter, split over three modules by size and
-    # being extended for issue 18 item 8 while this check landed: rename the
-    # shared helpers (`_tainted`, `_names`, `_peel`, ...) when that lands.
-    (f"{TOP}.migrate.tower_rewrite", f"{TOP}.migrate.tower_loops"): "issue 18.8",
-    (f"{TOP}.migrate.tower_def", f"{TOP}.migrate.tower_rewrite"): "issue 18.8",
-    (f"{TOP}.migrate.tower_def", f"{TOP}.migrate.tower_loops"): "issue 18.8",
-    (f"{M}.clone_rewrite", f"{M}.tower_rewrite"): "issue 18.8",
     # The raw-queue rewrites of emg-migrate (issue 18 item 7), same story.
     (f"{M}.queue_chains.raw_reader", f"{M}.queue_raw"): "issue 18.7",
     (f"{M}.queue_chains.raw_reader", f"{M}.sources"): "issue 18.7",

@@ -101,7 +101,7 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
     if (
         apply is None
         or read != 1
-        or not all(tower_rewrite._alone(off, s) for s in (create, optimize, apply))
+        or not all(tower_rewrite.alone(off, s) for s in (create, optimize, apply))
     ):
         return None
     rest = ", ".join(off.text(a) for a in call.args[1:])
@@ -116,7 +116,7 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
     text = f"{off.text(target.elts[0])}, {off.text(apply.targets[0])}"
     text += f" = {clones}.minimize({', '.join(args)})"
     edits.append(off.replace(optimize, text))
-    edits.append(tower_rewrite._lines(off, apply))
+    edits.append(tower_rewrite.delete_lines(off, apply))
     for node in astutil.walk_scope(block):
         if (
             isinstance(node, ast.Call)

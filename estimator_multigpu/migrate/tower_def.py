@@ -12,7 +12,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import astutil, tower_body, tower_devices, tower_rewrite
+from estimator_multigpu.migrate import (
+    astutil,
+    tower_body,
+    tower_devices,
+    tower_loops,
+    tower_rewrite,
+)
 from estimator_multigpu.migrate.astutil import call_target
 from estimator_multigpu.migrate.edits import Edit, Offsets, apply
 
@@ -177,7 +183,7 @@ def _shards(body, block, index, var, table, taken):
             and isinstance(node.value, ast.Name)
             and ast.unparse(node.slice) == var
         ):
-            batch = tower_rewrite._split_of(block, index, node.value.id, table)
+            batch = tower_rewrite.split_of(block, index, node.value.id, table)
             if batch is None:
                 continue
             key = ast.unparse(batch)
@@ -228,31 +234,31 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     Raises:
       NotCanonical: with what stops the rewrite.
     """
-    loop, stmt = tower_rewrite._peel(block[index], table)
-    device, body, bound = tower_rewrite._body(loop, table)
+    loop, stmt = tower_rewrite.peel(block[index], table)
+    device, body, bound = tower_rewrite.loop_body(loop, table)
     if not isinstance(loop.target, ast.Name):
         raise NotCanonical("the loop variable is not one name")
     var = loop.target.id
     if tower_body.tf_name(table) is None and bound is not None:
         raise NotCanonical("no `import tensorflow as tf` to write the rewrite with")
     compute, append, loss, optimizer, var_list = _gradients(body)
-    tainted = tower_rewrite.tower_loops._tainted(loop)
+    tainted = tower_loops.tainted_names(loop)
     hoisted = _hoisted(body, optimizer, compute, tainted)
     flags = {id(s): _flag(s, block[:index]) for s in body}
     flags = {k: v for k, v in flags.items() if v is not None}
-    reuse = [s for s in body if tower_rewrite._is_reuse(s)]
+    reuse = [s for s in body if tower_rewrite.is_reuse(s)]
     sliced, params, inline = _shards(body, block, index, var, table, taken)
     dropped = {id(s) for s in [compute, append, hoisted, *reuse, *sliced] if s}
     dropped |= set(flags)
     _check_body(body, compute, loss, dropped)
     lists = append.value.func.value.id
-    average, apply = tower_rewrite._after(block, index, lists, optimizer)
+    average, apply = tower_rewrite.after_loop(block, index, lists, optimizer)
     tl = tower_rewrite.TowerLoop(
         stmt, loop, device, loss, None, [], optimizer,
-        tower_rewrite._init(block, index, lists), average, apply,
-        tower_rewrite._global_step(apply),
+        tower_rewrite.init_of(block, index, lists), average, apply,
+        tower_rewrite.global_step_of(apply),
     )  # fmt: skip
-    tower_rewrite._check_reads(scope, tl, lists, block)
+    tower_rewrite.check_reads(scope, tl, lists, block)
     kept = [s for s in body if id(s) not in dropped]
     written = set().union(*(astutil.writes(s) for s in kept)) | {var}
     read, bound_out = _outside(scope, stmt)
@@ -408,17 +414,17 @@ def edits(
     name = astutil.unique("tower_fn", taken)
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
     removed = [s for s in (tl.init, gone) if s is not None]
-    if not all(tower_rewrite._alone(off, s) for s in removed + [at, tl.stmt]):
+    if not all(tower_rewrite.alone(off, s) for s in removed + [at, tl.stmt]):
         return None
-    out = [tower_rewrite._lines(off, s) for s in removed]
+    out = [tower_rewrite.delete_lines(off, s) for s in removed]
     out.append(off.replace(tl.stmt, def_text(td, off, emg, tf, name)))
     hoist = tower_rewrite.hoist_devices(tree, tl, off, emg, taken, prior)
     devices = hoist.name if hoist else ""
     out.append(off.replace(at, minimize_text(td, off, emg, name, devices)))
     out += [hoist.edit] if hoist else []
-    helper = tower_rewrite._dead_helper(tree, tl.average)
+    helper = tower_rewrite.dead_helper(tree, tl.average)
     if helper is not None and not helper.decorator_list:
-        out.append(tower_rewrite._lines(off, helper, blank_after=True))
+        out.append(tower_rewrite.delete_lines(off, helper, blank_after=True))
     return out
 
 

@@ -33,20 +33,20 @@ def _mentions_tower(calls: list[ast.Call]) -> bool:
     return False
 
 
-def _names(node: ast.AST) -> set[str]:
+def names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _tainted(loop: ast.For) -> set[str]:
+def tainted_names(loop: ast.For) -> set[str]:
     """Names in the loop whose value depends on the loop variable."""
-    tainted = _names(loop.target)
+    tainted = names_in(loop.target)
     assigns = [n for n in walk_scope(loop.body) if isinstance(n, ast.Assign)]
     grew = True
     while grew:
         grew = False
         for node in assigns:
-            if _names(node.value) & tainted:
-                new = set().union(*(_names(t) for t in node.targets)) - tainted
+            if names_in(node.value) & tainted:
+                new = set().union(*(names_in(t) for t in node.targets)) - tainted
                 tainted |= new
                 grew = grew or bool(new)
     return tainted
@@ -86,8 +86,8 @@ def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
     devices = [
         c for c in _with_calls(loop.body, table, ("tf.device",)) if not _colocates(c)
     ]
-    tainted = _tainted(loop)
-    if not any(_names(call) & tainted for call in devices):
+    tainted = tainted_names(loop)
+    if not any(names_in(call) & tainted for call in devices):
         return False
     called = {call_target(n) for n in walk_scope(loop.body) if isinstance(n, ast.Call)}
     if called & set(_GRADIENT_CALLS + _REUSE_CALLS) or appended(loop):
@@ -113,7 +113,7 @@ def is_averaging_helper(func: ast.FunctionDef) -> bool:
 def _starred_over(node: ast.AST, names: set[str]) -> bool:
     """True for `zip(*tower_grads)` / `itertools.chain(*tower_grads)`."""
     return isinstance(node, ast.Call) and any(
-        isinstance(a, ast.Starred) and _names(a.value) & names for a in node.args
+        isinstance(a, ast.Starred) and names_in(a.value) & names for a in node.args
     )
 
 

@@ -67,7 +67,7 @@ class TowerLoop:
     at_average: bool = False
 
 
-def _peel(stmt: ast.stmt, table: aliases.AliasTable):
+def peel(stmt: ast.stmt, table: aliases.AliasTable):
     """(the for loop, the statement to replace) for a loop maybe in a scope `with`."""
     if isinstance(stmt, ast.With) and len(stmt.body) == 1:
         items = stmt.items
@@ -93,7 +93,7 @@ def _bound_scope(item: ast.withitem, name: str | None, scope: str | None):
     return bound.id
 
 
-def _body(loop: ast.For, table: aliases.AliasTable):
+def loop_body(loop: ast.For, table: aliases.AliasTable):
     """(device argument, statements inside the device and scope `with`s, the
     name a `tf.name_scope(...) as name` binds or None)."""
     device, body, scope = None, loop.body, None
@@ -116,7 +116,7 @@ def _body(loop: ast.For, table: aliases.AliasTable):
     return device, body, scope
 
 
-def _is_reuse(stmt: ast.stmt) -> bool:
+def is_reuse(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and call_target(stmt.value) == "reuse_variables"
 
 
@@ -160,7 +160,7 @@ def _gradients(stmts: list[ast.stmt], loss: str):
     return call.func.value, append.func.value.id
 
 
-def _split_of(block, before: int, name: str, table) -> ast.expr | None:
+def split_of(block, before: int, name: str, table) -> ast.expr | None:
     """The batch `x` of an earlier `name = tf.split(x, N)` in `block`."""
     for stmt in reversed(block[:before]):
         found = _assigned_call(stmt)
@@ -193,14 +193,14 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
             and isinstance(arg.value, ast.Name)
             and ast.unparse(arg.slice) == target
         ):
-            batch = _split_of(block, index, arg.value.id, table)
+            batch = split_of(block, index, arg.value.id, table)
             if batch is None:
                 raise NotCanonical(
                     f"`{ast.unparse(arg)}` is not a shard of `{arg.value.id} = "
                     "tf.split(batch, N)` in the same block"
                 )
             inputs.append((arg, batch))
-        elif tower_loops._names(arg) & tower_loops._tainted(loop):
+        elif tower_loops.names_in(arg) & tower_loops.tainted_names(loop):
             raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
     if target is None or not inputs:
         raise NotCanonical(
@@ -210,7 +210,7 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
     return inputs
 
 
-def _after(block, index, lists: str, optimizer: ast.expr):
+def after_loop(block, index, lists: str, optimizer: ast.expr):
     """The averaging and apply statements after the loop, in `block`."""
     average = apply = None
     for stmt in block[index + 1 :]:
@@ -238,7 +238,7 @@ def _after(block, index, lists: str, optimizer: ast.expr):
     return average, apply
 
 
-def _global_step(apply: ast.Assign):
+def global_step_of(apply: ast.Assign):
     call = apply.value
     extra = [k.arg for k in call.keywords if k.arg != "global_step"]
     if len(call.args) > 2 or extra:
@@ -247,7 +247,7 @@ def _global_step(apply: ast.Assign):
     return steps[0] if steps else None
 
 
-def _init(block, index, lists: str):
+def init_of(block, index, lists: str):
     for stmt in block[:index]:
         if (
             isinstance(stmt, ast.Assign)
@@ -259,7 +259,7 @@ def _init(block, index, lists: str):
     return None
 
 
-def _check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
+def check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
     """The rewrite drops names: nothing else may read them (the averaged
     gradients may be looped over: the rewrite collects the aggregated ones)."""
     skip = {id(n) for s in (tl.stmt, tl.average, tl.apply) for n in ast.walk(s)}
@@ -311,9 +311,9 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
     Raises:
       NotCanonical: with what differs from the canonical shape.
     """
-    loop, stmt = _peel(block[index], table)
-    device, body, bound = _body(loop, table)
-    body = [s for s in body if not _is_reuse(s)]
+    loop, stmt = peel(block[index], table)
+    device, body, bound = loop_body(loop, table)
+    body = [s for s in body if not is_reuse(s)]
     body, extras = tower_body.split_body(body, bound, table)
     found = _assigned_call(body[0]) if body else None
     if found is None:
@@ -322,7 +322,7 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
     tower_body.check_uses(extras, body, tower_call)
     optimizer, lists = _gradients(body[1:], loss)
     inputs = _inputs(tower_call, loop, block, index, table, extras)
-    average, apply = _after(block, index, lists, optimizer)
+    average, apply = after_loop(block, index, lists, optimizer)
     tl = TowerLoop(
         stmt,
         loop,
@@ -331,13 +331,13 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
         tower_call,
         inputs,
         optimizer,
-        _init(block, index, lists),
+        init_of(block, index, lists),
         average,
         apply,
-        _global_step(apply),
+        global_step_of(apply),
         extras,
     )
-    _check_reads(scope, tl, lists, block)
+    check_reads(scope, tl, lists, block)
     return tl
 
 
@@ -433,7 +433,7 @@ def _loops(tree: ast.Module, table):
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
             for index, stmt in enumerate(block):
-                loop, _ = _peel(stmt, table)
+                loop, _ = peel(stmt, table)
                 if isinstance(loop, ast.For) and tower_loops.is_tower_loop(loop, table):
                     if id(loop) not in best or stmt is not loop:
                         best[id(loop)] = (block, index, scope, loop)
@@ -486,14 +486,14 @@ def _as_def(block, index, scope, table, taken, reason):
         return f"{reason}; as a tower function: {other}", None
 
 
-def _alone(off: Offsets, stmt: ast.stmt) -> bool:
+def alone(off: Offsets, stmt: ast.stmt) -> bool:
     """True if `stmt` has its lines to itself (no `;` neighbours)."""
     before = off.lines[stmt.lineno - 1].encode()[: stmt.col_offset]
     after = off.lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset :].strip()
     return not before.strip() and (not after or after.startswith(b"#"))
 
 
-def _lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edit:
+def delete_lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edit:
     """Deletes the lines of `stmt` (and the blank lines after it, if asked)."""
     end = stmt.end_lineno
     while blank_after and end < len(off.lines) and not off.lines[end].strip():
@@ -501,7 +501,7 @@ def _lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edit:
     return Edit(off.line_start(stmt.lineno), off.line_end(end), "")
 
 
-def _dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | None:
+def dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | None:
     """The module-level averaging helper only the removed statement called."""
     func = average.value.func
     if not isinstance(func, ast.Name) or astutil.reads(tree)[func.id] != 1:
@@ -524,12 +524,12 @@ def hoist_devices(tree, tl: TowerLoop, off: Offsets, emg: str, taken, prior):
 def _loop_edits(tree, tl: TowerLoop, off: Offsets, text: str) -> list[Edit] | None:
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
     removed = [s for s in (tl.init, tl.stmt, gone) if s is not None]
-    helper = _dead_helper(tree, tl.average)
-    if not all(_alone(off, s) for s in removed + [at]):
+    helper = dead_helper(tree, tl.average)
+    if not all(alone(off, s) for s in removed + [at]):
         return None
-    out = [_lines(off, s) for s in removed] + [off.replace(at, text)]
+    out = [delete_lines(off, s) for s in removed] + [off.replace(at, text)]
     if helper is not None and not helper.decorator_list:
-        out.append(_lines(off, helper, blank_after=True))
+        out.append(delete_lines(off, helper, blank_after=True))
     return out
 
 
