@@ -13,6 +13,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
+    _tower_loop,
     astutil,
     tower_body,
     tower_devices,
@@ -31,7 +32,7 @@ class TowerDef:
     """A tower loop whose body becomes a function.
 
     Attributes:
-      tl: the loop and its averaging and apply (`tower_rewrite.TowerLoop`).
+      tl: the loop and its averaging and apply (`_tower_loop.TowerLoop`).
       body: the statements inside the device and scope `with`s.
       dropped: ids of body statements the function leaves out.
       params: (parameter name, global batch text) per shard.
@@ -49,7 +50,7 @@ class TowerDef:
         tower at every device count (tower 0 has no name scope of its own).
     """
 
-    tl: tower_rewrite.TowerLoop
+    tl: _tower_loop.TowerLoop
     body: list
     dropped: set
     params: list
@@ -183,7 +184,7 @@ def _shards(body, block, index, var, table, taken):
             and isinstance(node.value, ast.Name)
             and ast.unparse(node.slice) == var
         ):
-            batch = tower_rewrite.split_of(block, index, node.value.id, table)
+            batch = _tower_loop.split_of(block, index, node.value.id, table)
             if batch is None:
                 continue
             key = ast.unparse(batch)
@@ -234,8 +235,8 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     Raises:
       NotCanonical: with what stops the rewrite.
     """
-    loop, stmt = tower_rewrite.peel(block[index], table)
-    device, body, bound = tower_rewrite.loop_body(loop, table)
+    loop, stmt = _tower_loop.peel(block[index], table)
+    device, body, bound = _tower_loop.loop_body(loop, table)
     if not isinstance(loop.target, ast.Name):
         raise NotCanonical("the loop variable is not one name")
     var = loop.target.id
@@ -246,19 +247,19 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     hoisted = _hoisted(body, optimizer, compute, tainted)
     flags = {id(s): _flag(s, block[:index]) for s in body}
     flags = {k: v for k, v in flags.items() if v is not None}
-    reuse = [s for s in body if tower_rewrite.is_reuse(s)]
+    reuse = [s for s in body if _tower_loop.is_reuse(s)]
     sliced, params, inline = _shards(body, block, index, var, table, taken)
     dropped = {id(s) for s in [compute, append, hoisted, *reuse, *sliced] if s}
     dropped |= set(flags)
     _check_body(body, compute, loss, dropped)
     lists = append.value.func.value.id
-    average, apply = tower_rewrite.after_loop(block, index, lists, optimizer)
-    tl = tower_rewrite.TowerLoop(
+    average, apply = _tower_loop.after_loop(block, index, lists, optimizer)
+    tl = _tower_loop.TowerLoop(
         stmt, loop, device, loss, None, [], optimizer,
-        tower_rewrite.init_of(block, index, lists), average, apply,
-        tower_rewrite.global_step_of(apply),
+        _tower_loop.init_of(block, index, lists), average, apply,
+        _tower_loop.global_step_of(apply),
     )  # fmt: skip
-    tower_rewrite.check_reads(scope, tl, lists, block)
+    _tower_loop.check_reads(scope, tl, lists, block)
     kept = [s for s in body if id(s) not in dropped]
     written = set().union(*(astutil.writes(s) for s in kept)) | {var}
     read, bound_out = _outside(scope, stmt)
