@@ -145,3 +145,29 @@ def test_default_schedule_on_one_machine(monkeypatch):
     monkeypatch.delenv("TF_CONFIG", raising=False)
     schedule = learn_runner.default_schedule(emg_estimator.RunConfig())
     assert schedule == "train_and_evaluate"
+
+
+@pytest.mark.skipif(
+    not emg_estimator.HAS_TF_ESTIMATOR, reason="tf.estimator exists on TF <= 2.15 only"
+)
+def test_experiment_drives_a_real_tf_estimator(tmp_path):
+    warm = _warm(tmp_path)
+    real = tf.estimator.Estimator(
+        model_fn,
+        model_dir=str(tmp_path / "real"),
+        params={"learning_rate": 0.1},
+        warm_start_from=warm,
+    )
+    experiment = emg_estimator.Experiment(
+        real,
+        train_input_fn=dataset_input_fn(X, Y, BATCH, repeat=True),
+        eval_input_fn=dataset_input_fn(X, Y, BATCH),
+        train_steps=2,
+        eval_steps=1,
+    )
+    metrics, _ = experiment.train_and_evaluate()
+    kernel, bias, _ = numpy_train(*initial_weights(), batches(X, Y, BATCH, 2))
+    assert metrics["global_step"] == 2
+    np.testing.assert_allclose(
+        metrics["loss"], numpy_loss(kernel, bias, X[:BATCH], Y[:BATCH]), rtol=1e-5
+    )
