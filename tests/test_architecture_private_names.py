@@ -26,16 +26,7 @@ M = f"{TOP}.migrate"
 
 # {(importing module, defining module): why}. Each entry is a module pair
 # that still reads the other's underscore names, with what removes it.
-ALLOWED: dict[tuple[str, str], str] = {
-    # The raw-queue rewrites of emg-migrate (issue 18 item 7), same story.
-    (f"{M}.queue_chains.raw_reader", f"{M}.queue_raw"): "issue 18.7",
-    (f"{M}.queue_chains.raw_reader", f"{M}.sources"): "issue 18.7",
-    # The raw-queue drop-ins (issue 18 item 7) landed with the check: give
-    # `_batching._call`/`_element` and `raw_queues._Queue` plain names.
-    (f"{Q}.legacy", f"{Q}.raw_queues"): "issue 18.7",
-    (f"{Q}.per_thread", f"{Q}._batching"): "issue 18.7",
-    (f"{Q}.raw_queues", f"{Q}._batching"): "issue 18.7",
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: pathlib.Path) -> str:

@@ -24,7 +24,7 @@ from estimator_multigpu.migrate.dataflow import NotAChain
 
 QUEUES = ("FIFOQueue", "RandomShuffleQueue")
 _NAMESPACES = ("tf", "tf.queue", "tf.io")
-_RUNNER = ("tf.train.QueueRunner", "tf.train.queue_runner.QueueRunner")
+RUNNER_NAMES = ("tf.train.QueueRunner", "tf.train.queue_runner.QueueRunner")
 _ADD = ("tf.train.add_queue_runner", "tf.train.queue_runner.add_queue_runner")
 ENQUEUES = ("enqueue", "enqueue_many")
 DEQUEUES = ("dequeue", "dequeue_many", "dequeue_up_to")
@@ -102,14 +102,16 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
             _check_enqueued(call, tainted)
         elif call is not None and call.func.attr in DEQUEUES:
             dequeues.append(call)
-        elif id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in _RUNNER:
+        elif (
+            id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in RUNNER_NAMES
+        ):
             runners.append(firsts[id(use)])
         else:
             raise NotAChain(
                 f"line {use.lineno}: `{name}` is used other than by enqueue, "
                 "dequeue or QueueRunner calls"
             )
-    adds = _adds(scope, nodes, runners, table)
+    adds = runner_adds(scope, nodes, runners, table)
     kind = queue_kind(table, assign.value)
     return RawQueue(assign.value, kind, dequeues, runners, adds, scope)
 
@@ -177,7 +179,7 @@ def _tainted(nodes) -> set[str]:
     return out
 
 
-def _adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
+def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
     """The add_queue_runner calls that register `runners`.
 
     Raises:

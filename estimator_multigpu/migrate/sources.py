@@ -103,7 +103,7 @@ def from_block(block, s_idx, expr, table, scope, names) -> ast.Call:
     return expr
 
 
-def _read_parts(block, s_idx, table, scope):
+def read_parts(block, s_idx, table, scope):
     call = block[s_idx].value
     reader = from_block(block, s_idx, call.func.value, table, scope, rules.READERS)
     queue = from_block(block, s_idx, call.args[0], table, scope, rules.PRODUCERS)
@@ -140,7 +140,7 @@ def source_parts(block, s_idx, table, scope, helpers):
         params = params_of(stmt.targets[0], star=name == "slice_input_producer")
         return params, ("dataset", value), [(value.func, name)]
     if value.func.attr == "read":
-        parts, renames = _read_parts(block, s_idx, table, scope)
+        parts, renames = read_parts(block, s_idx, table, scope)
         return params_of(stmt.targets[0], star=True), parts, renames
     if value.args or value.keywords:
         raise NotAChain("`dequeue` is called with arguments")

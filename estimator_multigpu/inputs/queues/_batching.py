@@ -43,12 +43,12 @@ def check_dataset(tensors: Any, argument: str) -> tf.data.Dataset:
     return tensors
 
 
-def _call(fn: Callable, element: Any) -> Any:
+def call_unpacked(fn: Callable, element: Any) -> Any:
     """Calls `fn` with tf.data's convention: a tuple is unpacked."""
     return fn(*element) if type(element) is tuple else fn(element)
 
 
-def _element(spec: Any, args: tuple) -> Any:
+def element_from_args(spec: Any, args: tuple) -> Any:
     """Rebuilds the element from the positional args tf.data passed."""
     return tuple(args) if type(spec) is tuple else args[0]
 
@@ -57,8 +57,10 @@ def _keep_fn(keep_input: Any, rank: int, spec: Any) -> Callable[..., tf.Tensor]:
     """`keep_input` as a function of the element returning a bool of `rank`."""
 
     def keep(*args):
-        element = _element(spec, args)
-        value = _call(keep_input, element) if callable(keep_input) else keep_input
+        element = element_from_args(spec, args)
+        value = (
+            call_unpacked(keep_input, element) if callable(keep_input) else keep_input
+        )
         value = tf.convert_to_tensor(value, dtype=tf.bool)
         if value.shape.rank != rank:
             raise ValueError(
@@ -74,7 +76,7 @@ def _keep_fn(keep_input: Any, rank: int, spec: Any) -> Callable[..., tf.Tensor]:
 def _filter_many(dataset: tf.data.Dataset, keep) -> tf.data.Dataset:
     """Unbatches `dataset`, keeping the examples whose mask entry is True."""
     spec = dataset.element_spec
-    masked = dataset.map(lambda *x: (_element(spec, x), keep(*x)))
+    masked = dataset.map(lambda *x: (element_from_args(spec, x), keep(*x)))
     masked = masked.unbatch().filter(lambda element, mask: mask)
     return masked.map(lambda element, mask: element)
 
@@ -111,7 +113,7 @@ def apply_shapes(dataset: tf.data.Dataset, shapes: Sequence[Any] | None):
     structure = dataset.element_spec
 
     def reshape(*args):
-        flat = tf.nest.flatten(_element(structure, args))
+        flat = tf.nest.flatten(element_from_args(structure, args))
         shaped = [tf.ensure_shape(t, s) for t, s in zip(flat, shapes)]
         return tf.nest.pack_sequence_as(structure, shaped)
 

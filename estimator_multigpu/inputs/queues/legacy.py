@@ -56,7 +56,7 @@ class QueueRunner:
     """
 
     def __init__(self, queue: Any = None, enqueue_ops: Any = None, *args, **kwargs):
-        if not isinstance(queue, raw_queues._Queue):
+        if not isinstance(queue, raw_queues.QueueBase):
             raise NotImplementedError(
                 "QueueRunner has no tf.data equivalent for a TF1 queue: build the "
                 "input as a dataset (queues producers, read, batchers, or "

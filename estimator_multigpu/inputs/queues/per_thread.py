@@ -52,7 +52,7 @@ def per_thread(
 
     def branch(thread_id: int, element: Any) -> Callable[[], Any]:
         def run():
-            out = _batching._call(lambda *a: fn(thread_id, *a), element)
+            out = _batching.call_unpacked(lambda *a: fn(thread_id, *a), element)
             return tuple(out) if isinstance(out, list) else out
 
         return run
@@ -68,4 +68,4 @@ def per_thread(
 
 
 def _element(dataset: tf.data.Dataset, args: tuple) -> Any:
-    return _batching._element(dataset.element_spec, args)
+    return _batching.element_from_args(dataset.element_spec, args)

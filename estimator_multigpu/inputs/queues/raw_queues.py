@@ -43,14 +43,14 @@ _STATEFUL_TYPES = frozenset(
 class EnqueueOp:
     """What `enqueue`/`enqueue_many` return: the elements one run adds."""
 
-    def __init__(self, queue: _Queue, dataset: tf.data.Dataset, many: bool):
+    def __init__(self, queue: QueueBase, dataset: tf.data.Dataset, many: bool):
         self.queue = queue
         self.dataset = dataset
         self.many = many
         self.threads = 1
 
 
-class _Queue:
+class QueueBase:
     """The queue both classes share: enqueue ops in, datasets out."""
 
     def __init__(self, capacity, dtypes, shapes, names, shared_name, shuffle):
@@ -141,7 +141,7 @@ class _Queue:
         return batched.prefetch(max(1, self._capacity // size))
 
 
-class FIFOQueue(_Queue):
+class FIFOQueue(QueueBase):
     """A drop-in for `tf.queue.FIFOQueue` fed by QueueRunner enqueue ops.
 
     Args:
@@ -171,7 +171,7 @@ class FIFOQueue(_Queue):
         super().__init__(capacity, dtypes, shapes, names, shared_name, None)
 
 
-class RandomShuffleQueue(_Queue):
+class RandomShuffleQueue(QueueBase):
     """A drop-in for `tf.queue.RandomShuffleQueue`: a shuffle buffer of
     `min_after_dequeue` + the dequeued count, seeded by `seed`.
 
@@ -227,7 +227,7 @@ def _components(dataset: tf.data.Dataset, count: int, names) -> tf.data.Dataset:
         )
 
     def shape(*args):
-        values = tf.nest.flatten(_batching._element(spec, args))
+        values = tf.nest.flatten(_batching.element_from_args(spec, args))
         if names is not None:
             return dict(zip(names, values))
         return values[0] if count == 1 else tuple(values)

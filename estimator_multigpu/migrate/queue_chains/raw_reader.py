@@ -152,7 +152,7 @@ def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
         _check_split(stmt, tainted, makes)
     _check_rebound(between, tainted)
     _check_escapes(block, s_idx, e_idx, tainted, enq)
-    parts, renames = sources._read_parts(block, s_idx, table, scope)
+    parts, renames = sources.read_parts(block, s_idx, table, scope)
     raw = _raw(scope, nodes, name, enq, makes, table)
     kinds = [queue_raw.queue_kind(table, m) for m in makes]
     return ReaderQueue(
@@ -247,7 +247,7 @@ def _raw(scope, nodes, name, enq, makes, table) -> queue_raw.RawQueue:
         if call is not None and call.func.attr in queue_raw.DEQUEUES:
             dequeues.append(call)
         elif id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in (
-            queue_raw._RUNNER
+            queue_raw.RUNNER_NAMES
         ):
             runners.append(firsts[id(use)])
         else:
@@ -255,7 +255,7 @@ def _raw(scope, nodes, name, enq, makes, table) -> queue_raw.RawQueue:
                 f"line {use.lineno}: `{name}` is used other than by one enqueue, "
                 "dequeue or QueueRunner calls"
             )
-    adds = queue_raw._adds(scope, nodes, runners, table)
+    adds = queue_raw.runner_adds(scope, nodes, runners, table)
     kind = queue_raw.queue_kind(table, makes[0])
     return queue_raw.RawQueue(makes[0], kind, dequeues, runners, adds, scope)
 
