@@ -31,7 +31,8 @@ CIFAR = "estimator_multigpu_cifar10"
 # layer holds what every layer shares: TensorFlow internals, the batching and
 # sharding rules, the spec types and model_fn call, devices and the
 # per-device value, GPU runtime threading, a dataset's graph, TF_CONFIG
-# parsing, and the tf.data service servers (a CLI that imports no other unit).
+# parsing, the tf.data service servers (a CLI that imports no other unit),
+# and the drop-ins for TF 1.x modules (tf_slim, the MNIST tutorials).
 LAYERS = (
     (
         "tf_internals",
@@ -44,6 +45,7 @@ LAYERS = (
         "cluster",
         "data_service",
         "slim_compat",
+        "tutorials",
     ),
     ("inputs",),
     ("towers",),
