@@ -205,6 +205,21 @@ def test_count_assigned_inside_the_graph_block_is_resolved_there():
     ) in new
 
 
+def test_count_bound_by_an_enclosing_for_is_resolved_first_in_its_body():
+    lines = QUEUE_TOWERS.replace("range(num_gpus)", "range(towers)").split("\n")
+    start = lines.index('    with tf.Graph().as_default(), tf.device("/cpu:0"):')
+    end = lines.index('if __name__ == "__main__":') - 2
+    lines[start:end] = ["    for towers in [num_gpus]:"] + [
+        "    " + line if line else line for line in lines[start:end]
+    ]
+    new = fix("\n".join(lines))
+    assert (
+        "    for towers in [num_gpus]:\n"
+        "        devices = emg.devices.resolve(num_gpus=towers)\n"
+        "        with tf.Graph().as_default()"
+    ) in new
+
+
 def test_the_name_avoids_the_module_names():
     source = QUEUE_TOWERS.replace(
         "def train(data_dir, num_gpus):", "def train(data_dir, num_gpus, devices=None):"

@@ -7,7 +7,8 @@ the input pipeline was built, too late. So the rewrite assigns it to a name
 as early as its argument allows: the first statement of the function (after
 its docstring) when the argument reads only parameters and globals, else
 right after the last statement, on the way to the rewritten code, that
-assigns a name it reads. The rewritten call then passes `devices=<name>`.
+assigns a name it reads (or first in the body of the `for`/`with` that
+binds it). The rewritten call then passes `devices=<name>`.
 """
 
 from __future__ import annotations
@@ -103,6 +104,16 @@ def _module_floor(tree: ast.Module, path) -> int:
     return imports[-1] if imports else -1
 
 
+def _header_writes(stmt: ast.stmt) -> set[str]:
+    """The names a compound statement binds before its body runs."""
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        return astutil.writes(stmt.target)
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        bound = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+        return set().union(*(astutil.writes(b) for b in bound))
+    return set()
+
+
 def _place(scope, path, names: set[str]):
     """(statement, True) to write after, or (statement, False) to write before."""
     for depth, (block, index) in reversed(list(enumerate(path))):
@@ -111,6 +122,8 @@ def _place(scope, path, names: set[str]):
             writers.append(_module_floor(scope, path))
         if writers and max(writers) >= 0:
             return block[max(writers)], True
+        if depth and _header_writes(path[depth - 1][0][path[depth - 1][1]]) & names:
+            return block[0], False
     first, body = scope.body[0], scope.body
     docstring = (
         isinstance(first, ast.Expr)
