@@ -23,7 +23,13 @@ def make_early_stopping_hook(
     Args:
       estimator: the `Estimator` being trained.
       should_stop_fn: called without arguments every `run_every_secs`
-        seconds or `run_every_steps` steps (set one of them).
+        seconds or `run_every_steps` steps.
+      run_every_secs: check every this many seconds (or None), or
+      run_every_steps: every this many steps; set exactly one of the two.
+
+    Returns:
+      A `SessionRunHook` for `Estimator.train(hooks=...)`; on a worker that
+      is not the chief, one that stops when the chief's hook has stopped.
 
     Raises:
       TypeError: for an `estimator` that is not an Estimator.
@@ -66,10 +72,15 @@ def stop_if_higher_hook(
         `estimator.eval_dir()`.
       min_steps: never stop before this global step.
       run_every_secs: check every this many seconds (or None), or
-      run_every_steps: every this many steps; set exactly one of the two.
+      run_every_steps: every this many steps; set exactly one of the two
+        (as in `make_early_stopping_hook`).
 
     Returns:
       A `SessionRunHook` for `Estimator.train(hooks=...)`.
+
+    Raises:
+      TypeError: for an `estimator` that is not an Estimator.
+      ValueError: if both `run_every_secs` and `run_every_steps` are set.
     """
     should_stop = _threshold_crossed_fn(
         estimator, metric_name, threshold, True, eval_dir, min_steps
@@ -91,17 +102,14 @@ def stop_if_lower_hook(
     """Stops once evaluation shows `metric_name` below `threshold`.
 
     Args:
-      estimator: the `Estimator` being trained.
-      metric_name: a key of the evaluation results, e.g. `'loss'`.
       threshold: the value `metric_name` must go below to stop training.
-      eval_dir: the folder of the evaluation event files; default
-        `estimator.eval_dir()`.
-      min_steps: never stop before this global step.
-      run_every_secs: check every this many seconds (or None), or
-      run_every_steps: every this many steps; set exactly one of the two.
+      (the other arguments as in `stop_if_higher_hook`.)
 
     Returns:
       A `SessionRunHook` for `Estimator.train(hooks=...)`.
+
+    Raises:
+      TypeError, ValueError: as `stop_if_higher_hook`.
     """
     should_stop = _threshold_crossed_fn(
         estimator, metric_name, threshold, False, eval_dir, min_steps
@@ -123,18 +131,16 @@ def stop_if_no_increase_hook(
     """Stops when `metric_name` has not increased for that many training steps.
 
     Args:
-      estimator: the `Estimator` being trained.
       metric_name: a key of the evaluation results, e.g. `'accuracy'`.
       max_steps_without_increase: training steps (between evaluations) after
         the best value beyond which training stops.
-      eval_dir: the folder of the evaluation event files; default
-        `estimator.eval_dir()`.
-      min_steps: never stop before this global step.
-      run_every_secs: check every this many seconds (or None), or
-      run_every_steps: every this many steps; set exactly one of the two.
+      (the other arguments as in `stop_if_higher_hook`.)
 
     Returns:
       A `SessionRunHook` for `Estimator.train(hooks=...)`.
+
+    Raises:
+      TypeError, ValueError: as `stop_if_higher_hook`.
     """
     should_stop = _no_improvement_fn(
         estimator, metric_name, max_steps_without_increase, True, eval_dir, min_steps
@@ -156,18 +162,16 @@ def stop_if_no_decrease_hook(
     """Stops when `metric_name` has not decreased for that many training steps.
 
     Args:
-      estimator: the `Estimator` being trained.
-      metric_name: a key of the evaluation results, e.g. `'accuracy'`.
+      metric_name: a key of the evaluation results, e.g. `'loss'`.
       max_steps_without_decrease: training steps (between evaluations) after
         the best value beyond which training stops.
-      eval_dir: the folder of the evaluation event files; default
-        `estimator.eval_dir()`.
-      min_steps: never stop before this global step.
-      run_every_secs: check every this many seconds (or None), or
-      run_every_steps: every this many steps; set exactly one of the two.
+      (the other arguments as in `stop_if_higher_hook`.)
 
     Returns:
       A `SessionRunHook` for `Estimator.train(hooks=...)`.
+
+    Raises:
+      TypeError, ValueError: as `stop_if_higher_hook`.
     """
     should_stop = _no_improvement_fn(
         estimator, metric_name, max_steps_without_decrease, False, eval_dir, min_steps

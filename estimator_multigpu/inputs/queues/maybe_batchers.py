@@ -52,6 +52,10 @@ def maybe_batch(
 
     Returns:
       A dataset of batches of the kept examples.
+
+    Raises:
+      TypeError: for a `keep_input` of another kind, or `tensors` that is not
+        a dataset.
     """
     _batching.check_dataset(tensors, "tensors")
     return _batching.build(
@@ -88,13 +92,14 @@ def maybe_batch_join(
 
     Args:
       tensors_list: datasets with the same structure, one per reader.
-      keep_input: a bool, a scalar bool tensor, or a function of the example
-        returning one (a `[n]` bool vector per element with `enqueue_many`).
-      batch_size: examples per batch.
+      keep_input: as in `maybe_batch`.
       (other arguments as in `batch_join`.)
 
     Returns:
       A dataset of batches of the kept examples.
+
+    Raises:
+      TypeError: as `maybe_batch`.
     """
     return _batching.build(
         tensors_list,
@@ -130,16 +135,14 @@ def maybe_shuffle_batch(
     """Like `shuffle_batch`, keeping only the examples where `keep_input` holds.
 
     Args:
-      tensors: dataset of per-example structures.
-      batch_size: examples per batch.
-      capacity: examples held in all (shuffle buffer plus prefetch).
-      min_after_dequeue: the least examples left to mix with.
-      keep_input: a bool, a scalar bool tensor, or a function of the example
-        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      keep_input: as in `maybe_batch`.
       (other arguments as in `shuffle_batch`.)
 
     Returns:
       A dataset of shuffled batches of the kept examples.
+
+    Raises:
+      TypeError: as `maybe_batch`.
     """
     _batching.check_dataset(tensors, "tensors")
     return _batching.build(
@@ -177,16 +180,14 @@ def maybe_shuffle_batch_join(
     """Like `shuffle_batch_join`, keeping only examples where `keep_input` holds.
 
     Args:
-      tensors_list: datasets with the same structure, one per reader.
-      batch_size: examples per batch.
-      capacity: examples held in all (shuffle buffer plus prefetch).
-      min_after_dequeue: the least examples left to mix with.
-      keep_input: a bool, a scalar bool tensor, or a function of the example
-        returning one (a `[n]` bool vector per element with `enqueue_many`).
+      keep_input: as in `maybe_batch`.
       (other arguments as in `shuffle_batch_join`.)
 
     Returns:
       A dataset of shuffled batches of the kept examples.
+
+    Raises:
+      TypeError: as `maybe_batch`.
     """
     return _batching.build(
         tensors_list,
