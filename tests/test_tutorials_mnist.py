@@ -7,6 +7,7 @@ checked against a numpy replay of TF 1.x's algorithm.
 
 import gzip
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -244,6 +245,24 @@ def test_keras_arrays_become_what_the_files_give(data_dir):
     for got, want in zip(converted, input_data._idx.read_dir(str(data_dir))):
         np.testing.assert_array_equal(got, want)
         assert got.dtype == want.dtype
+
+
+KERAS_MNIST = pathlib.Path(
+    os.environ.get("KERAS_HOME", "~/.keras"), "datasets", "mnist.npz"
+).expanduser()
+
+
+@pytest.mark.skipif(
+    not KERAS_MNIST.is_file(),
+    reason=f"needs Keras' cached {KERAS_MNIST} (tests download nothing)",
+)
+def test_an_empty_folder_reads_keras_mnist_as_tf1_split_it(tmp_path):
+    sets = input_data.read_data_sets(str(tmp_path), one_hot=True)
+    assert sets.train.images.shape == (55000, 784)
+    assert (sets.validation.num_examples, sets.test.num_examples) == (5000, 10000)
+    assert sets.test.labels.shape == (10000, 10)
+    assert 0.0 <= sets.train.images.min() and sets.train.images.max() <= 1.0
+    assert list(tmp_path.iterdir()) == []
 
 
 def _model_step(hidden):
