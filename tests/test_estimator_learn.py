@@ -171,3 +171,17 @@ def test_experiment_drives_a_real_tf_estimator(tmp_path):
     np.testing.assert_allclose(
         metrics["loss"], numpy_loss(kernel, bias, X[:BATCH], Y[:BATCH]), rtol=1e-5
     )
+
+
+def test_continuous_eval_stops_at_train_steps(tmp_path):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=2, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    experiment.train(delay_secs=0)
+    result = experiment.continuous_eval(delay_secs=0, throttle_delay_secs=0)
+    kernel, bias, _ = numpy_train(*initial_weights(), batches(X, Y, BATCH, 2))
+    assert result["global_step"] == 2
+    np.testing.assert_allclose(
+        result["loss"], numpy_loss(kernel, bias, X[:BATCH], Y[:BATCH]), rtol=1e-5
+    )
+    assert (tmp_path / "model" / "eval_continuous").is_dir()
