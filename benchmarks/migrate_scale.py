@@ -106,7 +106,7 @@ def legacy_source(lines: int) -> str:
 
 
 def _time_process(path: str) -> float:
-    from estimator_multigpu.migrate import runner
+    from estimator_multigpu.migrate import _runner as runner
 
     start = time.perf_counter()
     result = runner.process(path)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from absl import flags
 
-from estimator_multigpu.diagnose import plot as plot_lib
+from estimator_multigpu.diagnose import _plot as plot_lib
 
 _INSTALL = "pip install 'estimator-multigpu[diagnose]' (or pip install matplotlib)"
 

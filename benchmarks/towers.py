@@ -27,7 +27,7 @@ DEVICES = devices_lib.simulate(_MAX_TOWERS)  # Before TensorFlow starts.
 import tensorflow as tf  # noqa: E402
 
 import estimator_multigpu as emg  # noqa: E402
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys  # noqa: E402
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys  # noqa: E402
 
 _REPEATS = flags.DEFINE_integer(
     "repeats", 5, "Interleaved timing rounds.", lower_bound=1

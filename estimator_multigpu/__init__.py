@@ -7,6 +7,9 @@ estimator_multigpu.migrate` (pure `ast`) starts without importing TensorFlow.
 import importlib
 
 _SUBMODULES = (
+    "cluster",
+    "data_service",
+    "launch",
     "devices",
     "diagnose",
     "distribute",
@@ -21,7 +24,7 @@ _NAMES = {
     "PerDevice": "estimator_multigpu.per_device",
     "TowerOptimizer": "estimator_multigpu.towers",
     "replicate_model_fn": "estimator_multigpu.towers",
-    "tf_slim": "estimator_multigpu.slim_compat",
+    "tf_slim": "estimator_multigpu._slim_compat",
 }
 
 __all__ = sorted(_NAMES) + sorted(_SUBMODULES)

@@ -17,6 +17,14 @@ import dataclasses
 import json
 import types
 
+__all__ = [
+    "CLUSTER_JOBS",
+    "TASK_TYPES",
+    "Cluster",
+    "parse_tf_config",
+    "tf_config_json",
+]
+
 CLUSTER_JOBS = ("chief", "worker", "ps")
 TASK_TYPES = (*CLUSTER_JOBS, "evaluator")
 

@@ -18,6 +18,8 @@ import sys
 import tensorflow as tf
 
 _service = tf.data.experimental.service
+__all__ = ["main", "start_dispatcher", "start_worker"]
+
 _GC_CHECK_MS = 600_000  # DispatcherConfig's default job_gc_check_interval_ms.
 NO_WORK_DIR_NOTE = (
     "note: no --work_dir: this dispatcher keeps its jobs in memory only. If it "

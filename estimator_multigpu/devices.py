@@ -319,4 +319,4 @@ def _check_simulate_args(n, device_type) -> str:
     return kind
 
 
-from estimator_multigpu.gpu_runtime import tune_gpu_runtime  # noqa: E402, F401
+from estimator_multigpu._gpu_runtime import tune_gpu_runtime  # noqa: E402, F401

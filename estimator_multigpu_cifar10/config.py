@@ -7,11 +7,10 @@ import math
 import os
 import tempfile
 
-from estimator_multigpu import sharding
 from estimator_multigpu_cifar10 import data, model, paths
 
 INPUTS = ("tfdata", "queue")
-REMAINDERS = sharding.BUILDER_REMAINDERS  # The input builders' choices.
+REMAINDERS = ("uneven", "error")  # The input builders' remainder choices.
 BASE_BATCH_SIZE = 128  # The paper's batch; the learning rate scales from it.
 MAX_SEED = 2**31 - 1  # Seeds feed int32 stateless ops.
 # Generated data is a demo held in memory while it is written; real data

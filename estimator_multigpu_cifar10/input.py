@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import inputs, sharding
+from estimator_multigpu import inputs
 from estimator_multigpu_cifar10 import augment, data
 
 FOREVER = 2**62
@@ -25,16 +25,11 @@ def _shard_indices(total: int, ctx) -> tf.Tensor:
     """The record indices of shard `ctx.shard_index`, as `emg.inputs` shards them.
 
     The shard's slice of each block of `global_batch_size` records
-    (`sharding.shard_by_blocks`), so a step's shards, concatenated in device
-    order, are consecutive records.
+    (`ctx.in_shard`), so a step's shards, concatenated in device order, are
+    consecutive records.
     """
-    offset, size = sharding.block_slice(
-        ctx.global_batch_size, ctx.num_shards, ctx.shard_index
-    )
     index = tf.range(total)
-    return tf.boolean_mask(
-        index, sharding.in_block_slice(index, ctx.global_batch_size, offset, size)
-    )
+    return tf.boolean_mask(index, ctx.in_shard(index))
 
 
 def _store(

@@ -285,7 +285,7 @@ def _cluster_task() -> str | None:
         run_config = estimator.RunConfig()
     except ValueError as error:
         raise SystemExit(f"Error: {error}") from error
-    if not estimator.distributed.is_distributed(run_config):
+    if not (run_config.cluster_spec or run_config.task_type == "evaluator"):
         return None
     return f"{run_config.task_type}:{run_config.task_id}"
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))

@@ -35,16 +35,16 @@ CIFAR = "estimator_multigpu_cifar10"
 # and the drop-ins for TF 1.x modules (tf_slim, the MNIST tutorials).
 LAYERS = (
     (
-        "tf_internals",
-        "sharding",
-        "model_fn",
-        "gpu_runtime",
+        "_tf_internals",
+        "_sharding",
+        "_model_fn",
+        "_gpu_runtime",
         "devices",
         "per_device",
-        "dataset_graph",
+        "_dataset_graph",
         "cluster",
         "data_service",
-        "slim_compat",
+        "_slim_compat",
         "tutorials",
     ),
     ("inputs",),
@@ -84,7 +84,7 @@ SOURCES, PACKAGES = _sources()
 
 
 def _unit(module: str) -> str | None:
-    """`towers` for `estimator_multigpu.towers.build`; None for the package."""
+    """`towers` for `estimator_multigpu.towers._build`; None for the package."""
     parts = module.split(".")
     if parts[0] == CIFAR:
         return CIFAR
@@ -337,7 +337,7 @@ def _loaded_after(statement: str) -> list[str]:
 
 def test_importing_towers_does_not_load_the_estimator():
     loaded = _loaded_after("import estimator_multigpu.towers")
-    assert f"{TOP}.towers.replicate" in loaded
+    assert f"{TOP}.towers._replicate" in loaded
     assert [m for m in loaded if m.startswith(f"{TOP}.estimator")] == []
 
 

@@ -1,4 +1,4 @@
-"""Private TensorFlow access lives in estimator_multigpu/tf_internals/ only (ast).
+"""Private TensorFlow access lives in estimator_multigpu/_tf_internals/ only (ast).
 
 Two checks over every module of the package (and of the CIFAR reference,
 estimator_multigpu_cifar10) outside tf_internals/: no
@@ -34,7 +34,7 @@ import pytest
 import estimator_multigpu
 
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
-DOOR = "tf_internals/"
+DOOR = "_tf_internals/"
 TOP = "estimator_multigpu"
 REFERENCE = "estimator_multigpu_cifar10"
 PRIVATE_PACKAGES = ("tensorflow.python", "tensorflow.core", "tensorflow_estimator")
@@ -250,6 +250,7 @@ def foreign_reads(modules: dict[str, ast.Module]) -> list[str]:
     """`path:line: name` of underscore accesses outside tf_internals/ (see top)."""
     allowed = package_attributes(modules) - tensorflow_private_names()
     stems = frozenset(pathlib.PurePath(p).stem for p in modules) - {"__init__"}
+    stems |= {stem.lstrip("_") for stem in stems}  # `import _x as x`
     return [
         f"{path}:{line}: {name}"
         for path, tree in modules.items()
@@ -268,12 +269,12 @@ def test_only_tf_internals_imports_private_tensorflow_packages(path):
         for line, name in private_imports(MODULES[path])
         if _is_private_module(name) not in allowed
     ]
-    assert not found, f"import these through estimator_multigpu.tf_internals: {found}"
+    assert not found, f"import these through estimator_multigpu._tf_internals: {found}"
 
 
 def test_only_tf_internals_reads_underscore_members_of_tensorflow_objects():
     found = foreign_reads(MODULES)
-    assert not found, f"move these into estimator_multigpu.tf_internals: {found}"
+    assert not found, f"move these into estimator_multigpu._tf_internals: {found}"
 
 
 def door_imports(tree: ast.Module) -> set[str]:
@@ -288,7 +289,7 @@ def door_imports(tree: ast.Module) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 1:
-            names.add(f"{TOP}.tf_internals.{node.module or ''}")
+            names.add(f"{TOP}._tf_internals.{node.module or ''}")
         elif isinstance(node, ast.ImportFrom) and node.level:
             names.add(f"{'.' * node.level}{node.module or ''}")
         elif isinstance(node, ast.ImportFrom):
@@ -297,7 +298,7 @@ def door_imports(tree: ast.Module) -> set[str]:
         name
         for name in names
         if name.split(".")[0] not in allowed
-        and not name.startswith(f"{TOP}.tf_internals")
+        and not name.startswith(f"{TOP}._tf_internals")
     }
 
 
@@ -318,7 +319,7 @@ def test_tf_internals_imports_only_tensorflow_and_the_standard_library(path):
         ),
         ("from . import graphs\nfrom .graphs import x\nimport os\n", set()),
         ("from tensorflow.python.ops import math_ops\n", set()),
-        ("from estimator_multigpu.tf_internals import graphs\n", set()),
+        ("from estimator_multigpu._tf_internals import graphs\n", set()),
     ],
     ids=["package", "relative-up", "numpy", "towers", "own", "tensorflow", "door"],
 )

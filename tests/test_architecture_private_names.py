@@ -63,9 +63,9 @@ def _base(node: ast.ImportFrom, module: str, packages: set[str]) -> str:
 
 
 def _private_module_allowed(importer: str, private: str, packages: set[str]) -> bool:
-    """A private module may be imported by the modules of its own package."""
-    owner = private.rpartition(".")[0]
-    return importer == owner or importer.startswith(owner + ".")
+    """An underscore module is internal to the distribution: any module of
+    ours may import it (an underscore *name* stays private to its module)."""
+    return _ours(importer)
 
 
 def _bindings(module: str, tree: ast.Module, packages: set[str], modules: set[str]):
@@ -97,7 +97,7 @@ def _bindings(module: str, tree: ast.Module, packages: set[str], modules: set[st
 
 
 def _resolve(node: ast.AST, bound: dict[str, str], context) -> str | None:
-    """The module of ours an expression names (`x`, `emg.estimator.evaluate`).
+    """The module of ours an expression names (`x`, `emg.estimator._evaluate`).
 
     `context` is `(modules, {module: its bindings})`: `a.b` is a module when
     `a.b` is one, or when module `a` imported a module as `b`.
@@ -224,16 +224,16 @@ BAD = {
         "x.evaluate._build()\n",
         {f"{E}.experimental": "from estimator_multigpu.estimator import evaluate\n"},
     ),
-    "private module from outside its package": (
-        f"{TOP}.towers.build",
-        "from estimator_multigpu.inputs.queues import _common\n",
-    ),
 }
 GOOD = {
     "plain names": (
         IN_MEMORY,
         "from .. import evaluate\nevaluate.build_eval_graph()\n"
         "from estimator_multigpu.estimator.evaluate import steps_hooks\n",
+    ),
+    "internal module from another subpackage": (
+        f"{TOP}.towers.build",
+        "from estimator_multigpu.inputs.queues import _common\n_common.helper()\n",
     ),
     "private module inside its package": (
         f"{TOP}.inputs.queues.batchers",

@@ -42,7 +42,7 @@ def test_cifar10_imports_library_subpackages_by_name(path):
 
 
 def test_the_library_modules_are_known():
-    assert {"devices", "estimator", "inputs", "sharding", "towers"} <= SUBPACKAGES
+    assert {"devices", "estimator", "inputs", "towers"} <= SUBPACKAGES
     assert "estimator_multigpu" not in SUBPACKAGES
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu import sharding
-from estimator_multigpu.inputs.context import InputContext
+from estimator_multigpu import _sharding as sharding
+from estimator_multigpu.inputs._context import InputContext
 from estimator_multigpu_cifar10 import augment, data, generate, legacy_input
 from estimator_multigpu_cifar10 import input as input_lib
 

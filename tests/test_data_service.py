@@ -9,7 +9,8 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import data_service, dataset_graph
+from estimator_multigpu import _dataset_graph as dataset_graph
+from estimator_multigpu import data_service
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu.launch.plan import free_ports
+from estimator_multigpu.launch._plan import free_ports
 
 _CLI = [sys.executable, "-m", "estimator_multigpu.data_service"]
 

@@ -6,10 +6,10 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
+from estimator_multigpu import _tf_internals as internals
 from estimator_multigpu import diagnose
-from estimator_multigpu import tf_internals as internals
-from estimator_multigpu.diagnose.discovery import pipeline_feeding
-from estimator_multigpu.diagnose.reading import read_dataset
+from estimator_multigpu.diagnose._discovery import pipeline_feeding
+from estimator_multigpu.diagnose._reading import read_dataset
 from tests.conftest import ALL_DEVICES
 
 pytestmark = pytest.mark.tf_compat

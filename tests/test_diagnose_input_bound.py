@@ -17,8 +17,8 @@ import tensorflow as tf
 
 import estimator_multigpu as emg
 from estimator_multigpu import diagnose
-from estimator_multigpu.diagnose import stage_drain
-from estimator_multigpu.diagnose.input_bound import classify
+from estimator_multigpu.diagnose import _stage_drain as stage_drain
+from estimator_multigpu.diagnose._input_bound import classify
 
 SLOW_SECONDS, STEP_SECONDS = 0.03, 0.05
 

@@ -87,7 +87,7 @@ def problems(objects: dict[str, object]) -> list[str]:
 def test_the_walk_finds_the_public_api():
     objects = _public_objects()
     assert len(objects) > 80
-    assert "estimator_multigpu.towers.replicate.replicate_model_fn" in objects
+    assert "estimator_multigpu.towers._replicate.replicate_model_fn" in objects
 
 
 def test_public_functions_and_classes_document_their_parameters():

@@ -16,7 +16,7 @@ from estimator_models import (
 )
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import summaries
+from estimator_multigpu.estimator import _summaries as summaries
 
 pytestmark = pytest.mark.tf_compat
 

@@ -11,7 +11,7 @@ from estimator_models import dataset_input_fn, make_data, model_fn
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import input_fn as input_fn_lib
+from estimator_multigpu.estimator import _input_fn as input_fn_lib
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 

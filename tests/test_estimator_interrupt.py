@@ -13,7 +13,7 @@ import tensorflow as tf
 from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import lock
+from estimator_multigpu.estimator import _lock as lock
 
 X, Y = make_data(20)
 TRAIN_FN = dataset_input_fn(X, Y, 8, repeat=True)

@@ -15,7 +15,8 @@ import tensorflow as tf
 from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import lock, processes
+from estimator_multigpu.estimator import _lock as lock
+from estimator_multigpu.estimator import _processes as processes
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 

@@ -11,7 +11,12 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import continuous_eval, distributed
+from estimator_multigpu.estimator import (
+    _continuous_eval as continuous_eval,
+)
+from estimator_multigpu.estimator import (
+    _distributed as distributed,
+)
 
 # The launcher's layout: no chief, worker 0 is the chief.
 JOBS = {

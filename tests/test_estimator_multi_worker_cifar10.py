@@ -11,7 +11,7 @@ from cifar10_helpers import tiny_config
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator
-from estimator_multigpu.estimator import distributed
+from estimator_multigpu.estimator import _distributed as distributed
 from estimator_multigpu_cifar10 import main, model_fn, trainer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

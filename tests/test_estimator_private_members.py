@@ -13,7 +13,7 @@ import estimator_multigpu
 from estimator_multigpu.estimator import Estimator
 
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
-OWNER = PACKAGE / "estimator" / "estimator.py"
+OWNER = PACKAGE / "estimator" / "_estimator.py"
 
 
 def _model_fn(features, labels, mode):

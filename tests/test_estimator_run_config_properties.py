@@ -9,8 +9,13 @@ import typing
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu.estimator import RunConfig, run_config_properties
-from estimator_multigpu.estimator import run_config as run_config_lib
+from estimator_multigpu.estimator import (
+    RunConfig,
+)
+from estimator_multigpu.estimator import _run_config as run_config_lib
+from estimator_multigpu.estimator import (
+    _run_config_properties as run_config_properties,
+)
 
 CLUSTER = (
     "cluster_spec",

@@ -9,7 +9,8 @@ import textwrap
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu import devices, gpu_runtime
+from estimator_multigpu import _gpu_runtime as gpu_runtime
+from estimator_multigpu import devices
 
 pytestmark = pytest.mark.tf_compat
 

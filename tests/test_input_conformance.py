@@ -34,7 +34,7 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu.inputs import queues
-from estimator_multigpu.towers import split as split_lib
+from estimator_multigpu.towers import _split as split_lib
 
 pytestmark = pytest.mark.tf_compat
 

@@ -239,10 +239,10 @@ def test_multi_device_context_has_one_shard():
 
 @pytest.mark.parametrize("n_shards", [2, 4], ids=["two", "four"])
 def test_derived_seeds_are_distinct_and_stable(n_shards):
-    seeds = [emg.inputs.context.derive_seed(11, i) for i in range(n_shards)]
+    seeds = [emg.inputs._context.derive_seed(11, i) for i in range(n_shards)]
     assert len(set(seeds)) == n_shards
-    assert seeds == [emg.inputs.context.derive_seed(11, i) for i in range(n_shards)]
-    assert emg.inputs.context.derive_seed(None, 0) is None
+    assert seeds == [emg.inputs._context.derive_seed(11, i) for i in range(n_shards)]
+    assert emg.inputs._context.derive_seed(None, 0) is None
 
 
 @pytest.mark.parametrize(

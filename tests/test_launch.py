@@ -376,7 +376,7 @@ def test_every_line_of_a_finished_task_is_shown():
     The chief prints 800 lines and exits at once; at 10 ms a line the launcher
     copies them for about 8 s after the exit.
     """
-    from estimator_multigpu.launch.supervisor import Supervisor
+    from estimator_multigpu.launch._supervisor import Supervisor
 
     script = "for i in range(800): print('line', i)"
     tasks = plan_tasks(ps=0, workers=1, chief=True, evaluator=False)
@@ -445,7 +445,7 @@ socket.socket().bind((host, int(port)))
 def test_port_in_use_is_named_with_its_task_before_anything_starts():
     """A port of the cluster taken by another process: the message names the
     task and the port, and no task starts (each would fail to serve)."""
-    from estimator_multigpu.launch.supervisor import Supervisor
+    from estimator_multigpu.launch._supervisor import Supervisor
 
     tasks = plan_tasks(ps=1, workers=2)
     address = json.loads(tasks[1].tf_config)["cluster"]["worker"][1]

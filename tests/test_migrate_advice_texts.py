@@ -4,7 +4,7 @@ devices, and replicate_model_fn's Reduction.NONE (refused, as contrib did)."""
 import numpy as np
 import pytest
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 
 def _findings(tmp_path, text, rule_id):

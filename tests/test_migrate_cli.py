@@ -9,7 +9,8 @@ import sys
 import pytest
 from migrate_helpers import run
 
-from estimator_multigpu.migrate import edits, fixer
+from estimator_multigpu.migrate import _edits as edits
+from estimator_multigpu.migrate import _fixer as fixer
 from estimator_multigpu.migrate.__main__ import main
 
 LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"

@@ -6,7 +6,15 @@ import re
 import pytest
 from migrate_helpers import CORPUS, run_scripts
 
-from estimator_multigpu.migrate import compat_v1, runner, v1_names
+from estimator_multigpu.migrate import (
+    _compat_v1 as compat_v1,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _v1_names as v1_names,
+)
 from estimator_multigpu.migrate.__main__ import main
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
@@ -224,7 +232,15 @@ def test_corpus_findings_with_the_passes(name):
 
 
 def test_every_guide_rule_links_to_a_section_of_the_guide():
-    from estimator_multigpu.migrate import era, guide_rules, slim
+    from estimator_multigpu.migrate import (
+        _era as era,
+    )
+    from estimator_multigpu.migrate import (
+        _guide_rules as guide_rules,
+    )
+    from estimator_multigpu.migrate import (
+        _slim as slim,
+    )
 
     guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
     rules_ = [

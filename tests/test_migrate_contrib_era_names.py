@@ -13,7 +13,15 @@ import textwrap
 import numpy as np
 from migrate_helpers import CORPUS, run_script
 
-from estimator_multigpu.migrate import passes, runner, scanner
+from estimator_multigpu.migrate import (
+    _passes as passes,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 SCRIPT = CORPUS / "contrib_download_records.py"
 API = "tf.contrib.learn.datasets.base.maybe_download"

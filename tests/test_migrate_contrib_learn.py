@@ -6,7 +6,15 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, parse_ok, run_script
 
-from estimator_multigpu.migrate import fixer, runner, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 
 def fix(source):

@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 from migrate_helpers import run
 
-from estimator_multigpu.migrate import contrib_names, runner
+from estimator_multigpu.migrate import (
+    _contrib_names as contrib_names,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
 
 NAMES = sorted(contrib_names.REPLACEMENTS)
 # tf.compat.v1.layers exists on TF 2.16+ only with tf-keras and TF_USE_LEGACY_KERAS=1.

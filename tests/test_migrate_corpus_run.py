@@ -9,7 +9,7 @@ compares what one pair printed.
 import pytest
 from migrate_helpers import CORPUS, run_pairs
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 # script -> whether its pipeline has a fixed order (one thread, no shuffling).
 SCRIPTS = {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 
 def _process(tmp_path, source):

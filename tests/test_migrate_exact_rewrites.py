@@ -8,7 +8,7 @@ import ast
 
 import pytest
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 
 def _fix(tmp_path, body, name="train.py"):
@@ -295,7 +295,15 @@ def test_contrib_layers_that_tf_slim_keeps_become_tf_slim(tmp_path):
 
 def test_every_listed_contrib_layer_is_in_tf_slim():
     tf_slim = pytest.importorskip("tf_slim")
-    from estimator_multigpu.migrate import contrib_names, slim, slim_layers
+    from estimator_multigpu.migrate import (
+        _contrib_names as contrib_names,
+    )
+    from estimator_multigpu.migrate import (
+        _slim as slim,
+    )
+    from estimator_multigpu.migrate import (
+        _slim_layers as slim_layers,
+    )
 
     assert [
         n for n in slim_layers.NAMES if not callable(getattr(tf_slim, n, None))

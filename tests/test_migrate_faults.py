@@ -10,7 +10,8 @@ import threading
 import pytest
 from migrate_helpers import CLI, CORPUS, run_cli, start
 
-from estimator_multigpu.migrate import files, runner
+from estimator_multigpu.migrate import _files as files
+from estimator_multigpu.migrate import _runner as runner
 from estimator_multigpu.migrate.__main__ import main
 
 LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"

@@ -7,7 +7,15 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES, parse_ok
 
-from estimator_multigpu.migrate import fixer, passes, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _passes as passes,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 
 def fix(source):

@@ -6,7 +6,9 @@ import collections
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES
 
-from estimator_multigpu.migrate import report, runner, scan_tree
+from estimator_multigpu.migrate import _report as report
+from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import scan_tree
 
 # A tutorial-style eval loop: the Coordinator stops the queue runners' threads
 # that the QUEUE_RUNNERS loop starts; --fix removes the queues and the loop.

@@ -2,7 +2,8 @@
 
 import pytest
 
-from estimator_multigpu.migrate import ignore, runner
+from estimator_multigpu.migrate import _ignore as ignore
+from estimator_multigpu.migrate import _runner as runner
 from estimator_multigpu.migrate.__main__ import main
 
 TWO_RULES = (

@@ -6,7 +6,12 @@ import textwrap
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu.migrate import keras_input_shape, runner
+from estimator_multigpu.migrate import (
+    _keras_input_shape as keras_input_shape,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
 from tests.migrate_helpers import CORPUS
 from tests.test_migrate_compat_v1 import _marked
 

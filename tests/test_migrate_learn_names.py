@@ -6,7 +6,15 @@ import textwrap
 
 import pytest
 
-from estimator_multigpu.migrate import fixer, passes, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _passes as passes,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 
 def fix(source):

@@ -12,7 +12,18 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, run_script, script_lines
 
-from estimator_multigpu.migrate import fixer, passes, runner, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _passes as passes,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 SCRIPT = CORPUS / "estimator_hand_towers.py"
 

@@ -3,7 +3,7 @@
 import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, script_lines
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 CALL = "q = {call}([images, labels], capacity=2 * 4)\n"
 NEW = CALL.format(call="emg.inputs.queues.prefetch_queue")

@@ -13,7 +13,18 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, run_script
 
-from estimator_multigpu.migrate import fixer, queue_program, runner, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _queue_program as queue_program,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 from estimator_multigpu.migrate.__main__ import main
 
 PROGRAM = CORPUS / "eval_program"

@@ -6,7 +6,18 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, parse_ok, run_scripts
 
-from estimator_multigpu.migrate import fixer, records, runner, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _records as records,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 EVAL = CORPUS / "cifar10_record_eval.py"
 

@@ -2,7 +2,8 @@
 
 import json
 
-from estimator_multigpu.migrate import report, runner
+from estimator_multigpu.migrate import _report as report
+from estimator_multigpu.migrate import _runner as runner
 
 LEGACY = "import tensorflow as tf\n\nx = tf.train.batch([1], batch_size=2)\n"
 # What tf_upgrade_v2 makes of LEGACY (given here: no TensorFlow needed).

@@ -7,8 +7,9 @@ import pstats
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES
 
-from estimator_multigpu.migrate import runner, scanner
-from estimator_multigpu.migrate.edits import Edit, EditSet, Offsets
+from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _scanner as scanner
+from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 BLOCK = """\
 

@@ -7,7 +7,15 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES, expected_findings
 
-from estimator_multigpu.migrate import aliases, rules, scanner
+from estimator_multigpu.migrate import (
+    _aliases as aliases,
+)
+from estimator_multigpu.migrate import (
+    _rules as rules,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 
 def scan(source):

@@ -3,7 +3,8 @@
 import pytest
 from migrate_helpers import CORPUS, run_script, run_scripts
 
-from estimator_multigpu.migrate import runner, slim
+from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _slim as slim
 from estimator_multigpu.migrate.__main__ import main
 
 SLIM_CORE = "import tensorflow.compat.v1 as tf\n{binding}\nx = slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])\ny = slim.flatten(x)\n"

@@ -3,7 +3,7 @@
 import pytest
 
 import estimator_multigpu as emg
-from estimator_multigpu.migrate import rules
+from estimator_multigpu.migrate import _rules as rules
 
 
 def _resolve(dotted):

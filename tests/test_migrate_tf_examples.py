@@ -14,7 +14,15 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, run_script
 
-from estimator_multigpu.migrate import passes, runner, scanner
+from estimator_multigpu.migrate import (
+    _passes as passes,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 SCRIPT = CORPUS / "mnist_tutorial_trainer.py"
 IMPORT = "from tensorflow.examples.tutorials.mnist import mnist"

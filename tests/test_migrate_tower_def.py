@@ -4,7 +4,7 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok
 from test_migrate_tower_loops import CANONICAL, fix, run_at_one_and_two
 
-from estimator_multigpu.migrate import runner
+from estimator_multigpu.migrate import _runner as runner
 
 SLICES = (CORPUS / "tower_loop_slices.py").read_text()
 

@@ -13,7 +13,15 @@ import textwrap
 import pytest
 from migrate_helpers import CORPUS, parse_ok, rewrite, run_script
 
-from estimator_multigpu.migrate import fixer, runner, scanner
+from estimator_multigpu.migrate import (
+    _fixer as fixer,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _scanner as scanner,
+)
 
 # The cifar10 multi-GPU tutorial's shape: a queue input built inside the
 # graph, then one tower per GPU over its split batch.

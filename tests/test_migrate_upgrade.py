@@ -3,7 +3,8 @@
 import pytest
 from migrate_helpers import CORPUS, run_cli, run_script
 
-from estimator_multigpu.migrate import compat_v1, runner
+from estimator_multigpu.migrate import _compat_v1 as compat_v1
+from estimator_multigpu.migrate import _runner as runner
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
 

@@ -106,7 +106,7 @@ def test_anchor_exists(anchor):
 
 
 def test_migrate_tool_links_resolve():
-    from estimator_multigpu.migrate import rules
+    from estimator_multigpu.migrate import _rules as rules
 
     assert set(rules.ANCHORS.values()) <= _anchors()
 

@@ -8,9 +8,9 @@ from conftest import ALL_DEVICES
 from tensorflow.python.util import function_utils
 
 import estimator_multigpu as emg
-from estimator_multigpu import model_fn as model_fn_lib
-from estimator_multigpu.estimator import spec as estimator_spec
-from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
+from estimator_multigpu import _model_fn as model_fn_lib
+from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator import _spec as estimator_spec
 
 
 def _plain(features, labels, mode, params, config):

@@ -1,10 +1,10 @@
-"""The one home of the batching and sharding rules: `estimator_multigpu.sharding`."""
+"""The one home of the batching and sharding rules: `estimator_multigpu._sharding`."""
 
 import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import sharding
+from estimator_multigpu import _sharding as sharding
 
 pytestmark = pytest.mark.tf_compat
 

@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import slim_compat
+from estimator_multigpu import _slim_compat as slim_compat
 
 
 def _example(image: np.ndarray, label: int) -> bytes:

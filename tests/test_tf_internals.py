@@ -1,4 +1,4 @@
-"""estimator_multigpu.tf_internals: each private TensorFlow entry, used for real.
+"""estimator_multigpu._tf_internals: each private TensorFlow entry, used for real.
 
 A TensorFlow release that moves or drops one of these internals fails the
 test named after the entry, not a user's training run. Also checks that the
@@ -12,10 +12,15 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu import dataset_graph
-from estimator_multigpu import tf_internals as internals
-from estimator_multigpu.estimator import checkpoints, run_config
-from estimator_multigpu.tf_internals import _access
+from estimator_multigpu import _dataset_graph as dataset_graph
+from estimator_multigpu import _tf_internals as internals
+from estimator_multigpu._tf_internals import _access
+from estimator_multigpu.estimator import (
+    _checkpoints as checkpoints,
+)
+from estimator_multigpu.estimator import (
+    _run_config as run_config,
+)
 from tests.conftest import ALL_DEVICES
 
 pytestmark = pytest.mark.tf_compat

@@ -6,7 +6,7 @@ import tensorflow as tf
 from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 _FEATURES = np.arange(10, dtype=np.float32).reshape(5, 2)  # Uneven over 2 and 3.
 
@@ -103,7 +103,7 @@ def test_bad_values(value, error, message):
 
 def test_towers_making_different_calls_are_refused():
     def uneven_model_fn(features, mode):
-        from estimator_multigpu.towers import context
+        from estimator_multigpu.towers import _context as context
 
         loss = tf.reduce_mean(features)
         if context.current().index == 0:

@@ -7,7 +7,7 @@ import tensorflow as tf
 from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 
 def _loss(features):

@@ -6,7 +6,7 @@ import tensorflow as tf
 from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
 
 _X = np.random.RandomState(5).randn(23, 3).astype(np.float32)
 _Y = (_X[:, 0] > 0).astype(np.int64)

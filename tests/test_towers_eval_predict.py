@@ -7,7 +7,7 @@ from conftest import ALL_DEVICES
 from tensorflow.python.saved_model.model_utils import export_output
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 pytestmark = pytest.mark.tf_compat
 

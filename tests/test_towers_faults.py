@@ -8,7 +8,7 @@ import tensorflow as tf
 from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 DEVICE_COUNTS = [1, 2, 3]
 _RNG = np.random.RandomState(0)
@@ -204,7 +204,7 @@ def test_sparse_features_are_split_by_rows(static):
 
 
 def test_sparse_split_keeps_each_row_in_its_tower():
-    from estimator_multigpu.towers import split
+    from estimator_multigpu.towers import _split as split
 
     with tf.Graph().as_default():
         features, _, counts = split.split(_sparse_input(False), None, 3, "uneven")

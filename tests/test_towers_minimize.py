@@ -323,7 +323,7 @@ def test_per_device_inputs_for_other_devices_are_refused():
 
 def test_exported_from_the_package():
     assert "minimize" in emg.towers.__all__
-    assert emg.towers.minimize.__module__ == "estimator_multigpu.towers.loop"
+    assert emg.towers.minimize.__module__ == "estimator_multigpu.towers._loop"
 
 
 def test_tower_index_inside_and_outside_towers():

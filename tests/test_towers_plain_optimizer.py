@@ -12,7 +12,7 @@ from test_towers_gradients import (
 )
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator.spec import EstimatorSpec
+from estimator_multigpu.estimator._spec import EstimatorSpec
 
 DEVICE_COUNTS = [1, 2, 3]
 _IDS = [f"{n}dev" for n in DEVICE_COUNTS]

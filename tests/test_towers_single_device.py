@@ -5,8 +5,9 @@ import tensorflow as tf
 from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
-from estimator_multigpu.estimator import RunConfig, model_fn_args
-from estimator_multigpu.model_fn import EstimatorSpec, ModeKeys
+from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator import RunConfig
+from estimator_multigpu.estimator import _model_fn_args as model_fn_args
 
 
 def model_fn(features, labels, mode):

@@ -5,7 +5,7 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu import per_device
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 
 def model_fn(features, labels, mode):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu.towers import split
+from estimator_multigpu.towers import _split as split
 
 
 def _split(batch_size, num, remainder, static):

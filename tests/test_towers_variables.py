@@ -7,7 +7,7 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu import devices as devices_lib
-from estimator_multigpu.estimator.spec import EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 pytestmark = pytest.mark.tf_compat
 

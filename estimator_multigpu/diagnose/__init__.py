@@ -1,11 +1,11 @@
 """Pipeline doctor and input-bound analysis (`python -m estimator_multigpu.diagnose`)."""
 
-from estimator_multigpu.diagnose.checking import (
+from estimator_multigpu.diagnose._checking import (
     NoPipelineError,
     check,
     check_input_fn,
 )
-from estimator_multigpu.diagnose.findings import (
+from estimator_multigpu.diagnose._findings import (
     ERROR,
     INFO,
     WARNING,
@@ -13,17 +13,17 @@ from estimator_multigpu.diagnose.findings import (
     findings_as_json,
     format_findings,
 )
-from estimator_multigpu.diagnose.input_bound import (
+from estimator_multigpu.diagnose._input_bound import (
     HIGHLY,
     MODERATELY,
     NOT_INPUT_BOUND,
     InputBoundReport,
     input_bound,
 )
-from estimator_multigpu.diagnose.plot import plot_stages
-from estimator_multigpu.diagnose.report import format_report, report_as_json
-from estimator_multigpu.diagnose.rules import RULE_IDS
-from estimator_multigpu.diagnose.stage_timing import StageThroughput
+from estimator_multigpu.diagnose._plot import plot_stages
+from estimator_multigpu.diagnose._report import format_report, report_as_json
+from estimator_multigpu.diagnose._rules import RULE_IDS
+from estimator_multigpu.diagnose._stage_timing import StageThroughput
 
 __all__ = [
     "ERROR",

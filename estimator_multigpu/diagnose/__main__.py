@@ -12,14 +12,25 @@ import argparse
 import json
 import sys
 
-from estimator_multigpu.diagnose import checking, loading, plot, report
-from estimator_multigpu.diagnose.findings import (
+from estimator_multigpu.diagnose import (
+    _checking as checking,
+)
+from estimator_multigpu.diagnose import (
+    _loading as loading,
+)
+from estimator_multigpu.diagnose import (
+    _plot as plot,
+)
+from estimator_multigpu.diagnose import (
+    _report as report,
+)
+from estimator_multigpu.diagnose._findings import (
     ERROR,
     findings_as_json,
     format_findings,
 )
-from estimator_multigpu.diagnose.input_bound import input_bound
-from estimator_multigpu.diagnose.waiting import InputTimeoutError
+from estimator_multigpu.diagnose._input_bound import input_bound
+from estimator_multigpu.diagnose._waiting import InputTimeoutError
 
 
 def _params(text: str) -> dict:

@@ -1,20 +1,20 @@
 """The `tf.distribute` path: per-replica dataset_fns, InputOptions, batch checks, multi-worker."""
 
-from estimator_multigpu.distribute.batch_size import (
+from estimator_multigpu.distribute._batch_size import (
     check_global_batch_size,
     per_replica_batch_size,
 )
-from estimator_multigpu.distribute.dataset_fn import (
+from estimator_multigpu.distribute._dataset_fn import (
     distribute_dataset_fn,
     per_replica_dataset_fn,
 )
-from estimator_multigpu.distribute.multi_worker import (
+from estimator_multigpu.distribute._multi_worker import (
     check_multi_worker_tf_config,
     multi_worker_strategy,
     with_auto_shard_policy,
 )
-from estimator_multigpu.distribute.options import check_input_options, input_options
-from estimator_multigpu.distribute.replica_context import ReplicaInputContext
+from estimator_multigpu.distribute._options import check_input_options, input_options
+from estimator_multigpu.distribute._replica_context import ReplicaInputContext
 
 __all__ = [
     "ReplicaInputContext",

@@ -5,20 +5,20 @@ import importlib as _importlib
 import tensorflow as _tf
 
 from estimator_multigpu.estimator import experimental, export
-from estimator_multigpu.estimator.best_exporter import BestExporter
-from estimator_multigpu.estimator.checkpoints import WarmStartSettings
-from estimator_multigpu.estimator.distributed import sync_replicas_optimizer
-from estimator_multigpu.estimator.estimator import Estimator
-from estimator_multigpu.estimator.exporters import (
+from estimator_multigpu.estimator._best_exporter import BestExporter
+from estimator_multigpu.estimator._checkpoints import WarmStartSettings
+from estimator_multigpu.estimator._distributed import sync_replicas_optimizer
+from estimator_multigpu.estimator._estimator import Estimator
+from estimator_multigpu.estimator._exporters import (
     Exporter,
     FinalExporter,
     LatestExporter,
 )
-from estimator_multigpu.estimator.lock import ModelDirLockedError
-from estimator_multigpu.estimator.metrics import add_metrics
-from estimator_multigpu.estimator.run_config import RunConfig
-from estimator_multigpu.estimator.spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
-from estimator_multigpu.estimator.training import (
+from estimator_multigpu.estimator._lock import ModelDirLockedError
+from estimator_multigpu.estimator._metrics import add_metrics
+from estimator_multigpu.estimator._run_config import RunConfig
+from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._training import (
     EvalSpec,
     TrainSpec,
     train_and_evaluate,

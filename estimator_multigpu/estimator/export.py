@@ -11,7 +11,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import tf_internals
+from estimator_multigpu import _tf_internals as tf_internals
 
 export_output = tf_internals.export_output()
 _export_utils = tf_internals.export_utils()

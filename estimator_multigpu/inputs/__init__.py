@@ -1,30 +1,30 @@
 """input_fn builders that feed several devices from tf.data, and data sources."""
 
 from estimator_multigpu.inputs import queues
-from estimator_multigpu.inputs.context import InputContext
-from estimator_multigpu.inputs.data_service import (
+from estimator_multigpu.inputs._context import InputContext
+from estimator_multigpu.inputs._data_service import (
     check_service_ops,
     with_data_service,
 )
-from estimator_multigpu.inputs.device_array import DeviceArray
-from estimator_multigpu.inputs.device_array_dataset import (
+from estimator_multigpu.inputs._device_array import DeviceArray
+from estimator_multigpu.inputs._device_array_dataset import (
     device_array_dataset,
     device_array_dataset_fn,
 )
-from estimator_multigpu.inputs.multi_device import multi_device_input_fn
-from estimator_multigpu.inputs.record_dataset_fn import (
+from estimator_multigpu.inputs._multi_device import multi_device_input_fn
+from estimator_multigpu.inputs._record_dataset_fn import (
     example_parser,
     record_dataset_fn,
 )
-from estimator_multigpu.inputs.record_files import FixedLengthRecords
-from estimator_multigpu.inputs.record_options import (
+from estimator_multigpu.inputs._record_files import FixedLengthRecords
+from estimator_multigpu.inputs._record_options import (
     CacheStage,
     RecordCache,
     RecordReading,
     ShardBy,
 )
-from estimator_multigpu.inputs.records import record_pipeline
-from estimator_multigpu.inputs.sharded import sharded_input_fn
+from estimator_multigpu.inputs._records import record_pipeline
+from estimator_multigpu.inputs._sharded import sharded_input_fn
 
 __all__ = [
     "CacheStage",

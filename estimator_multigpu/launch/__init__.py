@@ -7,7 +7,7 @@ when it sees `task.type == "ps"` (tf.estimator's `train_and_evaluate` and
 `tf.distribute` do this).
 """
 
-from estimator_multigpu.launch.plan import Task, plan_tasks
-from estimator_multigpu.launch.supervisor import Supervisor
+from estimator_multigpu.launch._plan import Task, plan_tasks
+from estimator_multigpu.launch._supervisor import Supervisor
 
 __all__ = ["Supervisor", "Task", "plan_tasks"]

@@ -14,8 +14,8 @@ import shutil
 import signal
 import sys
 
-from estimator_multigpu.launch.plan import plan_tasks
-from estimator_multigpu.launch.supervisor import Supervisor
+from estimator_multigpu.launch._plan import plan_tasks
+from estimator_multigpu.launch._supervisor import Supervisor
 
 
 def _count(text: str) -> int:

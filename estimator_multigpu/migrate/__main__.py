@@ -13,7 +13,21 @@ import argparse
 import subprocess
 import sys
 
-from estimator_multigpu.migrate import ignore, queue_program, report, runner, upgrade
+from estimator_multigpu.migrate import (
+    _ignore as ignore,
+)
+from estimator_multigpu.migrate import (
+    _queue_program as queue_program,
+)
+from estimator_multigpu.migrate import (
+    _report as report,
+)
+from estimator_multigpu.migrate import (
+    _runner as runner,
+)
+from estimator_multigpu.migrate import (
+    _upgrade as upgrade,
+)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import astutil
-from estimator_multigpu.migrate.edits import Edit, Offsets
+from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate._edits import Edit, Offsets
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
 

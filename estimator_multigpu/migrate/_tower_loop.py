@@ -9,8 +9,19 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import aliases, astutil, tower_body, tower_loops
-from estimator_multigpu.migrate.astutil import call_target
+from estimator_multigpu.migrate import (
+    _aliases as aliases,
+)
+from estimator_multigpu.migrate import (
+    _astutil as astutil,
+)
+from estimator_multigpu.migrate import (
+    _tower_body as tower_body,
+)
+from estimator_multigpu.migrate import (
+    _tower_loops as tower_loops,
+)
+from estimator_multigpu.migrate._astutil import call_target
 
 _SCOPES = ("tf.name_scope", "tf.variable_scope")
 

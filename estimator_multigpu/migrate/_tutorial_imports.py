@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate.edits import Edit, EditSet
+from estimator_multigpu.migrate._edits import Edit, EditSet
 
 PACKAGE = "estimator_multigpu.tutorials"
 _INPUT = f"{PACKAGE}.input_data"

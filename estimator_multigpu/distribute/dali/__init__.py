@@ -16,14 +16,14 @@ except ImportError as error:
         f"nvidia-dali-tf-plugin-cuda120. ({error})"
     ) from error
 
-from estimator_multigpu.distribute.dali.context import DaliReplicaContext  # noqa: E402
-from estimator_multigpu.distribute.dali.dataset import (  # noqa: E402
+from estimator_multigpu.distribute.dali._context import DaliReplicaContext  # noqa: E402
+from estimator_multigpu.distribute.dali._dataset import (  # noqa: E402
     dali_dataset_fn,
     dali_input_options,
     distribute_dali,
     steps_per_epoch,
 )
-from estimator_multigpu.distribute.dali.placement import (  # noqa: E402
+from estimator_multigpu.distribute.dali._placement import (  # noqa: E402
     cuda_ordinal,
     dali_device_id,
 )

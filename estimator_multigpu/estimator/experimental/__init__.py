@@ -1,6 +1,6 @@
 """`emg.estimator.experimental`: tf.estimator.experimental's hooks and helpers."""
 
-from estimator_multigpu.estimator.experimental.early_stopping import (
+from estimator_multigpu.estimator.experimental._early_stopping import (
     make_early_stopping_hook,
     read_eval_metrics,
     stop_if_higher_hook,
@@ -8,7 +8,7 @@ from estimator_multigpu.estimator.experimental.early_stopping import (
     stop_if_no_decrease_hook,
     stop_if_no_increase_hook,
 )
-from estimator_multigpu.estimator.experimental.in_memory import (
+from estimator_multigpu.estimator.experimental._in_memory import (
     InMemoryEvaluatorHook,
     make_stop_at_checkpoint_step_hook,
 )

@@ -1,0 +1,223 @@
+"""Runs the tasks of a local cluster until the chief ends or a task fails."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+from estimator_multigpu.launch._plan import Task, port_in_use
+from estimator_multigpu.launch._process import TaskProcess
+from estimator_multigpu.launch._reaper import Reaper
+
+_POLL_SECONDS = 0.05
+_OUTPUT_SECONDS = 60.0  # Bounds the wait for a task's output to end.
+_PORT_IN_USE_STATUS = 1
+_PORT_WAIT_SECONDS = 2.0
+_CANNOT_EXECUTE_STATUS = 126  # As a shell reports a command it cannot run.
+
+
+def _taken(address: str) -> bool:
+    """In use for `_PORT_WAIT_SECONDS` (killed children may still be closing)."""
+    deadline = time.monotonic() + _PORT_WAIT_SECONDS
+    while port_in_use(address):
+        if time.monotonic() > deadline:
+            return True
+        time.sleep(_POLL_SECONDS)
+    return False
+
+
+class _PortInUse(Exception):
+    """A task's port is taken by a process outside the cluster."""
+
+
+class _CannotExecute(Exception):
+    """The command cannot be started (exec failed)."""
+
+
+class Supervisor:
+    """Starts every task, watches them, stops them all at the end.
+
+    The job ends when the chief (worker 0 without a chief) exits: with its
+    status. Any other task that fails ends it too, with the failing task's
+    status, unless it is a worker (not worker 0 standing in for the chief)
+    and `max_restarts` allows restarting it with the same `TF_CONFIG`.
+    Stopping sends SIGTERM to each task's process group, then SIGKILL after
+    `grace_seconds`.
+
+    When the chief finishes with status 0, an evaluator still running gets
+    up to `evaluator_grace_seconds` to evaluate the final checkpoint and exit
+    by itself (the other tasks are stopped at once); then it is stopped. A
+    failing evaluator then ends the job with its status.
+    """
+
+    def __init__(
+        self,
+        tasks: list[Task],
+        command: list[str],
+        max_restarts: int = 0,
+        grace_seconds: float = 10.0,
+        out=None,
+        evaluator_grace_seconds: float = 120.0,
+    ):
+        self._out = out or sys.stdout
+        lock = threading.Lock()
+        self._procs = [TaskProcess(t, command, self._out, lock) for t in tasks]
+        self._lock = lock
+        self._max_restarts = max_restarts
+        self._grace = grace_seconds
+        self._evaluator_grace = evaluator_grace_seconds
+        has_chief = any(t.task_type == "chief" for t in tasks)
+        self._primary = "chief:0" if has_chief else "worker:0"
+
+    def run(self) -> int:
+        """Runs the job; returns the launcher's exit status.
+
+        A watchdog process takes every task's process group down if the
+        launcher itself dies, even by SIGKILL.
+        """
+        reaper = Reaper(self._grace)
+        try:
+            for proc in self._procs:
+                proc.reaper = reaper
+            for proc in self._procs:
+                self._check_port(proc)
+            for proc in self._procs:
+                self._start(proc)
+            return self._watch()
+        except _PortInUse as error:
+            self._say(f"{error}")
+            return _PORT_IN_USE_STATUS
+        except _CannotExecute as error:
+            self._say(f"{error}")
+            return _CANNOT_EXECUTE_STATUS
+        except KeyboardInterrupt as stop:
+            signum = getattr(stop, "signum", signal.SIGINT)
+            self._say(f"{signal.Signals(signum).name}: stopping all tasks")
+            return 128 + signum
+        finally:
+            self.stop_all()
+            reaper.close()
+
+    def stop_all(self) -> None:
+        """SIGTERM to every task still running, SIGKILL after the grace period."""
+        self._stop(self._procs)
+
+    def _stop(self, procs: list[TaskProcess]) -> None:
+        """SIGTERM to each of `procs` still running, SIGKILL after the grace."""
+        started = [p for p in procs if p.started]
+        running = [p for p in started if p.poll() is None]
+        for proc in running:
+            proc.signal(signal.SIGTERM)
+        deadline = time.monotonic() + self._grace
+        while any(p.poll() is None for p in running) and time.monotonic() < deadline:
+            time.sleep(_POLL_SECONDS)
+        for proc in started:
+            proc.kill_group()  # Leftover children of exited tasks too.
+        for proc in running:
+            proc.wait()
+        for proc in started:  # Every line of every task, before the launcher exits.
+            if not proc.finish_output(_OUTPUT_SECONDS):
+                self._say(f"{proc.task.name}: output still open; not waiting for it")
+
+    def _watch(self) -> int:
+        while True:
+            for proc in self._procs:
+                status = self._check(proc)
+                if status is not None:
+                    return status
+            time.sleep(_POLL_SECONDS)
+
+    def _check(self, proc: TaskProcess) -> int | None:
+        """The job's exit status if `proc` ends the job, else None."""
+        if proc.done:
+            return None
+        code = proc.poll()
+        if code is None:
+            return None
+        name = proc.task.name
+        if name == self._primary:
+            evaluators = self._running_evaluators() if code == 0 else []
+            if evaluators:
+                return self._finish_evaluation(name, evaluators)
+            self._say(f"{name} exited with status {code}: stopping all tasks")
+            return code
+        if code == 0:
+            self._say(f"{name} finished")
+            proc.done = True
+            return None
+        if proc.task.task_type == "worker" and proc.restarts < self._max_restarts:
+            proc.restarts += 1
+            self._say(f"{name} failed with status {code}: restart {proc.restarts}")
+            proc.kill_group()  # Its leftover children may hold its port.
+            self._check_port(proc)
+            self._start(proc)
+            return None
+        self._say(f"{name} failed with status {code}: stopping all tasks")
+        return code
+
+    def _start(self, proc: TaskProcess) -> None:
+        """Starts `proc`; `_CannotExecute` naming the command if exec fails."""
+        try:
+            proc.start()
+        except OSError as error:
+            program = proc.command[0]
+            raise _CannotExecute(
+                f"{proc.task.name}: cannot run {program!r}: "
+                f"{error.strerror or error}; a script without a #! line? Run it "
+                f"through its interpreter (-- python {program} ...) or fix the "
+                "command after `--`."
+            ) from None
+
+    def _check_port(self, proc: TaskProcess) -> None:
+        """Raises `_PortInUse` naming the task if its port is taken."""
+        address = proc.task.address
+        if address is None or not _taken(address):
+            return
+        raise _PortInUse(
+            f"{proc.task.name}: its port {address} (in its TF_CONFIG) is in "
+            "use by another process, so the task could not serve on it; not "
+            "starting it: stopping all tasks. Stop that process (`ss -ltnp "
+            f"'sport = :{address.rpartition(':')[2]}'` shows it), or run the "
+            "launcher again: it picks new free ports each time."
+        )
+
+    def _running_evaluators(self) -> list[TaskProcess]:
+        return [
+            p
+            for p in self._procs
+            if p.task.task_type == "evaluator" and p.started and p.poll() is None
+        ]
+
+    def _finish_evaluation(self, name: str, evaluators: list[TaskProcess]) -> int:
+        """Stops all but `evaluators`, waits for them; the job's exit status."""
+        grace = self._evaluator_grace
+        self._say(
+            f"{name} exited with status 0: stopping all tasks but the evaluator, "
+            f"which gets up to {grace:g} s to finish"
+        )
+        self._stop([p for p in self._procs if p not in evaluators])
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            codes = [p.poll() for p in evaluators]
+            if None not in codes:
+                return self._evaluation_status(evaluators, codes)
+            time.sleep(_POLL_SECONDS)
+        names = ", ".join(p.task.name for p in evaluators)
+        self._say(f"{names} still running after {grace:g} s: stopping it")
+        return 0
+
+    def _evaluation_status(self, evaluators, codes) -> int:
+        """0 when every evaluator finished, else the first failing status."""
+        for proc, code in zip(evaluators, codes):
+            if code:
+                self._say(f"{proc.task.name} failed with status {code}")
+                return code
+            self._say(f"{proc.task.name} finished")
+        return 0
+
+    def _say(self, text: str) -> None:
+        with self._lock:
+            self._out.write(f"[launch] {text}\n")
+            self._out.flush()

@@ -1,0 +1,160 @@
+"""slim model_deploy clones (train_image_classifier.py's shape) rewritten to `emg.towers.create_clones`.
+
+`clones = model_deploy.create_clones(config, clone_fn, args)` becomes
+`emg.towers.create_clones(clone_fn, args, devices=emg.devices.resolve(
+num_gpus=<config's num_clones>))`; `total_loss, grads = model_deploy.
+optimize_clones(clones, optimizer, var_list=...)` and the
+`optimizer.apply_gradients(grads, global_step=...)` after it become
+`total_loss, update = clones.minimize(optimizer, var_list=..., global_step=...)`;
+`config.clone_scope(0)` becomes `""` (the first clone has the graph's own
+names, as a single-device run). The DeploymentConfig stays for its device
+helpers (variables_device(), inputs_device(), optimizer_device()).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate import (
+    _astutil as astutil,
+)
+from estimator_multigpu.migrate import (
+    _device_hoist,
+)
+from estimator_multigpu.migrate import (
+    _tower_rewrite as tower_rewrite,
+)
+from estimator_multigpu.migrate._edits import Offsets
+
+
+def _deploy_call(node, table, name: str) -> bool:
+    func = getattr(node, "func", None)
+    if not isinstance(node, ast.Call) or not isinstance(func, ast.Attribute):
+        return False
+    base = table.resolve(func.value) or ""
+    return func.attr == name and base.rsplit(".", 1)[-1] == "model_deploy"
+
+
+def _assigned(block, table, name: str):
+    """`(index, statement)` of the one `... = model_deploy.<name>(...)` in `block`."""
+    found = [
+        (i, s)
+        for i, s in enumerate(block)
+        if isinstance(s, ast.Assign) and _deploy_call(s.value, table, name)
+    ]
+    return found[0] if len(found) == 1 else (None, None)
+
+
+def _num_clones(block, index: int, config: str, table, off: Offsets) -> str | None:
+    for stmt in reversed(block[:index]):
+        if isinstance(stmt, ast.Assign) and [ast.unparse(t) for t in stmt.targets] == [
+            config
+        ]:
+            if not _deploy_call(stmt.value, table, "DeploymentConfig"):
+                return None
+            kw = {k.arg: k.value for k in stmt.value.keywords}
+            value = kw.get(
+                "num_clones", stmt.value.args[0] if stmt.value.args else None
+            )
+            return "1" if value is None else off.text(value)
+    return None
+
+
+def _apply(block, start: int, grads: str, optimizer: str):
+    """The `x = optimizer.apply_gradients(grads[, global_step=...])` after `start`."""
+    for stmt in block[start + 1 :]:
+        call = getattr(stmt, "value", None)
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and astutil.call_target(call) == "apply_gradients"
+            and ast.unparse(call.func.value) == optimizer
+            and [ast.unparse(a) for a in call.args] == [grads]
+            and {k.arg for k in call.keywords} <= {"global_step"}
+        ):
+            return stmt
+        if grads in astutil.reads(stmt):
+            return None
+    return None
+
+
+def _plan(block, table, off: Offsets, emg: str, hoist=None):
+    """The edits for the clones in `block`, or None.
+
+    `hoist(create statement, count text)`: the `_device_hoist.Hoist` that
+    resolves the devices early, or None to resolve them in the call.
+    """
+    index, create = _assigned(block, table, "create_clones")
+    at, optimize = _assigned(block, table, "optimize_clones")
+    if create is None or optimize is None or at < index:
+        return None
+    call = create.value
+    if len(call.args) < 2 or call.keywords or len(create.targets) != 1:
+        return None
+    clones, config = ast.unparse(create.targets[0]), ast.unparse(call.args[0])
+    count = _num_clones(block, index, config, table, off)
+    opt_call = optimize.value
+    target = optimize.targets[0]
+    if (
+        count is None
+        or len(opt_call.args) != 2
+        or ast.unparse(opt_call.args[0]) != clones
+        or {k.arg for k in opt_call.keywords} - {"var_list"}
+        or not (isinstance(target, ast.Tuple) and len(target.elts) == 2)
+    ):
+        return None
+    optimizer, grads = ast.unparse(opt_call.args[1]), ast.unparse(target.elts[1])
+    apply = _apply(block, at, grads, optimizer)
+    read = sum(astutil.reads(s)[grads] for s in block)
+    if (
+        apply is None
+        or read != 1
+        or not all(tower_rewrite.alone(off, s) for s in (create, optimize, apply))
+    ):
+        return None
+    rest = ", ".join(off.text(a) for a in call.args[1:])
+    early = hoist(create, count) if hoist else None
+    devices = early.name if early else f"{emg}.devices.resolve(num_gpus={count})"
+    edits = [
+        off.replace(call, f"{emg}.towers.create_clones({rest}, devices={devices})")
+    ]
+    edits += [early.edit] if early else []
+    args = [optimizer] + [f"var_list={off.text(k.value)}" for k in opt_call.keywords]
+    args += [f"global_step={off.text(k.value)}" for k in apply.value.keywords]
+    text = f"{off.text(target.elts[0])}, {off.text(apply.targets[0])}"
+    text += f" = {clones}.minimize({', '.join(args)})"
+    edits.append(off.replace(optimize, text))
+    edits.append(tower_rewrite.delete_lines(off, apply))
+    for node in astutil.walk_scope(block):
+        if (
+            isinstance(node, ast.Call)
+            and astutil.call_target(node) == "clone_scope"
+            and ast.unparse(node.func.value) == config
+            and [ast.unparse(a) for a in node.args] == ["0"]
+        ):
+            edits.append(off.replace(node, '""'))
+    return edits
+
+
+def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
+    """`out` plus the clones' edits; their slim-clones findings marked fixed."""
+    new = []
+    taken = astutil.writes(tree) | set(astutil.reads(tree))
+
+    def hoist(node, count):
+        return _device_hoist.hoist(tree, node, count, off, emg, taken, out + new)
+
+    for scope in astutil.scopes(tree):
+        for block in astutil.blocks(scope):
+            planned = _plan(block, table, off, emg, hoist)
+            if planned and not any(
+                e.start < p.end and p.start < e.end for e in planned for p in out + new
+            ):
+                new += planned
+    if new:
+        # The DeploymentConfig stays (its device helpers), and so does its finding.
+        done = ("model_deploy.create_clones", "model_deploy.optimize_clones")
+        for f in findings:
+            if f.rule.rule_id == "slim-clones" and f.api in done:
+                f.fixed = True
+    return out + new

@@ -1,0 +1,247 @@
+"""Step zero: TF 1.x names used under `import tensorflow as tf` (the compat.v1 port)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import (
+    _aliases as aliases,
+)
+from estimator_multigpu.migrate import (
+    _rules as rules,
+)
+from estimator_multigpu.migrate import (
+    _v1_names as v1_names,
+)
+from estimator_multigpu.migrate._edits import Edit, Offsets, apply
+from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
+
+RULE_ID = "compat-v1"
+_DISABLE = "disable_v2_behavior()"
+# Findings of other rules on bare names that the compat.v1 import resolves.
+PORTED_RULES = ("layers", "summary-v1")
+
+
+@dataclasses.dataclass
+class Use:
+    """One bare TF 1.x name: the node, its `tf.` path and the name it goes through."""
+
+    node: ast.expr
+    api: str
+    root: str
+
+
+def _root(node: ast.expr) -> ast.Name | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node if isinstance(node, ast.Name) else None
+
+
+def root_name(node: ast.expr) -> str | None:
+    """The name a dotted chain starts from (`tf` for `tf.layers.dense`)."""
+    root = _root(node)
+    return root.id if root is not None else None
+
+
+def is_bare(table: aliases.AliasTable, node: ast.expr) -> bool:
+    """True if `node` reaches TensorFlow through `tensorflow`, not `compat.v1`."""
+    path = table.resolve(node) or ""
+    return path.startswith("tensorflow.") and not path.startswith("tensorflow.compat")
+
+
+class _Finder(ast.NodeVisitor):
+    """Collects the outermost bare name chains that only `tf.compat.v1` has."""
+
+    def __init__(self, table: aliases.AliasTable, skip, include=lambda api: False):
+        self.table, self.skip, self.uses, self.v2 = table, skip, [], []
+        self.include = include
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if not self._match(node):
+            self.generic_visit(node)
+
+    def _match(self, node: ast.Attribute) -> bool:
+        if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
+            return False
+        api = self.table.resolve_tf(node)
+        if (rules.lookup(api) or self.skip(api, node)) and not self.include(api):
+            return True  # another rule reports it
+        root = _root(node)
+        if root is not None and root.id in self.table.assigned:
+            return True  # `FLAGS = tf.app.flags.FLAGS`: reported where assigned
+        prefix = v1_names.v1_only(api)
+        if prefix and root is not None:
+            self.uses.append(Use(node, prefix, root.id))
+            return True
+        if v1_names.v2_only(api):
+            self.v2.append(node)
+            return True
+        return False
+
+
+def find(tree: ast.Module, table: aliases.AliasTable, skip=lambda api, node: False):
+    """Returns (uses of TF1-only names, uses of names compat.v1 lacks).
+
+    Args:
+      tree: the module.
+      table: its aliases.
+      skip: `skip(api, node)` is True for names another pass reports.
+    """
+    finder = _Finder(table, skip)
+    finder.visit(tree)
+    return finder.uses, finder.v2
+
+
+def tf_import(tree: ast.Module) -> ast.Import | None:
+    """The module-level `import tensorflow as NAME` statement, if exactly one."""
+    found = [
+        s
+        for s in tree.body
+        if isinstance(s, ast.Import)
+        and any(a.name == "tensorflow" and a.asname for a in s.names)
+    ]
+    return found[0] if len(found) == 1 and len(found[0].names) == 1 else None
+
+
+def blocker(tree, table, uses, v2_uses) -> str | None:
+    """Why the import cannot be switched to compat.v1, or None if it can."""
+    stmt = tf_import(tree)
+    if stmt is None:
+        return (
+            "no single module-level `import tensorflow as tf` to switch "
+            "(rename each name to tf.compat.v1.<name> by hand)"
+        )
+    if v2_uses:
+        node = v2_uses[0]
+        api = v1_names.v2_only(table.resolve_tf(node))
+        return (
+            f"line {node.lineno} uses {api}, which tf.compat.v1 lacks; write "
+            f"tf.compat.v1.<name> for each TF1 name instead of switching the import"
+        )
+    return None
+
+
+def _summary(uses: list[Use]) -> str:
+    names: dict[str, list[int]] = {}
+    for u in uses:
+        lines = names.setdefault(u.api, [])
+        if u.node.lineno not in lines:
+            lines.append(u.node.lineno)
+    parts = [f"{api} (line {', '.join(map(str, ln[:5]))})" for api, ln in names.items()]
+    return f"{len(uses)} TF 1.x name(s): " + "; ".join(parts)
+
+
+def group_rule(name: str, why: str | None) -> rules.Rule:
+    """The rule of the one finding that stands for every bare TF1 name in a file."""
+    replacement = (
+        f"import tensorflow.compat.v1 as {name}, then {name}.{_DISABLE} right "
+        "after the imports (emg-migrate --fix does it)"
+    )
+    if why:
+        replacement += f"; --fix cannot here: {why}"
+    return rule(
+        RULE_ID,
+        "these names exist only in tf.compat.v1 on TF 2.x (AttributeError under "
+        "`import tensorflow as tf`)",
+        replacement,
+        COMPAT_ANCHOR,
+    )
+
+
+def per_use_rule(use: Use) -> rules.Rule:
+    """A finding for one bare name `--fix` cannot port through the import."""
+    rest = use.api[len("tf.") :]
+    return rule(
+        RULE_ID,
+        f"{use.api} exists only in tf.compat.v1 on TF 2.x",
+        f"tf.compat.v1.{rest} (`from tensorflow.compat.v1 import ...` for an "
+        "imported name), in graph mode: tf.compat.v1.disable_v2_behavior() at start",
+        COMPAT_ANCHOR,
+    )
+
+
+def text(uses: list[Use]) -> str:
+    """The finding's text: how many TF1 names, which, and their first lines."""
+    return _summary(uses)
+
+
+def _leading_imports_end(tree: ast.Module) -> ast.stmt:
+    """The last statement of the module's opening run of imports."""
+    last = None
+    for i, stmt in enumerate(tree.body):
+        doc = (
+            i == 0
+            and isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+        )
+        if not (doc or isinstance(stmt, ast.Import | ast.ImportFrom)):
+            break
+        last = stmt
+    return last
+
+
+def port(source: str) -> tuple[str, str | None]:
+    """Switches `import tensorflow as tf` to compat.v1 and disables v2 behaviour.
+
+    Args:
+      source: a module that `find` says uses TF1-only names.
+
+    Returns:
+      (new source, None), or (source unchanged, the reason) when the switch
+      is not safe.
+    """
+    tree = ast.parse(source)
+    table = aliases.AliasTable(tree)
+    uses, v2_uses = find(tree, table)
+    why = blocker(tree, table, uses, v2_uses)
+    if why:
+        return source, why
+    off = Offsets(source)
+    stmt = tf_import(tree)
+    name = stmt.names[0].asname
+    edits = [off.replace(stmt, f"import tensorflow.compat.v1 as {name}")]
+    if _DISABLE not in source:
+        pos = off.line_end(_leading_imports_end(tree).end_lineno)
+        edits.append(Edit(pos, pos, f"{name}.{_DISABLE}{off.newline}"))
+    return apply(source, edits), None
+
+
+def rename(source: str) -> str:
+    """Writes `<tf>.compat.v1.<name>` for each bare TF1-only name (tf.layers too).
+
+    The per-use port, for code that TensorFlow's tf_upgrade_v2 already renamed
+    (it leaves some names, and graph mode, to the user).
+    """
+    tree = ast.parse(source)
+    finder = _Finder(aliases.AliasTable(tree), lambda api, node: False, _is_layers)
+    finder.visit(tree)
+    off = Offsets(source)
+    edits = []
+    for use in finder.uses:
+        text = off.segment(use.node)
+        edits.append(
+            off.replace(use.node, f"{use.root}.compat.v1{text[len(use.root) :]}")
+        )
+    return apply(source, edits)
+
+
+def _is_layers(api: str) -> bool:
+    return api == "tf.layers" or api.startswith("tf.layers.")
+
+
+def graph_mode(source: str) -> str:
+    """Adds `tf.compat.v1.disable_v2_behavior()` after the opening imports of
+    a module that imports TensorFlow as `tf` and does not call it yet.
+
+    tf_upgrade_v2 renames names to `tf.compat.v1.*` but leaves eager mode on,
+    where placeholders and sessions fail.
+    """
+    tree = ast.parse(source)
+    stmt = tf_import(tree)
+    if stmt is None or _DISABLE in source:
+        return source
+    off = Offsets(source)
+    pos = off.line_end(_leading_imports_end(tree).end_lineno)
+    call = f"{stmt.names[0].asname}.compat.v1.{_DISABLE}{off.newline}"
+    return apply(source, [Edit(pos, pos, call)])

@@ -1,0 +1,117 @@
+"""Exact replacements for the tf.contrib names TF 1.x code of the era used most."""
+
+from __future__ import annotations
+
+from estimator_multigpu.migrate import _rules as rules
+from estimator_multigpu.migrate._guide_rules import rule
+from estimator_multigpu.migrate._learn_names import UID_LIST
+from estimator_multigpu.migrate._slim_layers import CONTRIB, NAMES
+
+_DATA = "tf.data.experimental.{name}"
+_PLACER = (
+    "emg.estimator.{name} (contrib's, for tf.compat.v1.train."
+    "replica_device_setter(ps_strategy=...); emg-migrate --fix writes it)"
+)
+_MNIST = (
+    "estimator_multigpu.tutorials.input_data (the same read_data_sets and "
+    "DataSet as a drop-in; emg-migrate --fix writes it)"
+)
+# contrib name (under `tf.contrib.`) -> what to write on TF 2.x.
+REPLACEMENTS = {
+    "framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step()",
+    "framework.get_global_step": "tf.compat.v1.train.get_global_step()",
+    "framework.arg_scope": "tf_slim.arg_scope (pip install tf-slim)",
+    "framework.add_arg_scope": "tf_slim.add_arg_scope (pip install tf-slim)",
+    "framework.nest": "tf.nest",
+    "layers.xavier_initializer": "tf.compat.v1.glorot_uniform_initializer() "
+    "(uniform=False: tf.compat.v1.glorot_normal_initializer())",
+    "layers.variance_scaling_initializer": "tf.compat.v1.variance_scaling_initializer("
+    "scale=factor (contrib's default 2.0), mode=mode.lower() (default 'fan_in'), "
+    "distribution='uniform' if uniform else 'truncated_normal')",
+    "layers.l2_regularizer": "lambda w: scale * tf.nn.l2_loss(w) (the same value), "
+    "or tf.keras.regularizers.l2(scale / 2)",
+    "layers.l1_regularizer": "tf.keras.regularizers.l1(scale)",
+    "layers.flatten": "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
+    "layers.fully_connected": "tf.compat.v1.layers.dense(inputs, num_outputs, "
+    "activation=tf.nn.relu) (contrib's default activation is relu)",
+    "layers.conv2d": "tf.compat.v1.layers.conv2d(inputs, num_outputs, kernel_size, "
+    "padding='same', activation=tf.nn.relu) (contrib's defaults written out)",
+    "layers.max_pool2d": "tf.compat.v1.layers.max_pooling2d(inputs, pool_size, "
+    "strides=2) (contrib's default stride is 2)",
+    "layers.dropout": "tf.compat.v1.layers.dropout(inputs, rate=1 - keep_prob, "
+    "training=is_training)",
+    "metrics.streaming_accuracy": "tf.compat.v1.metrics.accuracy",
+    "metrics.streaming_mean": "tf.compat.v1.metrics.mean",
+    "rnn": "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
+    "DropoutWrapper; with tf-keras on TF 2.16+) or tf.keras.layers.LSTM/GRU",
+    "distribute.MirroredStrategy": "tf.distribute.MirroredStrategy",
+    "data.AUTOTUNE": "tf.data.AUTOTUNE",
+    "data.map_and_batch": "dataset.map(map_func, num_parallel_calls=...)"
+    ".batch(batch_size, drop_remainder=...)",
+    "data.shuffle_and_repeat": "dataset.shuffle(buffer_size, seed).repeat(count)",
+    "data.batch_and_drop_remainder": "dataset.batch(batch_size, drop_remainder=True)",
+    "data.parallel_interleave": "dataset.interleave(map_func, cycle_length, "
+    "num_parallel_calls=tf.data.AUTOTUNE, deterministic=not sloppy)",
+    "data.prefetch_to_device": _DATA.format(name="prefetch_to_device"),
+    "data.ignore_errors": _DATA.format(name="ignore_errors()")
+    + " or dataset.ignore_errors()",
+    "data.TFRecordDataset": "tf.data.TFRecordDataset",
+    "learn.datasets.mnist": _MNIST,
+    "learn.python.learn.datasets.mnist": _MNIST,
+    "learn.datasets.base.maybe_download": "tf.keras.utils.get_file(filename, "
+    "origin=source_url, cache_dir=work_directory, cache_subdir='') (the same "
+    "path, work_directory/filename, downloaded only when missing; emg-migrate "
+    "--fix writes it)",
+    "learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST": (
+        f"{UID_LIST} (contrib's list written out, for a RunConfig.uid() override; "
+        "emg-migrate --fix writes it)"
+    ),
+    "training.GreedyLoadBalancingStrategy": _PLACER.format(
+        name="GreedyLoadBalancingStrategy"
+    ),
+    "training.byte_size_load_fn": _PLACER.format(name="byte_size_load_fn"),
+    "data.Dataset": "tf.data.Dataset",
+}
+
+
+def _key(api: str) -> str | None:
+    """The longest key of REPLACEMENTS that `api` (`tf.contrib.X...`) starts with."""
+    parts = api.split(".")[2:]
+    for end in range(len(parts), 0, -1):
+        key = ".".join(parts[:end])
+        if key in REPLACEMENTS:
+            return key
+    return None
+
+
+def exact(finding) -> rules.Rule | None:
+    """A `contrib` rule with the exact replacement for `finding`, if one is known."""
+    if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
+        return None
+    key = _key(finding.api)
+    layer = finding.api.split(".")[3] if finding.api.count(".") >= 3 else ""
+    if key is None and finding.api.startswith(CONTRIB) and layer in NAMES:
+        return rule(
+            "contrib",
+            f"tf.contrib.layers.{layer} is gone since TF 2.0",
+            f"tf_slim.{layer} (contrib's own function, kept by tf-slim; "
+            "pip install tf-slim; emg-migrate --fix writes it)",
+            "tf-contrib",
+        )
+    if key is None:
+        return None
+    return rule(
+        "contrib",
+        f"tf.contrib.{key} is gone since TF 2.0",
+        REPLACEMENTS[key],
+        "tf-contrib",
+    )
+
+
+def refine(findings: list) -> list:
+    """Gives each generic `contrib` finding its exact replacement where known."""
+    for f in findings:
+        better = exact(f)
+        if better is not None:
+            f.rule = better
+    return findings

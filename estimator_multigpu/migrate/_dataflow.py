@@ -1,0 +1,157 @@
+"""Data flow checks that decide whether per-example code can move into a map function."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+from estimator_multigpu.migrate import _astutil as astutil
+
+# Calls that cannot move into a tf.data map function.
+_UNMAPPABLE = (
+    "tf.summary",
+    "tf.get_variable",
+    "tf.Variable",
+    "tf.train",
+    "tf.add_to_collection",
+)
+
+
+class NotAChain(Exception):
+    """Raised with the reason a batcher's chain cannot be rewritten safely."""
+
+
+def split(stmts: list[ast.stmt], params: list[str]):
+    """Splits `stmts` into those that depend on the records and the rest."""
+    tainted = {p.lstrip("*") for p in params}
+    moved, kept, read = [], [], set()
+    for stmt in stmts:
+        if (set(astutil.reads(stmt)) | astutil.writes(stmt)) & tainted:
+            moved.append(stmt)
+            tainted |= astutil.writes(stmt)
+            read |= set(astutil.reads(stmt))
+        elif astutil.writes(stmt) & read:
+            name = sorted(astutil.writes(stmt) & read)[0]
+            raise NotAChain(
+                f"line {stmt.lineno}: `{name}` changes after the per-example code reads it"
+            )
+        else:
+            kept.append(stmt)
+    return moved, kept, tainted
+
+
+_FORBIDDEN = (
+    ast.Return,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.Await,
+    ast.Global,
+    ast.Nonlocal,
+    ast.Import,
+    ast.ImportFrom,
+)
+
+
+def _side_effect(node: ast.AST, local: set[str], table) -> str | None:
+    """Describes a store or mutation that would not survive the move, if any."""
+    targets = []
+    if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+        targets = (
+            node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+        )
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(
+                sub.ctx, ast.Store | ast.Del
+            ):
+                return f"stores into `{ast.unparse(sub)}`"
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        base = func.value if isinstance(func, ast.Attribute) else None
+        if (
+            isinstance(base, ast.Name)
+            and base.id not in local
+            and base.id not in table.bindings
+        ):
+            return f"calls `{ast.unparse(func)}` on an outside object"
+    return None
+
+
+def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
+    """Raises NotAChain if `nodes` cannot run as the body of a map function.
+
+    Refused: returns, yields, imports, `global`; summaries, variables and
+    collections; multi-line strings (re-indenting would change them); stores
+    into attributes or items and method calls on outside objects (their effect
+    would happen once, at tracing); names read before the code assigns them.
+    """
+    local = {p.lstrip("*") for p in params}
+    assigned = set().union(*(astutil.writes(n) for n in nodes))
+    for stmt in nodes:
+        effect = (
+            _side_effect(stmt, local | assigned, table)
+            if isinstance(stmt, ast.stmt)
+            else None
+        )
+        if effect:
+            raise NotAChain(f"line {stmt.lineno}: the per-example code {effect}")
+        for node in ast.walk(stmt):
+            if isinstance(node, _FORBIDDEN):
+                raise NotAChain(
+                    f"line {node.lineno}: `{type(node).__name__}` in the per-example code"
+                )
+            path = table.resolve_tf(node.func) if isinstance(node, ast.Call) else None
+            if path and path.startswith(_UNMAPPABLE):
+                raise NotAChain(
+                    f"line {node.lineno}: `{path}` cannot run inside a tf.data map function"
+                )
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.lineno != node.end_lineno:
+                    raise NotAChain(
+                        f"line {node.lineno}: multi-line string in the per-example code"
+                    )
+        early = set(astutil.reads(stmt)) & (assigned - local)
+        if early:
+            raise NotAChain(
+                f"line {stmt.lineno}: `{sorted(early)[0]}` is read before the per-example code assigns it"
+            )
+        local |= astutil.writes(stmt)
+
+
+def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
+    """Raises NotAChain if a per-example name is used outside the chain.
+
+    Args:
+      scope: the function (or module) around the chain.
+      moved: the statements that become the per-example function.
+      tensors: the per-example structure each batching call receives.
+      others: the batcher's other arguments (they stay outside).
+      tainted: the names that hold per-example values.
+    """
+    inside = Counter()
+    for stmt in moved + tensors:
+        inside.update(astutil.reads(stmt))
+    total = astutil.reads(scope)
+    for name in sorted(tainted):
+        if total[name] > inside[name]:
+            raise NotAChain(f"`{name}` is also used outside the per-example code")
+    for arg in others:
+        if set(astutil.reads(arg)) & tainted:
+            raise NotAChain(
+                f"batcher argument `{ast.unparse(arg)}` depends on the example"
+            )
+
+
+def literal_of(tensors: ast.expr | None, moved: list[ast.stmt]) -> ast.expr:
+    """Returns the list/tuple/dict display that `tensors` is (or is a name for)."""
+    if isinstance(tensors, ast.Name):
+        for stmt in reversed(moved):
+            if tensors.id in astutil.writes(stmt):
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    tensors = (
+                        stmt.value if isinstance(stmt.targets[0], ast.Name) else None
+                    )
+                break
+    if not isinstance(tensors, ast.List | ast.Tuple | ast.Dict):
+        raise NotAChain("the batched tensors are not a list, tuple or dict display")
+    return tensors

@@ -1,0 +1,44 @@
+"""One run over several files: queue-runner starters stay while any file keeps a queue.
+
+An eval script starts the queue runners (`for qr in tf.get_collection(
+QUEUE_RUNNERS): qr.create_threads(...)`) of a queue that another file makes.
+Rewriting the script alone would drop the loop while that queue is left, and
+the program would block forever on its first dequeue; so the files given to
+one run are one program, and its starters go only when none of its files
+keeps a queue.
+"""
+
+from __future__ import annotations
+
+from estimator_multigpu.migrate import _queue_loops as queue_loops
+from estimator_multigpu.migrate import _runner as runner
+
+
+def process_all(
+    paths: list[str],
+    ignored: frozenset = frozenset(),
+    upgraded: dict | None = None,
+) -> list[runner.FileResult]:
+    """`runner.process` on each path, as one program.
+
+    Args:
+      paths: the program's files.
+      ignored: rule ids not to report.
+      upgraded: path -> tf_upgrade_v2's text (`--upgrade-v2`), else None.
+
+    Returns:
+      One result per path, in order. When a queue is left in any file, the
+      files that would lose a starter are processed again with it kept, and
+      every starter finding names that queue.
+    """
+    upgraded = upgraded or {}
+    results = [runner.process(p, ignored, upgraded.get(p)) for p in paths]
+    why = queue_loops.reason([f for r in results for f in r.queues])
+    if why is None:
+        return results
+    for i, result in enumerate(results):
+        if any(f.fixed and f.api == queue_loops.API for f in result.findings):
+            path = result.path
+            results[i] = runner.process(path, ignored, upgraded.get(path), why)
+        queue_loops.keep(results[i].findings, why)
+    return results

@@ -1,0 +1,242 @@
+"""Raw queues: `q = tf.FIFOQueue(...)` / `RandomShuffleQueue`, their enqueue ops,
+QueueRunner and dequeues, onto `emg.inputs.queues`' drop-ins.
+
+    queue = tf.FIFOQueue(capacity=10, dtypes=[tf.float32])
+    enqueue = queue.enqueue_many([values])
+    tf.train.add_queue_runner(tf.train.QueueRunner(queue, [enqueue] * 2))
+    batch = queue.dequeue_many(32)
+
+becomes the same lines on `emg.inputs.queues.FIFOQueue`, `QueueRunner` and
+`add_queue_runner`, with `batch = emg.inputs.queues.get_next(queue.dequeue_many(32))`.
+A queue is taken only when every use of it is one of those, and what it
+enqueues reads no reader or queue (such values need a dataset: by hand).
+A `dequeue()` that feeds a per-thread preprocessing loop before a
+`batch_join` stays a dataset (see `queue_threads`).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate._dataflow import NotAChain
+
+QUEUES = ("FIFOQueue", "RandomShuffleQueue")
+_NAMESPACES = ("tf", "tf.queue", "tf.io")
+RUNNER_NAMES = ("tf.train.QueueRunner", "tf.train.queue_runner.QueueRunner")
+_ADD = ("tf.train.add_queue_runner", "tf.train.queue_runner.add_queue_runner")
+ENQUEUES = ("enqueue", "enqueue_many")
+DEQUEUES = ("dequeue", "dequeue_many", "dequeue_up_to")
+# Calls whose results read the next record or element on every run.
+_STATEFUL = ("read", "read_up_to", "get_next", "limit_epochs", *DEQUEUES)
+
+
+@dataclasses.dataclass
+class RawQueue:
+    """A raw queue that `--fix` moves onto the drop-ins.
+
+    Attributes:
+      make: the constructor call (`tf.FIFOQueue(...)`).
+      kind: `'FIFOQueue'` or `'RandomShuffleQueue'`.
+      dequeues: the `queue.dequeue*()` calls.
+      runners: the `QueueRunner(queue, ...)` calls.
+      adds: the `add_queue_runner(...)` calls that register those runners.
+      scope: the function (or module) it is made in.
+    """
+
+    make: ast.Call
+    kind: str
+    dequeues: list[ast.Call]
+    runners: list[ast.Call]
+    adds: list[ast.Call]
+    scope: ast.AST
+
+
+def queue_kind(table: aliases.AliasTable, node: ast.AST) -> str | None:
+    """`FIFOQueue`/`RandomShuffleQueue` if `node` calls that TF1 class."""
+    if not isinstance(node, ast.Call):
+        return None
+    path = table.resolve_tf(node.func) or ""
+    ns, _, last = path.rpartition(".")
+    return last if last in QUEUES and ns in _NAMESPACES else None
+
+
+def find(tree: ast.Module, table: aliases.AliasTable):
+    """Returns (queues, refusals): refusals are (constructor call, reason)."""
+    found, refused = [], []
+    for scope in astutil.scopes(tree):
+        for node in astutil.walk_scope([scope]):
+            if isinstance(node, ast.Assign) and queue_kind(table, node.value):
+                try:
+                    found.append(_recognise(scope, node, table))
+                except NotAChain as why:
+                    refused.append((node.value, str(why)))
+    return found, refused
+
+
+def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
+    target = assign.targets[0] if len(assign.targets) == 1 else None
+    if not isinstance(target, ast.Name):
+        raise NotAChain("the queue is not assigned to a plain name")
+    name = target.id
+    nodes = list(astutil.walk_scope([scope]))
+    names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
+    if sum(not _load(n) for n in names) != 1:
+        why, also = (
+            f"`{name}` is assigned more than once",
+            _enqueue_problem(nodes, names),
+        )
+        raise NotAChain(f"{why}; also {also}" if also else why)
+    if astutil.reads(scope)[name] != sum(_load(n) for n in names):
+        raise NotAChain(f"`{name}` is used in a nested function")
+    calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
+    methods = {
+        id(n.value): calls.get(id(n)) for n in nodes if isinstance(n, ast.Attribute)
+    }
+    firsts = {id(a): n for n in calls.values() for a in n.args[:1]}
+    dequeues, runners, tainted = [], [], _tainted(nodes)
+    for use in (n for n in names if _load(n)):
+        call = methods.get(id(use))
+        if call is not None and call.func.attr in ENQUEUES:
+            _check_enqueued(call, tainted)
+        elif call is not None and call.func.attr in DEQUEUES:
+            dequeues.append(call)
+        elif (
+            id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in RUNNER_NAMES
+        ):
+            runners.append(firsts[id(use)])
+        else:
+            raise NotAChain(
+                f"line {use.lineno}: `{name}` is used other than by enqueue, "
+                "dequeue or QueueRunner calls"
+            )
+    adds = runner_adds(scope, nodes, runners, table)
+    kind = queue_kind(table, assign.value)
+    return RawQueue(assign.value, kind, dequeues, runners, adds, scope)
+
+
+def _enqueue_problem(nodes, names) -> str | None:
+    """Why the queue's enqueued values cannot stay tensors, if they cannot
+    (named with another refusal, so that both show at once)."""
+    calls = {
+        id(n.func.value): n
+        for n in nodes
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    }
+    tainted = _tainted(nodes)
+    for use in names:
+        call = calls.get(id(use))
+        if call is not None and getattr(call.func, "attr", None) in ENQUEUES:
+            try:
+                _check_enqueued(call, tainted)
+            except NotAChain as why:
+                return str(why)
+    return None
+
+
+def _load(node: ast.Name) -> bool:
+    return isinstance(node.ctx, ast.Load)
+
+
+def _check_enqueued(call: ast.Call, tainted: set[str]) -> None:
+    reads = set().union(*(astutil.reads(a) for a in call.args + call.keywords))
+    stateful = [
+        n
+        for a in call.args
+        for n in ast.walk(a)
+        if isinstance(n, ast.Call) and astutil.call_target(n) in _STATEFUL
+    ]
+    if reads & tainted or stateful:
+        raise NotAChain(
+            f"line {call.lineno}: the enqueued values come from a reader, a "
+            "queue or limit_epochs (each run reads anew); after --fix the queue "
+            "takes a dataset of them instead: queue.enqueue("
+            "emg.inputs.queues.read(filenames, reader).map(fn)), rewrite by hand"
+        )
+
+
+def _tainted(nodes) -> set[str]:
+    """Names bound (directly or through other names) to reader/queue reads."""
+    out: set[str] = set()
+    binds = [n for n in nodes if isinstance(n, ast.Assign | ast.AugAssign | ast.For)]
+    changed = True
+    while changed:
+        changed = False
+        for node in binds:
+            value = node.iter if isinstance(node, ast.For) else node.value
+            stateful = any(
+                isinstance(n, ast.Call) and astutil.call_target(n) in _STATEFUL
+                for n in ast.walk(value)
+            )
+            if not (stateful or set(astutil.reads(value)) & out):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound = set().union(*(astutil.writes(t) for t in targets))
+            if not bound <= out:
+                out |= bound
+                changed = True
+    return out
+
+
+def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
+    """The add_queue_runner calls that register `runners`.
+
+    Raises:
+      NotAChain: if a runner is used otherwise (a TF1 add_queue_runner or
+        start_queue_runners would meet the drop-in's runner).
+    """
+    adds = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Call) and table.resolve_tf(n.func) in _ADD and n.args
+    ]
+    direct = {id(a.args[0]) for a in adds}
+    bound = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and any(node.value is r for r in runners):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                bound[node.targets[0].id] = node.value
+    out = []
+    for add in adds:
+        arg = add.args[0]
+        if any(arg is r for r in runners) or getattr(arg, "id", None) in bound:
+            out.append(add)
+    for name in bound:
+        if astutil.reads(scope)[name] != sum(
+            getattr(a.args[0], "id", None) == name for a in out
+        ):
+            raise NotAChain(
+                f"the QueueRunner `{name}` is used other than by add_queue_runner"
+            )
+    for runner in runners:
+        if id(runner) not in direct and runner not in bound.values():
+            if not _statement_value(nodes, runner):
+                raise NotAChain(
+                    f"line {runner.lineno}: the QueueRunner is used other than by "
+                    "add_queue_runner"
+                )
+    return out
+
+
+def _statement_value(nodes, call: ast.Call) -> bool:
+    """True if `call` is a whole expression statement (its result unused)."""
+    return any(isinstance(n, ast.Expr) and n.value is call for n in nodes)
+
+
+def edits(found: RawQueue, off, q: str, datasets: set[int]) -> list:
+    """Edits moving `found` onto the drop-ins; `datasets` holds the ids of
+    dequeue calls that stay datasets (the others get `get_next`)."""
+    out = [off.replace(found.make.func, f"{q}.{found.kind}")]
+    out += [off.replace(r.func, f"{q}.QueueRunner") for r in found.runners]
+    out += [off.replace(a.func, f"{q}.add_queue_runner") for a in found.adds]
+    for call in found.dequeues:
+        if id(call) not in datasets:
+            out.append(off.replace(call, f"{q}.get_next({off.text(call)})"))
+    return out
+
+
+def rewritten_nodes(found: RawQueue) -> set[int]:
+    """The ids of the legacy name nodes the edits replace (their findings)."""
+    return {id(c.func) for c in [found.make, *found.runners, *found.adds]}
