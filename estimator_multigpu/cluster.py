@@ -65,7 +65,19 @@ class Cluster:
 
 
 def tf_config_json(jobs: dict, task_type: str, task_index: int) -> str:
-    """A `TF_CONFIG` string for one task of `jobs` (validated first)."""
+    """A `TF_CONFIG` string for one task of `jobs` (validated first).
+
+    Args:
+      jobs: `{job name: [host:port, ...]}`, the cluster (chief, worker, ps).
+      task_type: this task's job (or `"evaluator"`, which is not in `jobs`).
+      task_index: this task's index in its job.
+
+    Returns:
+      The JSON text, as `parse_tf_config` accepts it.
+
+    Raises:
+      ValueError: naming the field that tf.estimator would refuse.
+    """
     text = json.dumps(
         {
             "cluster": {name: list(addrs) for name, addrs in jobs.items()},

@@ -53,8 +53,17 @@ def start_dispatcher(
 ):
     """Starts a `DispatchServer`; fault tolerant when `work_dir` is given.
 
-    `worker_timeout_ms` also shortens how often the dispatcher looks for lost
-    workers (by default every 10 minutes, with job garbage collection).
+    Args:
+      port: the port to serve on (0: any free one).
+      work_dir: where the dispatcher journals its state, so that a restart
+        with the same folder resumes the running epochs (None: a restart
+        forgets them and the consumers fail).
+      worker_timeout_ms: how long a silent worker counts as alive; it also
+        shortens how often the dispatcher looks for lost workers (by default
+        every 10 minutes, with job garbage collection).
+
+    Returns:
+      The started `tf.data.experimental.service.DispatchServer`.
     """
     check_ms = min(worker_timeout_ms, _GC_CHECK_MS) if worker_timeout_ms else None
     config = _service.DispatcherConfig(
@@ -70,7 +79,17 @@ def start_dispatcher(
 def start_worker(
     dispatcher_address: str, port: int = 0, heartbeat_interval_ms: int | None = None
 ):
-    """Starts a `WorkerServer` registered with the dispatcher."""
+    """Starts a `WorkerServer` registered with the dispatcher.
+
+    Args:
+      dispatcher_address: the dispatcher's `host:port` (`grpc://` optional).
+      port: the port to serve on (0: any free one).
+      heartbeat_interval_ms: how often the worker reports to the dispatcher
+        (None: TensorFlow's default).
+
+    Returns:
+      The started `tf.data.experimental.service.WorkerServer`.
+    """
     config = _service.WorkerConfig(
         dispatcher_address=dispatcher_address.removeprefix("grpc://"),
         port=port,
@@ -159,6 +178,11 @@ def _check_paths(parser: argparse.ArgumentParser, args) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m estimator_multigpu.data_service --dispatcher|--worker ...`.
+
+    Checks the arguments (exit 2 with the reason before anything starts),
+    then serves until stopped.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     _check(parser, args)

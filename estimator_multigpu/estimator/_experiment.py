@@ -42,6 +42,34 @@ class Experiment:
     `train_and_evaluate`, `continuous_eval` or `run_std_server`. Works with
     `emg.estimator.Estimator` and with a real `tf.estimator.Estimator` alike
     (it only calls `train`, `evaluate`, `latest_checkpoint` and `config`).
+
+    Args:
+      estimator: the Estimator to train and evaluate.
+      train_input_fn: the training `input_fn`.
+      eval_input_fn: the evaluation `input_fn`.
+      eval_metrics: refused (contrib's MetricSpec dict): return
+        `eval_metric_ops` from the model_fn instead.
+      train_steps: steps to train (None: until the input ends).
+      eval_steps: steps per evaluation (None: until the input ends).
+      train_monitors: hooks for training.
+      eval_hooks: hooks for evaluation.
+      local_eval_frequency: refused; use `min_eval_frequency`.
+      eval_delay_secs: `continuous_eval`'s wait before its first evaluation.
+      continuous_eval_throttle_secs: least seconds between two evaluations
+        of `continuous_eval`.
+      min_eval_frequency: `train_and_evaluate` evaluates every this many
+        steps (None: once, at the end).
+      delay_workers_by_global_step: refused unless False.
+      export_strategies: refused; export with `export_saved_model`.
+      train_steps_per_iteration: refused; use `min_eval_frequency`.
+      checkpoint_and_export: refused unless False.
+      saving_listeners: `CheckpointSaverListener`s for training.
+      check_interval_secs: how often `continuous_eval` looks for a new
+        checkpoint.
+
+    Raises:
+      ValueError: for a refused argument, naming it and what to use.
+      TypeError: for input_fns that are not callables or hooks not a list.
     """
 
     def __init__(

@@ -50,6 +50,15 @@ class Supervisor:
     up to `evaluator_grace_seconds` to evaluate the final checkpoint and exit
     by itself (the other tasks are stopped at once); then it is stopped. A
     failing evaluator then ends the job with its status.
+
+    Args:
+      tasks: the cluster's tasks (`plan_tasks`), each run with its TF_CONFIG.
+      command: the program every task runs.
+      max_restarts: how many times a failed worker is restarted.
+      grace_seconds: SIGTERM to SIGKILL, when stopping a task.
+      out: where the tasks' prefixed output goes (default stdout).
+      evaluator_grace_seconds: how long an evaluator may still run after the
+        chief finished with status 0.
     """
 
     def __init__(

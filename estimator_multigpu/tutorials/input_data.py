@@ -37,6 +37,13 @@ __all__ = [
 ]
 
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
+Datasets.__doc__ = """The three splits `read_data_sets` returns, as in TF 1.x.
+
+Args:
+  train: the training `DataSet`.
+  validation: the first `validation_size` training examples, a `DataSet`.
+  test: the test `DataSet`.
+"""
 
 
 def dense_to_one_hot(labels_dense: np.ndarray, num_classes: int) -> np.ndarray:
@@ -53,7 +60,16 @@ def extract_images(f) -> np.ndarray:
 
 
 def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> np.ndarray:
-    """Class ids `[index]` uint8 (or one-hot float64 rows) from an idx1 `.gz` file."""
+    """Class ids `[index]` uint8 (or one-hot float64 rows) from an idx1 `.gz` file.
+
+    Args:
+      f: the file: a path or an open file object with a `name`.
+      one_hot: one-hot rows instead of class ids.
+      num_classes: the one-hot width.
+
+    Returns:
+      The labels, as TF 1.x's `extract_labels` gave them.
+    """
     labels = _idx.read_labels(getattr(f, "name", f))
     return dense_to_one_hot(labels, num_classes) if one_hot else labels
 
