@@ -21,6 +21,12 @@ from estimator_multigpu.migrate import (
     _imports as imports,
 )
 from estimator_multigpu.migrate import (
+    _keras_input_shape as keras_input_shape,
+)
+from estimator_multigpu.migrate import (
+    _keras_input_shape_fix as keras_input_shape_fix,
+)
+from estimator_multigpu.migrate import (
     _queue_loops as queue_loops,
 )
 from estimator_multigpu.migrate import (
@@ -239,6 +245,8 @@ def fix(
     edits = _tutorial_imports.edits(tree, table, off, findings, edits, emg, notes)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
+    layers = keras_input_shape.droppable(tree)
+    edits = keras_input_shape_fix.edits(tree, off, findings, edits, layers)
     edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:
         return FixResult(source, notes)

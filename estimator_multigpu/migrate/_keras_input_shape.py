@@ -6,8 +6,10 @@ shape holding the same number of values (tensorflow/models official/mnist:
 `Reshape(target_shape=..., input_shape=(28 * 28,))` fed a `[None, 28, 28]`
 placeholder), and the model's own `Reshape` fixed it up. tf-keras 2 and Keras
 3 check: the export fails with `Input 0 of layer ... is incompatible`. The
-fix keeps the served signature and the variable names: the receiver reshapes
-the placeholder to the declared shape before the model sees it.
+fix keeps the served signature: where the layer is a Reshape or Flatten first in a
+`Sequential` and the module reads nothing a built model answers, `--fix`
+drops the declared shape (`_keras_input_shape_fix`); elsewhere the finding
+gives the receiver that reshapes the placeholder before the model sees it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import ast
 import math
 import operator
 
+from estimator_multigpu.migrate import _keras_input_shape_fix as drop
 from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 RULE_ID = "keras-input-shape"
@@ -77,15 +80,17 @@ def _attr(call: ast.Call) -> str | None:
 
 
 def _declared_input_shapes(tree: ast.AST) -> list[tuple[ast.Call, list[int]]]:
-    """Layer calls with a literal `input_shape=` (the model's first layer)."""
+    """Layer calls with a literal `input_shape=` or `input_dim=`."""
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         for keyword in node.keywords:
-            if keyword.arg != "input_shape":
+            if keyword.arg not in drop.DECLARING:
                 continue
             dims = _literal_dims(keyword.value)
+            if keyword.arg == "input_dim":
+                dims = [_int(keyword.value)]
             if dims and None not in dims:
                 out.append((node, dims))
     return out
@@ -136,8 +141,8 @@ def _receiver_text(call: ast.Call, features: ast.Dict, fixes: dict) -> str:
     )
 
 
-def find(tree: ast.Module):
-    """Yields (node, api, text, rule) for each receiver the model would refuse."""
+def _hits(tree: ast.Module):
+    """Yields (receiver call, placeholder name, dims, layer, receiver text)."""
     declared = _declared_input_shapes(tree)
     if not declared:
         return
@@ -160,11 +165,39 @@ def find(tree: ast.Module):
             continue
         name, (dims, layer) = next(iter(fixes.items()))
         text = _receiver_text(node, features, {k: v[0] for k, v in fixes.items()})
-        why = (
-            f"`{name}` is {placeholders[name]} but the layer at line "
-            f"{layer.lineno} declares input_shape={tuple(dims)}; replace the "
-            f"receiver fn with: {text}"
+        yield node, name, dims, layer, text, placeholders[name]
+
+
+def droppable(tree: ast.Module) -> dict[int, ast.Call]:
+    """`{id(receiver call): layer call}` where `--fix` drops the declared shape."""
+    return {
+        id(hit[0]): hit[3] for hit in _hits(tree) if drop.why_not(tree, hit[3]) is None
+    }
+
+
+def _why(tree, name, dims, layer, text, shape) -> str:
+    head = (
+        f"`{name}` is {shape} but the layer at line {layer.lineno} "
+        f"declares input_shape={tuple(dims)}; "
+    )
+    reason = drop.why_not(tree, layer)
+    if reason is None:
+        return head + (
+            f"--fix drops that argument: the layer maps any input of "
+            f"{math.prod(dims)} values the same way, and the served signature "
+            f"stays {shape}. The model is then built at its first call, so its "
+            "variables are named under its scope (`sequential/conv2d/kernel`, "
+            "not `conv2d/kernel`) and a checkpoint written with the argument "
+            "does not restore; to keep such a checkpoint, put the argument "
+            f"back and replace the receiver fn with: {text}"
         )
+    return head + f"--fix leaves it: {reason}; replace the receiver fn with: {text}"
+
+
+def find(tree: ast.Module):
+    """Yields (node, api, text, rule) for each receiver the model would refuse."""
+    for node, name, dims, layer, text, shape in _hits(tree):
+        why = _why(tree, name, dims, layer, text, shape)
         yield node, "build_raw_serving_input_receiver_fn", ast.unparse(node), _rule(why)
 
 
