@@ -225,3 +225,22 @@ def test_after_fix_it_trains_exports_and_serves_28x28_as_the_flat_input(tmp_path
     np.testing.assert_allclose(served, flat, rtol=1e-5, atol=1e-6)
     names = [n for n, _ in tf.train.list_variables(str(tmp_path / "m"))]
     assert "sequential/conv2d/kernel" in names  # as the fixed finding says
+
+
+def test_another_file_reading_the_built_model_keeps_the_shape(tmp_path):
+    from estimator_multigpu.migrate import _queue_program as queue_program
+
+    model = tmp_path / "model_def.py"
+    model.write_text(textwrap.dedent(_program("l.Flatten(input_shape=(784,))")))
+    other = tmp_path / "report.py"
+    other.write_text("import model_def\nmodel_def.create_model().summary()\n")
+    (alone,) = queue_program.process_all([str(model)])
+    assert "input_shape" not in alone.rewritten.split("image =")[0]
+    both = queue_program.process_all([str(model), str(other)])
+    (finding,) = [f for f in both[0].findings if f.rule.rule_id == RULE]
+    assert not finding.fixed
+    assert "input_shape=(784,)" in (both[0].rewritten or both[0].original)
+    assert f"{other} imports this module and reads `.summary()` at line 2" in (
+        finding.rule.replacement
+    )
+    assert finding.rule.replacement.endswith("{'image': image})")

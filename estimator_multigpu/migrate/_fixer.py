@@ -215,7 +215,11 @@ def _flattened(source, tree, findings, keep_runners) -> FixResult | None:
 
 
 def fix(
-    source: str, tree: ast.Module, findings: list[Finding], keep_runners=None
+    source: str,
+    tree: ast.Module,
+    findings: list[Finding],
+    keep_runners=None,
+    keep_input_shape=None,
 ) -> FixResult:
     """Rewrites what is safe in `source`; marks the `findings` it resolved.
 
@@ -226,6 +230,9 @@ def fix(
         those the rewrite resolves.
       keep_runners: why queue-runner starters must stay although this file's
         queues are all rewritten (a queue left elsewhere), else None.
+      keep_input_shape: why a Keras first layer keeps its declared shape
+        although this module reads nothing that needs it (another file of the
+        program does), else None.
 
     Returns:
       The new text and the reasons queue chains were left for a manual rewrite.
@@ -245,7 +252,9 @@ def fix(
     edits = _tutorial_imports.edits(tree, table, off, findings, edits, emg, notes)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
-    layers = keras_input_shape.droppable(tree)
+    layers = {} if keep_input_shape else keras_input_shape.droppable(tree)
+    if keep_input_shape:
+        keras_input_shape_fix.keep(findings, keep_input_shape)
     edits = keras_input_shape_fix.edits(tree, off, findings, edits, layers)
     edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:

@@ -17,9 +17,12 @@ finding says.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import os
 
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
+RULE_ID = "keras-input-shape"
 SHAPE_AGNOSTIC = {"Reshape", "Flatten"}
 DECLARING = ("input_shape", "input_dim")
 # Attributes that need the model built: read before the first call they fail
@@ -148,7 +151,7 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], layers) -> list[Edit]
     out, placed, done = list(prior), EditSet(prior), {}
     for f in findings:
         layer = layers.get(id(f.node))
-        if f.fixed or layer is None or f.rule.rule_id != "keras-input-shape":
+        if f.fixed or layer is None or f.rule.rule_id != RULE_ID:
             continue
         edit = done.get(id(layer)) or drop_edit(layer, off)
         if id(layer) not in done:
@@ -159,3 +162,63 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], layers) -> list[Edit]
             done[id(layer)] = edit
         f.fixed = True
     return out
+
+
+def _imports(tree: ast.AST, stem: str) -> bool:
+    """True if `tree` imports a module named `stem` (any package path)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [f"{node.module or ''}.{a.name}" for a in node.names]
+            names.append(node.module or "")
+        else:
+            continue
+        if any(name.rsplit(".", 1)[-1] == stem for name in names):
+            return True
+    return False
+
+
+def program_reasons(results) -> dict[int, str]:
+    """`{index: why}` for the results whose drop another file of the program undoes.
+
+    A file that imports the rewritten module and reads what only a built
+    model answers (`create_model(...).summary()` elsewhere) needs the
+    declared shape kept, as in the module itself.
+    """
+    trees = {}
+    for i, result in enumerate(results):
+        text = result.base or result.original
+        try:
+            trees[i] = ast.parse(text) if text is not None else None
+        except SyntaxError:
+            trees[i] = None
+    out = {}
+    for i, result in enumerate(results):
+        if not any(f.fixed and f.rule.rule_id == RULE_ID for f in result.findings):
+            continue
+        stem = os.path.splitext(os.path.basename(result.path))[0]
+        for j, tree in trees.items():
+            reads = built_reads(tree) if j != i and tree is not None else []
+            if reads and _imports(tree, stem):
+                line, attr = reads[0]
+                out[i] = (
+                    f"{results[j].path} imports this module and reads `{attr}` "
+                    f"at line {line}, which needs the model built from the "
+                    "declared shape before its first call"
+                )
+                break
+    return out
+
+
+def keep(findings, why: str) -> None:
+    """Rewrites the keras-input-shape findings' text: the shape stays, because `why`."""
+    for f in findings:
+        if f.rule.rule_id != RULE_ID:
+            continue
+        text = f.rule.replacement
+        head = text.split("--fix drops", 1)[0]
+        receiver = text.rsplit("replace the receiver fn with: ", 1)[-1]
+        new = f"{head}--fix leaves it: {why}; replace the receiver fn with: {receiver}"
+        f.rule = dataclasses.replace(f.rule, replacement=new)
+        f.fixed = False

@@ -10,6 +10,7 @@ keeps a queue.
 
 from __future__ import annotations
 
+from estimator_multigpu.migrate import _keras_input_shape_fix as keras_shape
 from estimator_multigpu.migrate import _queue_loops as queue_loops
 from estimator_multigpu.migrate import _runner as runner
 
@@ -29,16 +30,26 @@ def process_all(
     Returns:
       One result per path, in order. When a queue is left in any file, the
       files that would lose a starter are processed again with it kept, and
-      every starter finding names that queue.
+      every starter finding names that queue. A Keras first layer keeps its
+      declared shape where another file reads the built model.
     """
     upgraded = upgraded or {}
     results = [runner.process(p, ignored, upgraded.get(p)) for p in paths]
     why = queue_loops.reason([f for r in results for f in r.queues])
-    if why is None:
-        return results
-    for i, result in enumerate(results):
-        if any(f.fixed and f.api == queue_loops.API for f in result.findings):
-            path = result.path
-            results[i] = runner.process(path, ignored, upgraded.get(path), why)
-        queue_loops.keep(results[i].findings, why)
+    kept = {i: None for i in range(len(results))}
+    if why is not None:
+        for i, result in enumerate(results):
+            if any(f.fixed and f.api == queue_loops.API for f in result.findings):
+                kept[i] = why
+                results[i] = runner.process(
+                    result.path, ignored, upgraded.get(result.path), why
+                )
+            queue_loops.keep(results[i].findings, why)
+    for i, shape_why in keras_shape.program_reasons(results).items():
+        path = results[i].path
+        results[i] = runner.process(
+            path, ignored, upgraded.get(path), kept[i], shape_why
+        )
+        if why is not None:
+            queue_loops.keep(results[i].findings, why)
     return results

@@ -121,6 +121,7 @@ def process(
     ignored: frozenset = frozenset(),
     upgraded: str | None = None,
     keep_runners: str | None = None,
+    keep_input_shape: str | None = None,
 ) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
@@ -138,6 +139,8 @@ def process(
         refer to it).
       keep_runners: why queue-runner starters stay although this file has no
         queue left (one is left in another file of the program), else None.
+      keep_input_shape: why a Keras first layer keeps its declared shape
+        (another file of the program reads the built model), else None.
     """
     result = FileResult(path)
     tree = _load(result)
@@ -161,7 +164,7 @@ def process(
         return result
     if result.findings and not notebooks.is_notebook(path):
         why = keep_runners or queue_loops.reason(queue_loops.queues_left(dropped))
-        _fix(result, tree, why)
+        _fix(result, tree, why, keep_input_shape)
         _keep_ignored(result, dropped)
     result.queues = queue_loops.queues_left(result.findings + dropped)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
@@ -239,11 +242,11 @@ def _keep(result: FileResult, error: str | None) -> None:
     result.error = error
 
 
-def _fix(result: FileResult, tree: ast.Module, keep_runners=None) -> None:
+def _fix(result: FileResult, tree: ast.Module, keep_runners=None, keep_shape=None):
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
         text = result.base or result.original
-        fixed = fixer.fix(text, tree, result.findings, keep_runners)
+        fixed = fixer.fix(text, tree, result.findings, keep_runners, keep_shape)
         per_use = result.base is not None
         fixed.source = passes.fix(fixed.source, result.findings, fixed.notes, per_use)
         ast.parse(fixed.source)
