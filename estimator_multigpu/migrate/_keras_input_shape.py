@@ -186,7 +186,7 @@ def _why(tree, name, dims, layer, text, shape) -> str:
             f"--fix drops that argument: the layer maps any input of "
             f"{math.prod(dims)} values the same way, and the served signature "
             f"stays {shape}. The model is then built at its first call, so its "
-            "variables are named under its scope (`sequential/conv2d/kernel`, "
+            "variables are named under its scope (e.g. `sequential/conv2d/kernel`, "
             "not `conv2d/kernel`) and a checkpoint written with the argument "
             "does not restore; to keep such a checkpoint, put the argument "
             f"back and replace the receiver fn with: {text}"

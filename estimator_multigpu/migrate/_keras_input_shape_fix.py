@@ -9,9 +9,9 @@ construction (so `summary()`, `weights`, `input_shape` and the like work
 before the first call), and it creates the variables outside the model's
 name scope (`conv2d/kernel`; built at the first call they are
 `sequential/conv2d/kernel`). Dropping it keeps every input TF 1.x accepted
-and the served signature; it is done only where the module reads none of
-the attributes a built model answers; the variable names change, which the
-finding says.
+and the served signature; it is done only where neither the module nor a
+file of the same run that imports it reads an attribute only a built model
+answers; the variable names change, which the finding says.
 """
 
 from __future__ import annotations
