@@ -146,7 +146,7 @@ def _tags(path):
 _HOLDER = textwrap.dedent(
     """
     import sys, time
-    from estimator_multigpu.estimator import lock, processes
+    from estimator_multigpu.estimator import _lock as lock, _processes as processes
     lock.acquire({model_dir!r})
     print("locked", flush=True)
     time.sleep(600)

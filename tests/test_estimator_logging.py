@@ -84,7 +84,7 @@ def test_no_root_handler_and_no_line_twice(emg_output):
 def test_records_name_the_module_that_logged(emg_output):
     """As tf.estimator's `file:line` did; never the logging helper module."""
     files = re.search(r"LOGGED_FROM \[(.*)\]", emg_output).group(1)
-    assert "'log.py'" not in files and "'train.py'" in files, files
+    assert "'_log.py'" not in files and "'_train.py'" in files, files
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ _MODEL = r"""
 import numpy as np
 import tensorflow as tf
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import distributed
+from estimator_multigpu.estimator import _distributed as distributed
 
 rng = np.random.RandomState(0)
 X = rng.normal(size=(256, 8)).astype("float32")

@@ -97,7 +97,7 @@ import json, os, sys
 import numpy as np
 import tensorflow as tf
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import waits
+from estimator_multigpu.estimator import _waits as waits
 
 waits.LOG_EVERY_SECS = 1
 model_dir, step_timeout = sys.argv[1], float(sys.argv[2])
