@@ -321,3 +321,12 @@ def test_a_next_batch_feed_loop_trains_after_fix_alone(tmp_path):
         "step 1 epochs 1",  # 12 training examples: batches 2 and 3 wrap
         "step 2 epochs 2",
     ]
+
+
+def test_the_rewrite_knows_exactly_the_names_the_drop_ins_export():
+    """emg-migrate (pure ast) lists the drop-ins' names; they must agree."""
+    from estimator_multigpu.migrate import _tutorial_imports
+    from estimator_multigpu.tutorials import input_data, mnist
+
+    assert _tutorial_imports.INPUT_NAMES == frozenset(input_data.__all__)
+    assert _tutorial_imports.MODEL_NAMES == frozenset(mnist.__all__)
