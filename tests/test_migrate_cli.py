@@ -214,7 +214,7 @@ def test_unreadable_sources_are_reported(tmp_path, capsys, raw, message):
 def test_a_failing_rewrite_leaves_the_file_alone_and_is_reported(
     tree, capsys, monkeypatch
 ):
-    def broken_fix(source, tree, findings, keep_runners=None):
+    def broken_fix(*args, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(fixer, "fix", broken_fix)
