@@ -179,6 +179,19 @@ def _imports(tree: ast.AST, stem: str) -> bool:
     return False
 
 
+def _parse(result) -> ast.Module | None:
+    """`result`'s scanned text parsed, or None where there is none or it fails.
+
+    A folder holds files the parser refuses (a syntax error, nesting deeper
+    than its stack: RecursionError or MemoryError); the runner reported them.
+    """
+    text = result.base or result.original
+    try:
+        return ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def program_reasons(results) -> dict[int, str]:
     """`{index: why}` for the results whose drop another file of the program undoes.
 
@@ -186,18 +199,17 @@ def program_reasons(results) -> dict[int, str]:
     model answers (`create_model(...).summary()` elsewhere) needs the
     declared shape kept, as in the module itself.
     """
-    trees = {}
-    for i, result in enumerate(results):
-        text = result.base or result.original
-        try:
-            trees[i] = ast.parse(text) if text is not None else None
-        except SyntaxError:
-            trees[i] = None
+    fixed = [
+        i
+        for i, result in enumerate(results)
+        if any(f.fixed and f.rule.rule_id == RULE_ID for f in result.findings)
+    ]
+    if not fixed:
+        return {}
+    trees = {i: _parse(result) for i, result in enumerate(results)}
     out = {}
-    for i, result in enumerate(results):
-        if not any(f.fixed and f.rule.rule_id == RULE_ID for f in result.findings):
-            continue
-        stem = os.path.splitext(os.path.basename(result.path))[0]
+    for i in fixed:
+        stem = os.path.splitext(os.path.basename(results[i].path))[0]
         for j, tree in trees.items():
             reads = built_reads(tree) if j != i and tree is not None else []
             if reads and _imports(tree, stem):

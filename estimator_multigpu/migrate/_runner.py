@@ -37,6 +37,7 @@ from estimator_multigpu.migrate import (
 
 _SUFFIXES = (".py", ".ipynb")  # notebooks: code cells scanned, never rewritten
 _SKIP_DIRS = {"__pycache__", "build", "dist", "node_modules", "site-packages"}
+_TOO_DEEP = "the code nests too deeply for Python's parser"
 
 
 @dataclasses.dataclass
@@ -226,10 +227,11 @@ def _load(result: FileResult) -> ast.Module | None:
         return None
     try:
         return ast.parse(result.original, filename=result.path)
-    except (SyntaxError, ValueError, RecursionError) as e:  # ValueError: null bytes
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        # ValueError: null bytes; MemoryError: nesting the parser's stack refuses
         line = getattr(e, "lineno", None)
         where = f" (line {line})" if line else ""
-        message = e.msg if isinstance(e, SyntaxError) else str(e)
+        message = e.msg if isinstance(e, SyntaxError) else str(e) or _TOO_DEEP
         result.error = f"cannot parse{where}: {message}; file left unchanged"
         return None
 
