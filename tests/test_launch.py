@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import re
 import signal
 import socket
@@ -520,3 +521,134 @@ def test_restart_names_a_port_taken_meanwhile(tmp_path):
         r"in use by another process",
         result.stdout,
     )
+
+
+def _watchdog(launcher_pid, seconds=30):
+    """The pid of the launcher's watchdog (its child running `_reaper.py`)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parent = int(stat.read_text().rpartition(")")[2].split()[1])
+                cmdline = (stat.parent / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == launcher_pid and b"_reaper.py" in cmdline:
+                return int(stat.parent.name)
+        time.sleep(0.05)
+    raise AssertionError(f"no watchdog under the launcher (pid {launcher_pid})")
+
+
+def _wait_for_text(path, text, seconds=30):
+    deadline = time.monotonic() + seconds
+    while text not in path.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return path.read_text()
+
+
+# Each task writes its pid; worker:2 fails (status 3) once DIR/go exists.
+_FAIL_ON_GO = r"""
+import json, os, pathlib, signal, sys, time
+out = pathlib.Path(sys.argv[1])
+task = json.loads(os.environ["TF_CONFIG"])["task"]
+if "ignore_term" in sys.argv[2:]:
+    signal.signal(signal.SIGTERM, lambda *_: None)
+(out / f"task.pid.{os.getpid()}").write_text(str(os.getpid()))
+while task["index"] == 2 and not (out / "go").exists():
+    time.sleep(0.05)
+sys.exit(3) if task["index"] == 2 else time.sleep(120)
+"""
+
+
+def _start_launcher(tmp_path, *flags, mode=""):
+    script = tmp_path / "fail_on_go.py"
+    script.write_text(_FAIL_ON_GO)
+    log = tmp_path / "launcher.log"
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", *flags, "--"]
+    argv += [sys.executable, str(script), str(tmp_path), mode]
+    with log.open("w") as out:
+        launcher = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+    _wait_for_files(tmp_path, "task.pid.*", 3)
+    return launcher, log
+
+
+def _kill_watchdog(launcher, log):
+    watchdog = _watchdog(launcher.pid)
+    os.kill(watchdog, signal.SIGKILL)
+    line = f"[launch] watchdog (pid {watchdog}) ended with signal 9: starting a new one"
+    assert line in _wait_for_text(log, line), log.read_text()
+    return watchdog
+
+
+def test_launcher_survives_its_watchdogs_death(tmp_path):
+    """Once its watchdog is killed, the launcher starts a new one, and the
+    next task exit ends the job as usual (no BrokenPipeError)."""
+    launcher, log = _start_launcher(tmp_path, "--workers=3", "--grace-seconds=1")
+    try:
+        old = _kill_watchdog(launcher, log)
+        assert _watchdog(launcher.pid) != old
+        (tmp_path / "go").write_text("")
+        launcher.wait(timeout=30)
+    finally:
+        launcher.kill()
+    output = log.read_text()
+    assert launcher.returncode == 3, output
+    assert "[launch] worker:2 failed with status 3: stopping all tasks" in output
+    assert "Traceback" not in output
+    _assert_all_gone(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "signum",
+    [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+    ids=["ctrl_c", "sigterm", "sigkill"],
+)
+def test_tasks_children_go_with_the_launcher_after_its_watchdog_died(tmp_path, signum):
+    """The new watchdog knows every task's group: a SIGKILL of the launcher
+    after the first watchdog died still takes the tasks' children down."""
+    note = f"> {tmp_path}/new.$$ && mv {tmp_path}/new.$$ {tmp_path}"
+    shell = f"echo $$ {note}/sh.$$; sleep 1000 & echo $! {note}/kid.$$; wait"
+    log = tmp_path / "launcher.log"
+    argv = [sys.executable, "-m", "estimator_multigpu.launch", "--workers=2"]
+    argv += ["--grace-seconds=1", "--", "sh", "-c", shell]
+    with log.open("w") as out:
+        launcher = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+    kids = _wait_for_files(tmp_path, "kid.*", 2)
+    shells = _wait_for_files(tmp_path, "sh.*", 2)
+    assert len(kids) == 2 and len(shells) == 2
+    try:
+        _kill_watchdog(launcher, log)
+        launcher.send_signal(signum)
+        launcher.wait(timeout=30)
+    finally:
+        launcher.kill()
+    deadline = time.monotonic() + 5
+    while any(map(_running, kids + shells)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [p for p in kids + shells if _running(p)]
+    for pid in survivors:  # Do not leave them behind after a failure.
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, log.read_text()
+    assert "Traceback" not in log.read_text()
+
+
+def test_second_ctrl_c_kills_the_tasks_at_once(tmp_path):
+    """Tasks ignore SIGTERM and the grace is 60 s: the second Ctrl-C kills
+    them now, with one line and no KeyboardInterrupt traceback."""
+    launcher, log = _start_launcher(
+        tmp_path, "--workers=3", "--grace-seconds=60", mode="ignore_term"
+    )
+    try:
+        launcher.send_signal(signal.SIGINT)
+        _wait_for_text(log, "[launch] SIGINT: stopping all tasks")
+        start = time.monotonic()
+        launcher.send_signal(signal.SIGINT)
+        launcher.wait(timeout=30)
+    finally:
+        launcher.kill()
+    output = log.read_text()
+    assert time.monotonic() - start < 20, output
+    assert launcher.returncode == 128 + signal.SIGINT, output
+    assert "[launch] SIGINT while stopping: killing all tasks" in output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output
+    _assert_all_gone(tmp_path)

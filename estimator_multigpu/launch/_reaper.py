@@ -23,25 +23,40 @@ _POLL_SECONDS = 0.05
 
 
 class Reaper:
-    """The launcher's side: starts the watchdog, tells it the task groups."""
+    """The launcher's side: starts the watchdog, tells it the task groups.
 
-    def __init__(self, grace_seconds: float):
-        read_end, self._pipe = os.pipe()  # Not inherited by the tasks.
-        self._popen = subprocess.Popen(
-            [sys.executable, "-I", os.path.abspath(__file__), repr(grace_seconds)],
-            stdin=read_end,
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,  # Outlives the launcher, away from Ctrl-C.
-        )
-        os.close(read_end)
+    If the watchdog dies (someone killed it), the next `check`, `watch` or
+    `forget` notices, logs it through `say` and starts a new one told of
+    every group still listed, so the launcher carries on and its tasks are
+    still taken down if it dies later.
+
+    Args:
+      grace_seconds: SIGTERM to SIGKILL, when the watchdog takes a group down.
+      say: called with a line of text when the watchdog is restarted.
+    """
+
+    def __init__(self, grace_seconds: float, say=None):
+        self._grace = grace_seconds
+        self._say = say or (lambda text: None)
+        self._groups: set[int] = set()
+        self._pipe: int | None = None
+        self._popen: subprocess.Popen | None = None
+        self._start()
 
     def watch(self, pgid: int) -> None:
         """From now on, the group `pgid` is taken down if the launcher dies."""
+        self._groups.add(pgid)
         self._send(f"+{pgid}\n")
 
     def forget(self, pgid: int) -> None:
         """The group `pgid` is gone (its id may be reused): no longer watched."""
+        self._groups.discard(pgid)
         self._send(f"-{pgid}\n")
+
+    def check(self) -> None:
+        """Restarts the watchdog if it has died."""
+        if self._pipe is not None and self._popen.poll() is not None:
+            self._restart()
 
     def close(self) -> None:
         """Ends the watchdog (it takes down the groups still listed)."""
@@ -50,9 +65,39 @@ class Reaper:
             self._pipe = None
             self._popen.wait()
 
+    def _start(self) -> None:
+        read_end, self._pipe = os.pipe()  # Not inherited by the tasks.
+        try:
+            self._popen = subprocess.Popen(
+                [sys.executable, "-I", os.path.abspath(__file__), repr(self._grace)],
+                stdin=read_end,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,  # Outlives the launcher, away from Ctrl-C.
+            )
+        finally:
+            os.close(read_end)
+        lines = "".join(f"+{pgid}\n" for pgid in sorted(self._groups))
+        if lines:
+            os.write(self._pipe, lines.encode())
+
+    def _restart(self) -> None:
+        code = self._popen.wait()
+        os.close(self._pipe)
+        self._pipe = None
+        status = f"signal {-code}" if code < 0 else f"status {code}"
+        self._say(
+            f"watchdog (pid {self._popen.pid}) ended with {status}: starting a "
+            "new one for the tasks still running"
+        )
+        self._start()
+
     def _send(self, line: str) -> None:
-        if self._pipe is not None:
+        if self._pipe is None:
+            return
+        try:
             os.write(self._pipe, line.encode())
+        except BrokenPipeError:  # The watchdog died: the new one gets all groups.
+            self._restart()
 
 
 def _exists(pgid: int) -> bool:

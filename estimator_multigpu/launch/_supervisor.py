@@ -71,7 +71,7 @@ class Supervisor:
         evaluator_grace_seconds: float = 120.0,
     ):
         self._out = out or sys.stdout
-        lock = threading.Lock()
+        lock = threading.RLock()  # Also taken by `_kill_now`, a signal handler.
         self._procs = [TaskProcess(t, command, self._out, lock) for t in tasks]
         self._lock = lock
         self._max_restarts = max_restarts
@@ -79,14 +79,18 @@ class Supervisor:
         self._evaluator_grace = evaluator_grace_seconds
         has_chief = any(t.task_type == "chief" for t in tasks)
         self._primary = "chief:0" if has_chief else "worker:0"
+        self._reaper: Reaper | None = None
 
     def run(self) -> int:
         """Runs the job; returns the launcher's exit status.
 
         A watchdog process takes every task's process group down if the
-        launcher itself dies, even by SIGKILL.
+        launcher itself dies, even by SIGKILL (a new one is started if it
+        dies). Once stopping has begun, Ctrl-C or SIGTERM (a second one, on
+        Ctrl-C) kills every task at once instead of waiting out the grace.
         """
-        reaper = Reaper(self._grace)
+        reaper = Reaper(self._grace, say=self._say)
+        self._reaper = reaper
         try:
             for proc in self._procs:
                 proc.reaper = reaper
@@ -106,8 +110,27 @@ class Supervisor:
             self._say(f"{signal.Signals(signum).name}: stopping all tasks")
             return 128 + signum
         finally:
+            previous = self._kill_on_next_signal()
             self.stop_all()
             reaper.close()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def _kill_on_next_signal(self) -> dict:
+        """Makes SIGINT and SIGTERM kill the tasks; returns the old handlers."""
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        return {
+            signum: signal.signal(signum, self._kill_now)
+            for signum in (signal.SIGINT, signal.SIGTERM)
+        }
+
+    def _kill_now(self, signum, frame) -> None:
+        """While stopping: SIGKILL to every task's group, no more grace."""
+        self._say(f"{signal.Signals(signum).name} while stopping: killing all tasks")
+        for proc in self._procs:
+            if proc.started:
+                proc.signal(signal.SIGKILL)
 
     def stop_all(self) -> None:
         """SIGTERM to every task still running, SIGKILL after the grace period."""
@@ -136,6 +159,7 @@ class Supervisor:
                 status = self._check(proc)
                 if status is not None:
                     return status
+            self._reaper.check()
             time.sleep(_POLL_SECONDS)
 
     def _check(self, proc: TaskProcess) -> int | None:
@@ -212,6 +236,7 @@ class Supervisor:
             codes = [p.poll() for p in evaluators]
             if None not in codes:
                 return self._evaluation_status(evaluators, codes)
+            self._reaper.check()
             time.sleep(_POLL_SECONDS)
         names = ", ".join(p.task.name for p in evaluators)
         self._say(f"{names} still running after {grace:g} s: stopping it")
