@@ -1,5 +1,7 @@
 """`emg.towers.minimize`: compat.v1 tower loops on N devices take the 1-device step."""
 
+import time
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -137,6 +139,56 @@ def batch_norm_tower_loss(x):
     )
     normalized = (x - mean) * tf.math.rsqrt(variance + 1e-3) * scale
     return tf.reduce_mean(tf.square(normalized - 1.0))
+
+
+def _slow_update_tower_loss(x, y):
+    """`tower_loss` whose UPDATE_OP reads the kernel only after a pause.
+
+    Nothing but an ordering makes that read come before the step's update:
+    without one, the optimizer updates the kernel during the pause.
+    """
+    loss = tower_loss(x, y)
+    (kernel,) = tf.compat.v1.global_variables("model/kernel:")
+    before = tf.compat.v1.get_variable(
+        "kernel_before_update",
+        [3, 2],
+        initializer=tf.zeros_initializer(),
+        trainable=False,
+    )
+    pause = tf.py_function(lambda: time.sleep(0.2) or 0, [], tf.int32)
+    with tf.control_dependencies([pause]):
+        late = tf.compat.v1.assign(before, tf.identity(kernel))
+    tf.compat.v1.add_to_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, late)
+    return loss
+
+
+def _single_device_slow_update_step(global_step):
+    loss = _slow_update_tower_loss(*_global_batches())
+    update_ops = tf.compat.v1.get_collection("update_ops")
+    with tf.control_dependencies(update_ops + [loss]):
+        return loss, _optimizer().minimize(loss, global_step)
+
+
+@pytest.fixture(scope="module")
+def slow_update_reference():
+    return _train(_single_device_slow_update_step)
+
+
+@pytest.mark.parametrize("num_devices", DEVICE_COUNTS, ids=_IDS)
+def test_update_ops_read_the_variables_before_the_update(
+    slow_update_reference, num_devices
+):
+    """As `with tf.control_dependencies(update_ops): opt.minimize(loss)`."""
+    trained = _train(
+        lambda step: emg.towers.minimize(
+            _slow_update_tower_loss,
+            _global_batches(),
+            _optimizer(),
+            ALL_DEVICES[:num_devices],
+            step,
+        )
+    )
+    _assert_same_training(slow_update_reference, trained)
 
 
 def test_batch_norm_update_ops_run_once_from_tower_zero():

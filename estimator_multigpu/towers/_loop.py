@@ -140,10 +140,29 @@ def _shards(inputs: tuple, devices: Sequence[str], remainder: str):
     return [tuple(s) for s in shards], counts
 
 
+def update_ops_since(start: int) -> list:
+    """The UPDATE_OPS added since the collection held `start` entries."""
+    return tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)[start:]
+
+
+def minimize_after(update_ops: list, optimizer, loss, global_step, var_list):
+    """`optimizer.minimize`, its update waiting for the tower's `update_ops`.
+
+    As a single-device script's `with tf.control_dependencies(update_ops):
+    train_op = optimizer.minimize(loss)`: an update op that reads a variable
+    (an average of the weights) reads it before the step's update, not
+    whenever the scheduler runs it. Later towers see no UPDATE_OPS (tower 0's
+    run once), so only tower 0's update waits.
+    """
+    with tf.control_dependencies(update_ops):
+        return optimizer.minimize(loss, global_step, var_list)
+
+
 def _tower_model_fn(tower_fn: Callable, optimizer, global_step, var_list) -> Callable:
     """A model_fn for `build_towers`: one tower's loss and minimize call."""
 
     def model_fn(features, labels, mode):
+        start = len(update_ops_since(0))
         loss = tf.convert_to_tensor(tower_fn(*features))
         if loss.shape.rank != 0:
             raise ValueError(
@@ -151,7 +170,13 @@ def _tower_model_fn(tower_fn: Callable, optimizer, global_step, var_list) -> Cal
                 f"{loss.name} of shape {loss.shape}. Reduce it, e.g. "
                 "tf.reduce_mean(per_example_loss)."
             )
-        train_op = optimizer.minimize(loss, global_step, chosen_variables(var_list))
+        train_op = minimize_after(
+            update_ops_since(start),
+            optimizer,
+            loss,
+            global_step,
+            chosen_variables(var_list),
+        )
         return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
     return model_fn
@@ -213,7 +238,9 @@ def minimize(
     Returns:
       `(loss, train_op)`: the loss over the global batch (a scalar tensor),
       and the op that applies the update and runs tower 0's UPDATE_OPS
-      (batch-norm moving averages).
+      (batch-norm moving averages) before it, as `with
+      tf.control_dependencies(update_ops): optimizer.minimize(loss)` does on
+      one device.
 
     Raises:
       TypeError, ValueError: for bad arguments, before anything runs.
