@@ -14,6 +14,7 @@ from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu.estimator import _checkpoints as checkpoints
+from estimator_multigpu_cifar10 import model as cifar_model
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 
@@ -48,6 +49,88 @@ def test_nan_update_on_a_save_step_never_becomes_the_latest(tmp_path):
     assert f"step {_NAN_AT + 1}" in message
     assert "'w'" in message
     assert "model.ckpt-0" in message
+
+
+def _nan_at_step(value):
+    """`value`, or NaN in the step that starts at global step `_NAN_AT`."""
+    step = tf.compat.v1.train.get_or_create_global_step()
+    return tf.where(tf.equal(step, _NAN_AT), np.float32(np.nan), value)
+
+
+def _moving_mean(loss):
+    """A non-trainable moving average of the loss, fed NaN in one step."""
+    mean = tf.compat.v1.get_variable(
+        "loss_mean", [], initializer=tf.zeros_initializer(), trainable=False
+    )
+    return mean.assign(0.9 * mean + 0.1 * _nan_at_step(loss))
+
+
+def _ema_shadow(loss):
+    """An ExponentialMovingAverage shadow of a non-trainable variable."""
+    seen = tf.compat.v1.get_variable(
+        "seen_loss", [], initializer=tf.zeros_initializer(), trainable=False
+    )
+    with tf.control_dependencies([seen.assign(_nan_at_step(loss))]):
+        return tf.compat.v1.train.ExponentialMovingAverage(0.9).apply([seen])
+
+
+def _batch_norm_stats(loss):
+    """Batch-norm moving statistics of a batch that is NaN in one step."""
+    del loss
+    batch = _nan_at_step(tf.ones([8, 1, 1, 2]))
+    cifar_model.batch_norm(batch, training=True, name="norm", fmt="NHWC")
+    return tf.group(tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS))
+
+
+def _inf_later(loss):
+    """A non-trainable running maximum that is finite at first and turns Inf."""
+    del loss
+    peak = tf.compat.v1.get_variable(
+        "peak", [2], initializer=tf.zeros_initializer(), trainable=False
+    )
+    step = tf.compat.v1.train.get_or_create_global_step()
+    value = tf.where(tf.equal(step, _NAN_AT), np.float32(np.inf), 1.0)
+    return peak.assign(tf.maximum(peak, tf.stack([1.0, value])))
+
+
+_NON_TRAINABLE = {
+    "moving-mean": (_moving_mean, "loss_mean"),
+    "ema-shadow": (_ema_shadow, "seen_loss/ExponentialMovingAverage"),
+    "batch-norm": (_batch_norm_stats, "norm/moving_mean"),
+    "inf-later": (_inf_later, "peak"),
+}
+
+
+def _non_trainable_model_fn(update):
+    """The shared model, whose train_op also runs `update(loss)`."""
+
+    def fn(features, labels, mode, params):
+        spec = model_fn(features, labels, mode, params)
+        with tf.control_dependencies([spec.train_op]):
+            train_op = update(spec.loss)
+        return spec._replace(train_op=train_op)
+
+    return fn
+
+
+@pytest.mark.parametrize("case", sorted(_NON_TRAINABLE))
+def test_non_finite_non_trainable_variable_never_becomes_the_latest(tmp_path, case):
+    update, name = _NON_TRAINABLE[case]
+    config = emg_estimator.RunConfig(
+        model_dir=str(tmp_path), save_checkpoints_steps=_NAN_AT + 1
+    )
+    fn = _non_trainable_model_fn(update)
+    estimator = emg_estimator.Estimator(fn, config=config, params={})
+    with pytest.raises(
+        tf.compat.v1.train.NanLossDuringTrainingError,
+        match=rf"checkpoint of step {_NAN_AT + 1}: variables \[.*'{name}'.*\] hold "
+        r"NaN or Inf.*latest checkpoint stays .*model\.ckpt-0",
+    ):
+        estimator.train(TRAIN_FN, steps=20)
+    latest = tf.train.latest_checkpoint(str(tmp_path))
+    assert latest.endswith("model.ckpt-0")
+    reader = tf.train.load_checkpoint(latest)
+    assert np.isfinite(reader.get_tensor("dense/kernel")).all()
 
 
 def best_loss_model_fn(features, labels, mode, params):

@@ -3,8 +3,11 @@
 NaN gradients can leave the loss of their own step finite (it is computed
 before the update), so `NanTensorHook` stops training only one step later;
 a checkpoint saved in between would hold NaN weights and become the latest,
-and every restart would resume from it. This Saver checks the floating-point
-variables before each save and refuses to write when one is not finite.
+and every restart would resume from it. A NaN batch can also reach only the
+non-trainable state (batch-norm moving statistics, moving averages) while
+the weights and the loss stay finite. This Saver checks every floating-point
+variable it writes before each save, in one fused run, and refuses to write
+when one is not finite.
 """
 
 from __future__ import annotations
@@ -30,34 +33,74 @@ class NonFiniteVariablesError(tf.compat.v1.train.NanLossDuringTrainingError):
         return self.message
 
 
-def _finite_flags(variables: list) -> tf.Tensor:
-    """bool `[len(variables)]`: whether each variable holds only finite values."""
-    flags = []
+def _non_finite_flags(variables: list) -> tf.Tensor:
+    """bool `[2, len(variables)]`: whether each variable holds a NaN (row 0), an Inf (row 1)."""
+    nan, inf = [], []
     for variable in variables:
         with tf.device(variable.device):
-            flags.append(tf.reduce_all(tf.math.is_finite(variable)))
-    return tf.stack(flags)
+            nan.append(tf.reduce_any(tf.math.is_nan(variable)))
+            inf.append(tf.reduce_any(tf.math.is_inf(variable)))
+    return tf.stack([tf.stack(nan), tf.stack(inf)])
+
+
+def _flatten(values) -> list:
+    """The variables and tensors of a var_list (dicts, lists, partitioned variables)."""
+    if isinstance(values, dict):
+        values = list(values.values())
+    if isinstance(values, (tf.Variable, tf.Tensor)):
+        return [values]
+    try:
+        parts = list(values)  # A list, or a PartitionedVariable's parts.
+    except TypeError:
+        return []  # A SaveableObject (tables, iterators): no float values to check.
+    return [leaf for part in parts for leaf in _flatten(part)]
+
+
+def saved_float_variables(var_list) -> list:
+    """The floating-point variables a Saver of `var_list` writes, each once.
+
+    Args:
+      var_list: a Saver's `var_list`; None: what the default Saver writes
+        (the global variables and the `SAVEABLE_OBJECTS` collection).
+    """
+    if var_list is None:
+        var_list = tf.compat.v1.global_variables() + tf.compat.v1.get_collection(
+            tf.compat.v1.GraphKeys.SAVEABLE_OBJECTS
+        )
+    found, seen = [], set()
+    for value in _flatten(var_list):
+        if value.dtype.base_dtype.is_floating and id(value) not in seen:
+            seen.add(id(value))
+            found.append(value)
+    return found
 
 
 class FiniteSaver(tf.compat.v1.train.Saver):
     """A `tf.compat.v1.train.Saver` that refuses to save non-finite variables.
 
-    The check covers the trainable floating-point variables that exist when
-    the saver is built: a NaN update always reaches them, while other
-    variables may hold Inf on purpose (a "best loss so far" starting at Inf).
+    The check covers every floating-point variable the saver writes:
+    trainable ones and the non-trainable state (batch-norm moving statistics,
+    `ExponentialMovingAverage` shadows, other global variables). NaN is never
+    saved. Inf is never saved in a trainable variable; a non-trainable one
+    may hold Inf on purpose (a "best loss so far" starting at Inf), so there
+    Inf stops the save only if the variable held none at this saver's first
+    save.
     """
+
+    def __init__(self, var_list=None, *args, **kwargs):
+        self._checked_var_list = var_list  # Before super() may build.
+        super().__init__(var_list, *args, **kwargs)
 
     def build(self):
         """Builds the saver and the finiteness check (before the graph is final)."""
         super().build()
         if getattr(self, "_finite_check", None) is None:
-            variables = [
-                v
-                for v in tf.compat.v1.trainable_variables()
-                if v.dtype.base_dtype.is_floating
-            ]
+            variables = saved_float_variables(self._checked_var_list)
+            trainable = {id(v) for v in tf.compat.v1.trainable_variables()}
             self._checked = variables
-            self._finite_check = _finite_flags(variables) if variables else None
+            self._trainable = np.array([id(v) in trainable for v in variables])
+            self._inf_on_purpose = None  # Set at the first save.
+            self._finite_check = _non_finite_flags(variables) if variables else None
 
     def save(self, sess, save_path, global_step=None, *args, **kwargs):
         """Saves as `Saver.save`, after checking every variable is finite.
@@ -68,13 +111,19 @@ class FiniteSaver(tf.compat.v1.train.Saver):
         """
         check = getattr(self, "_finite_check", None)
         if check is not None:
-            flags = sess.run(check)
-            if not np.all(flags):
-                bad = [v.op.name for v, ok in zip(self._checked, flags) if not ok]
+            bad = self._non_finite(*sess.run(check))
+            if bad:
                 raise NonFiniteVariablesError(
                     _message(bad, save_path, global_step, sess)
                 )
         return super().save(sess, save_path, global_step, *args, **kwargs)
+
+    def _non_finite(self, nan: np.ndarray, inf: np.ndarray) -> list:
+        """The names of the variables that must not be saved."""
+        if self._inf_on_purpose is None:
+            self._inf_on_purpose = inf & ~self._trainable
+        refused = nan | (inf & ~self._inf_on_purpose)
+        return [v.op.name for v, no in zip(self._checked, refused) if no]
 
 
 def _step(sess, global_step) -> str:
