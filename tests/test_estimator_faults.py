@@ -245,21 +245,61 @@ def test_training_with_data_does_not_warn(tmp_path, caplog):
     assert "made no steps" not in caplog.text
 
 
-def test_evaluating_empty_input_warns(tmp_path, caplog):
+def _zero_example_input_fn():
+    """One batch, of no examples."""
+    return tf.data.Dataset.from_tensors(({"x": X[:0]}, Y[:0]))
+
+
+def _empty_sharded_input_fn():
+    """No examples, sharded over 2 devices."""
+    return emg.inputs.sharded_input_fn(
+        lambda ctx: tf.data.Dataset.from_tensor_slices(({"x": X[:0]}, Y[:0])),
+        devices=ALL_DEVICES[:2],
+        global_batch_size=8,
+    )()
+
+
+_EMPTY_EVALS = {
+    "no-batch": (_empty_input_fn, {}, "0 examples in 0 batches"),
+    "empty-batch": (_zero_example_input_fn, {}, "0 examples in 1 batch"),
+    "empty-shards": (
+        _empty_sharded_input_fn,
+        {"devices": ALL_DEVICES[:2]},
+        "0 examples in 0 batches",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_EMPTY_EVALS))
+def test_evaluating_no_examples_warns(tmp_path, caplog, case):
+    input_fn, config, counted = _EMPTY_EVALS[case]
     _log_levels(caplog)
-    estimator = _estimator(tmp_path / "model")
+    params = {"tower_optimizer": True} if config else None
+    estimator = _estimator(tmp_path / "model", params=params, **config)
     estimator.train(TRAIN_FN, steps=1)
-    metrics = estimator.evaluate(_empty_input_fn)
+    metrics = estimator.evaluate(input_fn)
     assert metrics["loss"] == 0.0  # What tf.estimator returns, now with a warning.
     assert re.search(
-        r"Evaluation ran on no data: input_fn .*_empty_input_fn gave no batch, so "
-        r"the metrics \(accuracy = 0\.0, global_step = 1, loss = 0\.0\) measure "
-        r"nothing",
+        rf"Evaluation ran on no data: evaluated {counted} of input_fn "
+        rf".*{input_fn.__name__}, so the metrics \(accuracy = 0\.0, global_step = "
+        r"1, loss = 0\.0\) are meaningless\. Check the eval input_fn",
         caplog.text,
     )
     caplog.clear()
     estimator.evaluate(EVAL_FN)
     assert "Evaluation ran on no data" not in caplog.text
+
+
+@pytest.mark.parametrize("input_fn", [_empty_input_fn, _zero_example_input_fn])
+def test_evaluating_no_examples_gives_tf_estimator_results(tmp_path, input_fn):
+    if not emg_estimator.HAS_TF_ESTIMATOR:
+        pytest.skip("tf.estimator (the reference) exists on TF <= 2.15 only")
+    results = []
+    for cls in (emg_estimator.Estimator, tf.estimator.Estimator):
+        estimator = cls(model_fn, model_dir=str(tmp_path / cls.__module__), params={})
+        estimator.train(TRAIN_FN, steps=1)
+        results.append(estimator.evaluate(input_fn))
+    assert results[0] == results[1]
 
 
 # --- Row 22: PerDevice input to a model_fn that is not replicated. ---

@@ -15,6 +15,7 @@ from estimator_multigpu.estimator import (
 from estimator_multigpu.estimator import (
     _damaged as damaged,
 )
+from estimator_multigpu.estimator import _hooks as hooks_lib
 from estimator_multigpu.estimator import _input_fn as input_fn_lib
 from estimator_multigpu.estimator import (
     _model_fn_args as model_fn_args,
@@ -67,38 +68,62 @@ def evaluate(
         scaffold, update_op, eval_dict, all_hooks = build_eval_graph(
             estimator, model, input_fn, hooks, checkpoint_path
         )
-        counter = BatchCounterHook()
         with damaged.explain_restore_errors(checkpoint_path):
             results = tf_internals.evaluate_once(
                 checkpoint_path=checkpoint_path,
                 scaffold=scaffold,
                 eval_ops=update_op,
                 final_ops=eval_dict,
-                hooks=all_hooks + [counter],
+                hooks=all_hooks,
                 config=estimator.config.session_config,
             )
-        if not counter.batches:
-            _warn_no_batches(input_fn, results)
+        counter = next(h for h in all_hooks if isinstance(h, BatchCounterHook))
+        if counter.saw_no_data():
+            _warn_no_data(input_fn, results, counter)
         write_summaries(estimator, name, results, checkpoint_path)
     return results
 
 
 class BatchCounterHook(tf.compat.v1.train.SessionRunHook):
-    """Counts the session runs that completed (an ended input completes none)."""
+    """Counts the session runs that completed (an ended input completes none).
 
-    def __init__(self):
+    With `examples` (a batch's example count: an int, or a scalar tensor that
+    is fetched with each run) it also counts the examples.
+    """
+
+    def __init__(self, examples: int | tf.Tensor | None = None):
         self.batches = 0
+        self.examples = 0 if examples is not None else None
+        self._per_batch = examples
+
+    def before_run(self, run_context):
+        del run_context
+        if isinstance(self._per_batch, tf.Tensor):
+            return tf.compat.v1.train.SessionRunArgs(self._per_batch)
+        return None
 
     def after_run(self, run_context, run_values):
-        del run_context, run_values
+        del run_context
         self.batches += 1
+        if isinstance(self._per_batch, tf.Tensor):
+            self.examples += int(run_values.results)
+        elif self._per_batch is not None:
+            self.examples += self._per_batch
+
+    def saw_no_data(self) -> bool:
+        """No batch, or (when examples are counted) batches of no examples."""
+        return not self.batches or self.examples == 0
 
 
-def _warn_no_batches(input_fn: Callable, results: dict) -> None:
+def _warn_no_data(input_fn: Callable, results: dict, counter: BatchCounterHook):
     metrics = ", ".join(f"{k} = {v!s}" for k, v in sorted(results.items()))
+    batches = f"{counter.batches} batch{'' if counter.batches == 1 else 'es'}"
+    counted = batches if counter.examples is None else f"0 examples in {batches}"
     tf.get_logger().warning(
-        "Evaluation ran on no data: input_fn %s gave no batch, so the metrics "
-        "(%s) measure nothing. Perhaps input is empty or misspecified.",
+        "Evaluation ran on no data: evaluated %s of input_fn %s, so the metrics "
+        "(%s) are meaningless. Check the eval input_fn: its files or dataset may "
+        "be empty, a filter may drop every example, or its shard may get none.",
+        counted,
         input_fn_lib.name_of(input_fn),
         metrics,
     )
@@ -154,6 +179,7 @@ def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
     eval_dict[_GLOBAL_STEP] = global_step
     scaffold = _with_default_local_init(spec.scaffold)
     all_hooks = input_hooks + hooks + list(spec.evaluation_hooks or [])
+    all_hooks.append(BatchCounterHook(hooks_lib.batch_size_of(features)))
     return scaffold, update_op, eval_dict, all_hooks
 
 
