@@ -1,5 +1,7 @@
 """`emg.towers.create_clones`: slim model_deploy clones, the optimizer chosen after them."""
 
+import time
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -70,6 +72,43 @@ def test_var_list_leaves_the_other_variables():
     got = _train(2, var_list=lambda: v1.trainable_variables("b"))
     np.testing.assert_array_equal(got[1], np.ones([3, 2], np.float32))
     np.testing.assert_allclose(got[2], reference[2], rtol=1e-5, atol=1e-6)
+
+
+def slow_update_clone_fn(iterator):
+    """`clone_fn` plus an UPDATE_OP that copies `w` only after a pause.
+
+    Nothing but an ordering makes that read come before the update: without
+    one, the optimizer updates `w` during the pause.
+    """
+    outputs = clone_fn(iterator)
+    (w,) = v1.global_variables("w:")
+    before = v1.get_variable(
+        "w_before_update", [3, 2], initializer=v1.zeros_initializer(), trainable=False
+    )
+    pause = tf.py_function(lambda: time.sleep(0.2) or 0, [], tf.int32)
+    with tf.control_dependencies([pause]):
+        late = v1.assign(before, tf.identity(w))
+    v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, late)
+    return outputs
+
+
+@pytest.mark.parametrize("num_clones", [1, 2], ids=["1", "2"])
+def test_update_ops_read_the_variables_before_the_update(num_clones):
+    """As slim's single-device `with tf.control_dependencies(update_ops)`."""
+    with tf.Graph().as_default():
+        dataset = tf.data.Dataset.from_tensor_slices((_X, _Y)).batch(8 // num_clones)
+        clones = emg.towers.create_clones(
+            slow_update_clone_fn,
+            [v1.data.make_one_shot_iterator(dataset)],
+            devices=ALL_DEVICES[:num_clones],
+        )
+        _, train_op = clones.minimize(v1.train.GradientDescentOptimizer(0.5))
+        w, before = [v1.global_variables(n)[0] for n in ("w:", "w_before_update:")]
+        with v1.Session() as session:
+            session.run(v1.global_variables_initializer())
+            session.run(train_op)
+            np.testing.assert_array_equal(session.run(before), np.ones([3, 2]))
+            assert np.max(np.abs(session.run(w) - 1.0)) > 0  # Updated after.
 
 
 def test_bad_arguments_and_a_second_minimize():

@@ -91,9 +91,12 @@ class Clones(list):
 def _tower_model_fn(clone_fn, args, kwargs, stand_in, outputs):
     def model_fn(features, labels, mode):
         del features, labels
+        start = len(loop.update_ops_since(0))
         outputs.append(clone_fn(*args, **kwargs))
         loss = tf.compat.v1.losses.get_total_loss(add_regularization_losses=True)
-        train_op = stand_in.minimize(loss)
+        train_op = loop.minimize_after(
+            loop.update_ops_since(start), stand_in, loss, None, None
+        )
         return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
     return model_fn
@@ -117,7 +120,8 @@ def create_clones(
     its losses to the LOSSES collection (`tf.compat.v1.losses.*`,
     `slim.losses.*`); tower 0 creates the variables under single-device
     names; `clones[0].outputs` is what `clone_fn` returned on the first
-    device, and the first clone's UPDATE_OPS and summaries are the graph's.
+    device, and the first clone's UPDATE_OPS and summaries are the graph's
+    (its UPDATE_OPS run before the update, as on one device).
 
     Args:
       clone_fn: builds one clone; its losses go to the LOSSES collection.
