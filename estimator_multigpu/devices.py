@@ -319,4 +319,97 @@ def _check_simulate_args(n, device_type) -> str:
     return kind
 
 
+def session_config(
+    config: tf.compat.v1.ConfigProto | None = None,
+) -> tf.compat.v1.ConfigProto:
+    """A copy of `config` whose sessions see this process's logical devices.
+
+    `tf.compat.v1.Session(config=...)` builds its devices from the
+    `ConfigProto` alone: only a session without one (`config=None`) sees the
+    devices `simulate` or `tf.config.set_logical_device_configuration` made.
+    With any explicit config (even an empty `ConfigProto()`) it sees one CPU,
+    so towers on `/cpu:1` are soft-placed on `/cpu:0`, or fail without
+    `allow_soft_placement`. This copy raises `device_count['CPU']` to the
+    logical CPUs and, where a GPU is split, sets
+    `gpu_options.experimental.virtual_devices` (and `visible_device_list`) as
+    TensorFlow does for a session without a config. The rest of `config`
+    stays, including `device_count={'GPU': 0}`, which hides the GPUs.
+
+    Args:
+      config: the session config to keep, or None for an empty one.
+
+    Returns:
+      A new `ConfigProto`; `config` is not changed.
+
+    Raises:
+      TypeError: if `config` is not a `tf.compat.v1.ConfigProto`.
+    """
+    if config is not None and not isinstance(config, tf.compat.v1.ConfigProto):
+        raise TypeError(
+            "`config` must be a tf.compat.v1.ConfigProto or None; received "
+            f"{config!r} of type {type(config).__name__}. Pass "
+            "tf.compat.v1.ConfigProto(...)."
+        )
+    proto = tf.compat.v1.ConfigProto()
+    if config is not None:
+        proto.CopyFrom(config)
+    _keep_logical_cpus(proto)
+    _keep_logical_gpus(proto)
+    return proto
+
+
+def _keep_logical_cpus(proto: tf.compat.v1.ConfigProto) -> None:
+    """At least as many session CPUs as logical CPUs (a session's default is 1)."""
+    count = _logical_count("CPU")
+    if count > proto.device_count.get("CPU", 1):
+        proto.device_count["CPU"] = count
+
+
+def _keep_logical_gpus(proto: tf.compat.v1.ConfigProto) -> None:
+    """The split of the visible GPUs, unless the config has its own or hides them."""
+    gpu_options = proto.gpu_options
+    if (
+        proto.device_count.get("GPU", 1) == 0
+        or gpu_options.experimental.virtual_devices
+    ):
+        return
+    physical = tf.config.list_physical_devices("GPU")
+    indices = _visible_gpu_indices(gpu_options.visible_device_list, physical)
+    splits = [tf.config.get_logical_device_configuration(physical[i]) for i in indices]
+    if not any(splits):
+        return  # No GPU is split: the session makes the same devices itself.
+    if gpu_options.per_process_gpu_memory_fraction:
+        tf.get_logger().warning(
+            "session_config: gpu_options.per_process_gpu_memory_fraction (%s) "
+            "is dropped: the GPUs are split into logical devices, whose "
+            "memory_limit sets their memory, and TensorFlow refuses both.",
+            gpu_options.per_process_gpu_memory_fraction,
+        )
+        gpu_options.per_process_gpu_memory_fraction = 0
+    gpu_options.visible_device_list = ",".join(str(i) for i in indices)
+    for split in splits:
+        _add_virtual_devices(gpu_options.experimental.virtual_devices.add(), split)
+    count = sum(len(split) if split else 1 for split in splits)
+    if "GPU" in proto.device_count and proto.device_count["GPU"] < count:
+        proto.device_count["GPU"] = count
+
+
+def _visible_gpu_indices(visible_device_list: str, physical: list) -> list[int]:
+    """Indices of the GPUs the session uses: its own list, else the visible ones."""
+    if visible_device_list:
+        return [int(index) for index in visible_device_list.split(",")]
+    visible = tf.config.get_visible_devices("GPU")
+    return [i for i, device in enumerate(physical) if device in visible]
+
+
+def _add_virtual_devices(virtual, split) -> None:
+    """One physical GPU's logical devices, as `GPUOptions` describes them."""
+    for device in split or []:
+        virtual.memory_limit_mb.append(device.memory_limit)
+        if device.experimental_priority is not None:
+            virtual.priority.append(device.experimental_priority)
+        if device.experimental_device_ordinal is not None:
+            virtual.device_ordinal.append(device.experimental_device_ordinal)
+
+
 from estimator_multigpu._gpu_runtime import tune_gpu_runtime  # noqa: E402, F401

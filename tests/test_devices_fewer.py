@@ -86,3 +86,35 @@ def test_resolve_after_another_simulate_count_says_what_to_do():
         r"already split into 4.*num_gpus <= 4",
     ):
         devices.resolve(num_gpus=5)
+
+
+_ESTIMATOR_SCRIPT = """
+import sys, tempfile
+sys.path.insert(0, sys.argv[1])  # The tests' helper modules.
+import tensorflow as tf
+import estimator_multigpu as emg
+from estimator_models import dataset_input_fn, make_data, model_fn
+from placement_helpers import PlacementRecorder
+
+emg.devices.resolve(num_gpus=2)  # Simulates 2 CPUs: there is no GPU.
+growth = tf.compat.v1.ConfigProto(
+    gpu_options=tf.compat.v1.GPUOptions(allow_growth=True)
+)
+config = emg.estimator.RunConfig(
+    model_dir=tempfile.mkdtemp(), num_gpus=2, session_config=growth
+)
+estimator = emg.estimator.Estimator(
+    model_fn, config=config, params={"tower_optimizer": True}
+)
+recorder = PlacementRecorder(("tower_1/",))
+x, y = make_data(16)
+estimator.train(dataset_input_fn(x, y, 8), hooks=[recorder], steps=1)
+print("TOWER_1", sorted(recorder.devices["tower_1/"]))
+"""
+
+
+def test_devices_resolve_simulated_are_kept_by_an_explicit_session_config():
+    """After resolve(num_gpus=2) simulates, allow_growth still sees /cpu:1."""
+    out = _run(_ESTIMATOR_SCRIPT, os.path.dirname(os.path.abspath(__file__)))
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "TOWER_1 ['/cpu:1']" in out.stdout, out.stdout[-3000:]

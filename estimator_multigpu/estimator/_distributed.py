@@ -149,8 +149,21 @@ def run_ps(estimator, train_spec, eval_spec) -> None:
 def run_trainer(estimator, train_spec, eval_spec) -> None:
     """Trains as the chief or a worker of the cluster."""
     del eval_spec
+    server = start_server(estimator.config)  # Before waiting: peers wait for it.
+    train_on_server(estimator, train_spec, server)
+
+
+def train_on_server(estimator, train_spec, server) -> None:
+    """Trains `train_spec` between-graph as this task, on its started `server`.
+
+    Args:
+      estimator: an `emg.estimator.Estimator` whose config names a chief,
+        master or worker task of a cluster.
+      train_spec: what to train (`input_fn`, `max_steps`, hooks, listeners).
+      server: this task's server from `start_server` (None: a cluster of one
+        node, which trains in process).
+    """
     config = estimator.config
-    server = start_server(config)  # Before waiting: peers wait for it.
     if server is not None:
         ps_tasks = waits.tasks_of(config.cluster_spec, (cluster.PS,))
         waits.wait_for_servers(ps_tasks, config.session_creation_timeout_secs)

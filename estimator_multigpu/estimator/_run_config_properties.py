@@ -13,6 +13,8 @@ from typing import Any, Generic, TypeVar, overload
 
 import tensorflow as tf
 
+from estimator_multigpu import devices
+
 T = TypeVar("T")
 
 
@@ -47,6 +49,21 @@ class Field(Generic[T]):
         raise AttributeError(f"property {self.name!r} cannot be deleted.")
 
 
+class SessionConfigField(Field[tf.compat.v1.ConfigProto | None]):
+    """The stored `ConfigProto`, read as one that keeps the logical devices.
+
+    Every session the Estimator makes (train, evaluate, predict, export, a
+    cluster task's server) takes its config from here; a session with an
+    explicit config would otherwise see one CPU (`emg.devices.session_config`).
+    """
+
+    def __get__(self, obj, objtype=None):
+        value = super().__get__(obj, objtype)
+        if obj is None or value is None:
+            return value
+        return devices.session_config(value)
+
+
 class RunConfigProperties:
     """The properties of `RunConfig`: its fields, then the cluster's."""
 
@@ -61,8 +78,9 @@ class RunConfigProperties:
     save_checkpoints_secs = Field[int | None](
         "A checkpoint every this many seconds, or None."
     )
-    session_config = Field[tf.compat.v1.ConfigProto | None](
-        "The `ConfigProto` of the training and evaluation sessions."
+    session_config = SessionConfigField(
+        "The `ConfigProto` of the training and evaluation sessions, which see "
+        "this process's logical devices (see `emg.devices.session_config`)."
     )
     keep_checkpoint_max = Field[int](
         "How many recent checkpoints are kept (0 or None: all)."
