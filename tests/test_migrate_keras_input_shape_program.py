@@ -93,3 +93,83 @@ def test_a_file_the_parser_cannot_take_is_reported_not_fatal(tmp_path):
     assert out.returncode == 2, out.stderr[-3000:]
     assert "alone.py: error: cannot parse: " in out.stdout
     assert "nests too deeply" in out.stdout
+
+
+def _kept(tmp_path, module: str, reader: str, source: str) -> tuple[bool, str]:
+    """(declared shape kept, finding text) with `reader` reading `module`."""
+    from estimator_multigpu.migrate import _queue_program as queue_program
+
+    path = tmp_path / module
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(MODEL_DEF))
+    (tmp_path / reader).write_text(textwrap.dedent(source))
+    first, _ = queue_program.process_all([str(path), str(tmp_path / reader)])
+    (finding,) = [f for f in first.findings if f.rule.rule_id == "keras-input-shape"]
+    return not finding.fixed, finding.rule.replacement
+
+
+# (module path, what the reader reads, the reason the finding gives)
+READERS = {
+    "layer_kernel": (
+        "model_def.py",
+        "import model_def\nk = model_def.create_model().layers[1].kernel\n",
+        "reads `.kernel` at line 2",
+    ),
+    "getattr_by_name": (
+        "model_def.py",
+        "from model_def import create_model as make\nm = make()\n"
+        "for name in ['output']:\n    print(getattr(m, name))\n",
+        "reads `getattr(m, name)` at line 4",
+    ),
+    "output_of_the_model": (
+        "model_def.py",
+        "import model_def as md\nprint(md.create_model().output)\n",
+        "reads `.output` at line 2",
+    ),
+    "passed_to_an_imported_function": (
+        "model_def.py",
+        "import model_def\nfrom tools import show\nshow(model_def.create_model())\n",
+        "passes the model to `show` at line 3",
+    ),
+    "package_init": (
+        "pkg/__init__.py",
+        "import pkg\npkg.create_model().summary()\n",
+        "reads `.summary()` at line 2",
+    ),
+    "package_member": (
+        "pkg/model_def.py",
+        "from pkg import model_def\nprint(model_def.create_model().variables)\n",
+        "reads `.variables` at line 2",
+    ),
+}
+
+
+@pytest.mark.parametrize("module,source,why", READERS.values(), ids=READERS.keys())
+def test_a_file_reading_the_built_model_keeps_the_shape(tmp_path, module, source, why):
+    kept, text = _kept(tmp_path, module, "reader.py", source)
+    assert kept
+    assert f"reader.py imports this module and {why}" in text
+
+
+# What another file does that reads nothing of the built model.
+NOT_READERS = {
+    "calls_the_model": "import model_def\nm = model_def.create_model()\ny = m([[0.0] * 784])\n",
+    "uses_another_function": (
+        "import model_def\nimport tensorflow as tf\n"
+        "model_def.export(tf.estimator.Estimator(model_def.export), '/tmp/e')\n"
+    ),
+    "other_objects": "import model_def\nimport argparse\n"
+    "args = argparse.ArgumentParser().parse_args()\nprint(args.output)\n",
+    "another_module_of_that_name": (
+        "from sub import model_def\nprint(model_def.create_model().weights)\n"
+    ),
+    "module_names_of_tf": (
+        "import model_def\nimport tensorflow as tf\nv = tf.trainable_variables()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", NOT_READERS.values(), ids=NOT_READERS.keys())
+def test_a_file_reading_nothing_built_leaves_the_fix(tmp_path, source):
+    kept, text = _kept(tmp_path, "model_def.py", "reader.py", source)
+    assert not kept, text

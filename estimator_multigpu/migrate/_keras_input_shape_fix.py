@@ -20,39 +20,12 @@ import ast
 import dataclasses
 import os
 
+from estimator_multigpu.migrate import _keras_input_shape_reads as reads
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 RULE_ID = "keras-input-shape"
 SHAPE_AGNOSTIC = {"Reshape", "Flatten"}
 DECLARING = ("input_shape", "input_dim")
-# Attributes that need the model built: read before the first call they fail
-# or answer differently once the declared shape is gone.
-BUILT_ATTRIBUTES = {
-    "weights",
-    "trainable_weights",
-    "non_trainable_weights",
-    "variables",
-    "trainable_variables",
-    "non_trainable_variables",
-    "get_weights",
-    "set_weights",
-    "count_params",
-    "input_shape",
-    "output_shape",
-    "input",
-    "output",
-    "inputs",
-    "outputs",
-    "input_spec",
-    "get_layer",
-    "save",
-    "save_weights",
-    "load_weights",
-    "to_json",
-    "to_yaml",
-    "plot_model",
-    "model_to_dot",
-}
 
 
 def _name(func: ast.AST) -> str | None:
@@ -78,28 +51,6 @@ def _first_layers(tree: ast.AST) -> dict[int, ast.Call]:
     return out
 
 
-def built_reads(tree: ast.AST) -> list[tuple[int, str]]:
-    """(line, `.name`) of each read of an attribute only a built model answers.
-
-    `.summary` counts only when called (`tf.summary.scalar` is a module); a
-    `.save` on a name holding "saver" is a `tf.train.Saver`.
-    """
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "summary":
-                out.append((node.lineno, ".summary()"))
-        if not isinstance(node, ast.Attribute) or node.attr not in BUILT_ATTRIBUTES:
-            continue
-        if not isinstance(node.ctx, ast.Load):
-            continue
-        owner = node.value
-        if node.attr == "save" and "saver" in ast.unparse(owner).lower():
-            continue
-        out.append((node.lineno, f".{node.attr}"))
-    return sorted(out)
-
-
 def why_not(tree: ast.AST, layer: ast.Call) -> str | None:
     """Why `--fix` keeps `layer`'s declared shape, or None when it can drop it."""
     if id(layer) not in _first_layers(tree):
@@ -109,14 +60,8 @@ def why_not(tree: ast.AST, layer: ast.Call) -> str | None:
             f"`{_name(layer.func)}` is not shape-agnostic (only a Reshape or "
             "Flatten maps any input of that size the same way)"
         )
-    reads = built_reads(tree)
-    if reads:
-        line, attr = reads[0]
-        return (
-            f"the module reads `{attr}` at line {line}, which needs the model "
-            "built from the declared shape before its first call"
-        )
-    return None
+    found = reads.reads(tree)
+    return f"the module {found[0][1]}" if found else None
 
 
 def _keyword(layer: ast.Call) -> ast.keyword:
@@ -164,19 +109,59 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], layers) -> list[Edit]
     return out
 
 
-def _imports(tree: ast.AST, stem: str) -> bool:
-    """True if `tree` imports a module named `stem` (any package path)."""
+def _module_parts(path: str) -> list[str]:
+    """`['pkg', 'model_def']` for `.../pkg/model_def.py` (a package: its folder)."""
+    parts = os.path.normpath(os.path.splitext(path)[0]).split(os.sep)
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def _names(dotted: str, parts: list[str]) -> bool:
+    """True if the import of `dotted` may load the module at `parts`."""
+    wanted = dotted.split(".")
+    return bool(dotted) and parts[-len(wanted) :] == wanted
+
+
+def _bound(tree: ast.AST, parts: list[str], offered: reads.Seeds):
+    """What `tree` binds of the module at `parts`; None if it does not import it.
+
+    Import names are matched by their last parts (`import model_def` may be
+    any `model_def.py`; `sub.model_def` only one in a `sub` folder), so a
+    module of the same name elsewhere only makes the guard keep more.
+    """
+    seeds = reads.Seeds()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            for alias in node.names:
+                if _names(alias.name, parts):
+                    _as_module(seeds, alias.asname or alias.name, offered)
         elif isinstance(node, ast.ImportFrom):
-            names = [f"{node.module or ''}.{a.name}" for a in node.names]
-            names.append(node.module or "")
-        else:
-            continue
-        if any(name.rsplit(".", 1)[-1] == stem for name in names):
-            return True
-    return False
+            for alias in node.names:
+                _from(seeds, node.module or "", alias, parts, offered)
+    found = seeds.modules or seeds.names or seeds.functions
+    return seeds if found else None
+
+
+def _as_module(seeds: reads.Seeds, local: str, offered: reads.Seeds) -> None:
+    seeds.modules.add(local)
+    seeds.functions.update(f"{local}.{f}" for f in offered.functions)
+    seeds.names.update(f"{local}.{n}" for n in offered.names)
+
+
+def _from(seeds, module: str, alias: ast.alias, parts, offered) -> None:
+    """`from module import name [as local]`: the module itself or a member."""
+    local = alias.asname or alias.name
+    if _names(f"{module}.{alias.name}".lstrip("."), parts):
+        _as_module(seeds, local, offered)
+    elif _names(module, parts):
+        for source, into in (
+            (offered.functions, seeds.functions),
+            (offered.names, seeds.names),
+        ):
+            if alias.name == "*":
+                into.update(source)
+            elif alias.name in source:
+                into.add(local)
+        seeds.modules.add(local)
 
 
 def _parse(result) -> ast.Module | None:
@@ -209,18 +194,23 @@ def program_reasons(results) -> dict[int, str]:
     trees = {i: _parse(result) for i, result in enumerate(results)}
     out = {}
     for i in fixed:
-        stem = os.path.splitext(os.path.basename(results[i].path))[0]
-        for j, tree in trees.items():
-            reads = built_reads(tree) if j != i and tree is not None else []
-            if reads and _imports(tree, stem):
-                line, attr = reads[0]
-                out[i] = (
-                    f"{results[j].path} imports this module and reads `{attr}` "
-                    f"at line {line}, which needs the model built from the "
-                    "declared shape before its first call"
-                )
-                break
+        why = _read_elsewhere(results, trees, i)
+        if why is not None:
+            out[i] = why
     return out
+
+
+def _read_elsewhere(results, trees: dict, i: int) -> str | None:
+    """Why another file keeps result `i`'s declared shape, or None."""
+    if trees[i] is None:
+        return None
+    parts, offered = _module_parts(results[i].path), reads.exported(trees[i])
+    for j, tree in trees.items():
+        seeds = _bound(tree, parts, offered) if j != i and tree is not None else None
+        found = reads.reads(tree, seeds) if seeds is not None else []
+        if found:
+            return f"{results[j].path} imports this module and {found[0][1]}"
+    return None
 
 
 def keep(findings, why: str) -> None:
