@@ -599,9 +599,12 @@ def _run_layout(layout: str) -> tuple[list[list[str]], str | None]:
     return rows, error
 
 
-def _physical_gpus() -> int:
-    import tensorflow as tf
-
+def _physical_gpus() -> int | None:
+    """The physical GPUs TensorFlow sees; None where TensorFlow is not installed."""
+    try:
+        import tensorflow as tf
+    except ImportError:
+        return None
     return len(tf.config.list_physical_devices("GPU"))
 
 
@@ -621,6 +624,13 @@ def main(argv):
         _child(_LAYOUT.value)
         return 0
     gpus = _physical_gpus()
+    if gpus is None:
+        print(
+            f"The GPU check needs TensorFlow, which {sys.executable} cannot import: "
+            "install it (pip install 'tensorflow[and-cuda]' on a GPU machine), "
+            "then run this script again."
+        )
+        return 2
     layouts = ["one", "split"] + (["physical"] if gpus > 1 else [])
     rows, failed = [], False
     start = time.perf_counter()
