@@ -25,6 +25,7 @@ import time
 import tensorflow as tf
 
 from estimator_multigpu import cluster as cluster_lib
+from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator import (
     _cluster as cluster,
 )
@@ -132,11 +133,18 @@ def start_server(config) -> tf.distribute.Server | None:
 
 
 def _server_config(session_config) -> tf.compat.v1.ConfigProto:
-    """tf.estimator's server config: the session's GPU options only."""
+    """tf.estimator's server config (the session's GPU options), logical devices kept.
+
+    A server, not the session config, makes the devices of its sessions.
+    """
     if session_config is None:
-        return tf.compat.v1.ConfigProto(log_device_placement=False)
-    return tf.compat.v1.ConfigProto(
-        log_device_placement=False, gpu_options=session_config.gpu_options
+        return devices_lib.session_config(
+            tf.compat.v1.ConfigProto(log_device_placement=False)
+        )
+    return devices_lib.session_config(
+        tf.compat.v1.ConfigProto(
+            log_device_placement=False, gpu_options=session_config.gpu_options
+        )
     )
 
 
