@@ -141,3 +141,51 @@ def test_every_batch_of_a_finite_input_is_trained_once(num_devices):
     assert steps == BATCHES
     assert final[0] == BATCHES
     np.testing.assert_allclose(final[1], _numpy_replay(), rtol=1e-5)
+
+
+def _unwrapped_model_fn(features, labels, mode, params):
+    """`_model_fn` with the SyncReplicasOptimizer's own `minimize`."""
+    weights = tf.compat.v1.get_variable(
+        "w", [4, 1], initializer=tf.compat.v1.zeros_initializer()
+    )
+    loss = tf.reduce_mean(tf.square(tf.matmul(features, weights) - labels))
+    sync = WRAPPERS[params["wrapper"]](
+        tf.compat.v1.train.GradientDescentOptimizer(LEARNING_RATE)
+    )
+    step = tf.compat.v1.train.get_or_create_global_step()
+    train_op = sync.minimize(loss, global_step=step)
+    return emg_estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+@pytest.mark.usefixtures("cluster_env")
+@pytest.mark.parametrize("wrapper", sorted(WRAPPERS))
+def test_unwrapped_sync_replicas_optimizer_is_refused_with_the_wrapper(wrapper):
+    with tf.Graph().as_default():
+        model_fn = emg.replicate_model_fn(_unwrapped_model_fn, devices=ALL_DEVICES[:2])
+        features, labels = tf.constant(_X[:BATCH]), tf.constant(_Y[:BATCH])
+        with pytest.raises(
+            TypeError,
+            match=r"SyncReplicasOptimizer \('sync_replicas'\) was called unwrapped "
+            r"in tower 0.*wrap it in emg\.TowerOptimizer.*"
+            r"emg\.TowerOptimizer\(sync_optimizer\)\.minimize\(loss, global_step=",
+        ):
+            model_fn(
+                features, labels, emg_estimator.ModeKeys.TRAIN, {"wrapper": wrapper}
+            )
+
+
+@pytest.mark.parametrize("num_devices", [1, 2], ids=["1dev", "2dev"])
+def test_minimize_wraps_a_sync_replicas_optimizer_itself(num_devices):
+    def tower_fn(x, y):
+        weights = tf.compat.v1.get_variable(
+            "w", [4, 1], initializer=tf.compat.v1.zeros_initializer()
+        )
+        return tf.reduce_mean(tf.square(tf.matmul(x, weights) - y))
+
+    with tf.Graph().as_default():
+        step = tf.compat.v1.train.create_global_step()
+        sync = _tf_sync(tf.compat.v1.train.GradientDescentOptimizer(LEARNING_RATE))
+        _, train_op = emg.towers.minimize(
+            tower_fn, (_X[:BATCH], _Y[:BATCH]), sync, ALL_DEVICES[:num_devices], step
+        )
+        assert sync._gradients_applied and train_op is not None

@@ -4,8 +4,10 @@ While towers are built, `Optimizer.compute_gradients` and `apply_gradients`
 called on a plain optimizer go to a `TowerOptimizer` that wraps it (one per
 optimizer and tower), so a model_fn written for one device trains with the
 same step on several. `TowerOptimizer` calls its wrapped optimizer inside
-`delegating()`, which passes such calls through unchanged. Outside towers
-nothing changes.
+`delegating()`, which passes such calls through unchanged. A
+`SyncReplicasOptimizer` (its own `apply_gradients`) is refused unwrapped in
+a tower, with the `TowerOptimizer` wrap as the fix. Outside towers nothing
+changes.
 """
 
 from __future__ import annotations
@@ -56,11 +58,43 @@ def _routed(name: str, original):
     return method
 
 
+def _refused_in_towers(original):
+    """`SyncReplicasOptimizer.apply_gradients`, refused unwrapped in a tower.
+
+    It overrides `apply_gradients` and hands the wrapped optimizer the
+    gradients its accumulators average, which are no tower's share: wrapped
+    in a `TowerOptimizer` it gets the towers' sum once instead.
+    """
+
+    def apply_gradients(self, *args, **kwargs):
+        tower = context_lib.current()
+        if tower is None or getattr(_LOCAL, "depth", 0):
+            return original(self, *args, **kwargs)
+        raise TypeError(
+            f"A tf.compat.v1.train.SyncReplicasOptimizer ({self.get_name()!r}) "
+            f"was called unwrapped in tower {tower.index}; it averages "
+            "gradients itself, so it cannot act as one tower's optimizer. In "
+            "the model_fn, wrap it in emg.TowerOptimizer, e.g. "
+            "emg.TowerOptimizer(sync_optimizer).minimize(loss, global_step="
+            "tf.compat.v1.train.get_global_step()) with sync_optimizer = "
+            "emg.estimator.sync_replicas_optimizer(optimizer, config): the "
+            "towers' summed gradients then go to it once per step."
+        )
+
+    apply_gradients.__doc__ = original.__doc__
+    apply_gradients.emg_original = original
+    return apply_gradients
+
+
 def install() -> None:
     """Routes plain optimizers' calls inside towers (once per process)."""
     base = tf.compat.v1.train.Optimizer
+    sync = tf.compat.v1.train.SyncReplicasOptimizer
     with _INSTALL_LOCK:
         for name in _ROUTED:
             original = base.__dict__[name]
             if not hasattr(original, "emg_original"):
                 setattr(base, name, _routed(name, original))
+        original = sync.__dict__["apply_gradients"]
+        if not hasattr(original, "emg_original"):
+            sync.apply_gradients = _refused_in_towers(original)
