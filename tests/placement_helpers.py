@@ -25,6 +25,9 @@ _VARIABLE_OPS = (
     "AssignVariableOp",
     "AssignAddVariableOp",
     "AssignSubVariableOp",
+    "Assign",  # Reference variables' (disable_v2_behavior) updates.
+    "AssignAdd",
+    "AssignSub",
 )
 
 

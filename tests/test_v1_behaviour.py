@@ -48,6 +48,8 @@ MODULES = {
     "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",
     "test_towers_estimator.py": None,
+    "test_placement.py": None,  # Where tower ops ran, from the step's trace.
+    "test_devices_session_config.py": None,
     "test_estimator_sync_replicas_towers.py": None,  # TF1 SyncReplicasOptimizer.
     "test_estimator_learn.py": None,  # contrib.learn Experiment scripts run TF1-style.
     "test_estimator_ps_strategy.py": None,  # replica_device_setter graphs.
