@@ -202,3 +202,29 @@ def test_multi_device_iterator_is_read_as_one_host_pipeline():
     assert len(pipeline.roots) == 2 and len(dealers) == 2
     assert all(len(s.inputs) == 1 for s in dealers)
     assert dealers[0].inputs[0] is dealers[1].inputs[0]  # The one host pipeline.
+
+
+def _maps(depth):
+    dataset = tf.data.Dataset.range(10)
+    for _ in range(depth):
+        dataset = dataset.map(lambda x: x + 1)
+    return dataset
+
+
+@pytest.mark.parametrize(
+    "depth, graph_mode",
+    [
+        (500, True),
+        pytest.param(2000, True, marks=pytest.mark.slow),
+        pytest.param(500, False, marks=pytest.mark.slow),
+    ],
+    ids=["graph_500", "graph_2000", "eager_500"],
+)
+def test_thousands_of_chained_maps_are_checked(depth, graph_mode):
+    """The graph is walked and counted without recursion: no RecursionError
+    however deep, and each map (of 10 elements, one at a time) is found."""
+    if graph_mode:
+        found = diagnose.check_input_fn(lambda: _maps(depth))
+    else:
+        found = diagnose.check(_maps(depth))
+    assert [f.rule for f in found].count("sequential-map") == depth

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import weakref
 
 from estimator_multigpu.diagnose import _ops as ops
-from estimator_multigpu.diagnose._pipeline import DEVICE_COPY, Stage
+from estimator_multigpu.diagnose._pipeline import DEVICE_COPY, Stage, topological
 
 INFINITE = math.inf
 _SAME = frozenset({"map", "prefetch", "cache", "shuffle"})
+_COUNTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stage -> count.
 
 
 def _source(stage: Stage) -> float | None:
@@ -81,10 +83,27 @@ def _unary(stage: Stage, n: float) -> float | None:
 
 
 def cardinality(stage: Stage) -> float | None:
-    """Elements `stage` yields: an int, `INFINITE`, or None when unknown."""
+    """Elements `stage` yields: an int, `INFINITE`, or None when unknown.
+
+    Counted from the sources down, without recursion, so that a pipeline
+    thousands of stages deep is counted too; each stage's count is kept, so
+    that asking for every stage in turn stays linear in the stages.
+    """
+    for current in topological([stage], _uncounted_inputs):
+        if current not in _COUNTS:
+            _COUNTS[current] = _count(current, [_COUNTS[s] for s in current.inputs])
+    return _COUNTS[stage]
+
+
+def _uncounted_inputs(stage: Stage) -> list[Stage]:
+    """The inputs to visit before `stage`: none once it is counted."""
+    return [] if stage in _COUNTS else stage.inputs
+
+
+def _count(stage: Stage, counts: list[float | None]) -> float | None:
+    """Elements `stage` yields, given those of its inputs (`counts`)."""
     if not stage.inputs:
         return _source(stage)
-    counts = [cardinality(s) for s in stage.inputs]
     if stage.family == "zip":
         return None if None in counts else min(counts)
     if stage.family == "concatenate":

@@ -60,9 +60,35 @@ class GraphReader:
         self._stages: dict[str, Stage] = {}
 
     def stage(self, name: str) -> Stage:
-        if name not in self._stages:
-            self._stages[name] = self._build(self._nodes[name])
+        """The stage of node `name`, its upstream stages built first.
+
+        Iterative, not recursive: a pipeline thousands of stages deep (a
+        `.map()` per feature, in a loop) is read like any other.
+        """
+        pending = [name]
+        while pending:
+            current = pending[-1]
+            if current in self._stages:
+                pending.pop()
+                continue
+            missing = [
+                n for n in self._dataset_inputs(current) if n not in self._stages
+            ]
+            if missing:
+                pending.extend(reversed(missing))
+                continue
+            pending.pop()
+            self._stages[current] = self._build(self._nodes[current])
         return self._stages[name]
+
+    def _dataset_inputs(self, name: str) -> list[str]:
+        """The dataset nodes that node `name` reads (its upstream stages)."""
+        names = []
+        for text in self._nodes[name].input:
+            producer = None if text.startswith("^") else self._producer(text)
+            if producer is not None and ops.is_dataset_op(producer.op):
+                names.append(producer.name)
+        return names
 
     def _producer(self, text: str):
         node = self._nodes.get(_input_name(text))
