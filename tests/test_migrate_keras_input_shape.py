@@ -1,8 +1,11 @@
 """A serving placeholder the model's declared Keras `input_shape` refuses (official/mnist)."""
 
 import ast
+import pathlib
+import re
 import textwrap
 
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -42,7 +45,10 @@ def test_the_finding_names_both_shapes_and_the_exact_receiver():
     assert "`image` is [None, 28, 28]" in text
     assert "declares input_shape=(784,)" in text
     assert text.endswith(
-        "lambda: emg.estimator.export.ServingInputReceiver("
+        "replace the receiver fn with `serving_input_receiver_fn`, which builds "
+        "its placeholder in the export's graph: def serving_input_receiver_fn(): "
+        "image = tf.placeholder(tf.float32, [None, 28, 28]); "
+        "return emg.estimator.export.ServingInputReceiver("
         "{'image': tf.reshape(image, [-1, 784])}, {'image': image})"
     )
 
@@ -61,15 +67,77 @@ def test_no_finding_where_the_shapes_agree_or_cannot_be_read(placeholder, input_
     assert _found(_source(placeholder, input_shape)) == []
 
 
-def test_the_suggested_receiver_feeds_the_declared_shape_and_serves_the_old_one():
+def _suggested(source: str) -> str:
+    (hit,) = _found(source)
+    return hit[3].replacement.split("in the export's graph: ", 1)[1]
+
+
+def test_every_feature_gets_a_placeholder_of_the_receiver_fn_itself():
+    source = _source("[None, 28, 28]").replace(
+        '{"image": image}', '{"image": image, "key": key, "scale": scale}'
+    )
+    source = source.replace(
+        "    fn =",
+        "    key = tf.placeholder(tf.string, [None], name='key')\n"
+        "    scale = tf.ones([1])\n    fn =",
+    )
+    code = _suggested(source)
+    assert "key = tf.placeholder(tf.string, [None], name='key')" in code
+    assert "scale_input = tf.placeholder(scale.dtype, scale.shape)" in code
+    assert code.endswith(
+        "{'image': tf.reshape(image, [-1, 784]), 'key': key, 'scale': scale_input}, "
+        "{'image': image, 'key': key, 'scale': scale_input})"
+    )
+
+
+GUIDE = (pathlib.Path(__file__).resolve().parents[1] / "migration_guide.md").read_text(
+    encoding="utf-8"
+)
+
+
+def _guide_receiver() -> str:
+    """The receiver fn of migration_guide.md's keras-input-shape section."""
+    section = GUIDE.split('<a id="keras-input-shape"></a>', 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.S)[1]
+    return textwrap.dedent(block)
+
+
+def test_the_guide_gives_the_receiver_the_finding_gives():
+    code = _suggested(_source("[None, 28, 28]"))
+    assert ast.dump(ast.parse(_guide_receiver())) == ast.dump(ast.parse(code))
+
+
+def _model_fn(features, labels, mode):
+    """Softmax regression on the declared flat `[batch_size, 784]` input."""
     from estimator_multigpu import estimator as est
 
-    (hit,) = _found(_source("[None, 28, 28]"))
-    suggested = hit[3].replacement.split("replace the receiver fn with: ", 1)[1]
-    with tf.Graph().as_default():
+    v1 = tf.compat.v1
+    kernel = v1.get_variable("kernel", [784, 10], initializer=v1.zeros_initializer())
+    logits = tf.matmul(features["image"], kernel)
+    if mode == est.ModeKeys.PREDICT:
+        return est.EstimatorSpec(mode, predictions={"logits": logits})
+    loss = v1.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    step = v1.train.get_or_create_global_step()
+    train_op = v1.train.GradientDescentOptimizer(0.1).minimize(loss, step)
+    return est.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+@pytest.mark.parametrize("where", ["finding", "guide"])
+def test_the_suggested_receiver_exports_and_serves_the_old_shape(tmp_path, where):
+    import estimator_multigpu as emg
+
+    code = _suggested(_source("[None, 28, 28]")) if where == "finding" else None
+    with tf.Graph().as_default():  # the program's own placeholder, as the module has it
         image = tf.compat.v1.placeholder(tf.float32, [None, 28, 28])
-        namespace = {"emg": __import__("estimator_multigpu"), "tf": tf, "image": image}
-        receiver = eval(suggested, namespace)()  # noqa: S307 - the finding's own text
-        assert isinstance(receiver, est.export.ServingInputReceiver)
-        assert receiver.features["image"].shape.as_list() == [None, 784]
-        assert receiver.receiver_tensors["image"].shape.as_list() == [None, 28, 28]
+    namespace = {"emg": emg, "tf": tf.compat.v1, "image": image}
+    exec(code or _guide_receiver(), namespace)  # noqa: S102 - the suggested text
+    estimator = emg.estimator.Estimator(_model_fn, model_dir=str(tmp_path / "m"))
+    data = {"image": np.zeros([2, 784], np.float32)}, np.zeros([2], np.int32)
+    estimator.train(lambda: tf.data.Dataset.from_tensors(data), steps=1)
+    receiver_fn = namespace["serving_input_receiver_fn"]
+    path = estimator.export_saved_model(str(tmp_path / "e"), receiver_fn)
+    served = tf.saved_model.load(path.decode()).signatures["serving_default"]
+    (spec,) = served.structured_input_signature[1].values()
+    assert spec.shape.as_list() == [None, 28, 28]
+    logits = served(image=tf.zeros([3, 28, 28]))["logits"]
+    assert logits.shape == (3, 10)

@@ -9,7 +9,8 @@ placeholder), and the model's own `Reshape` fixed it up. tf-keras 2 and Keras
 fix keeps the served signature: where the layer is a Reshape or Flatten first in a
 `Sequential` and the module reads nothing a built model answers, `--fix`
 drops the declared shape (`_keras_input_shape_fix`); elsewhere the finding
-gives the receiver that reshapes the placeholder before the model sees it.
+gives the receiver that reshapes the placeholder before the model sees it,
+building that placeholder itself, in the graph the export calls it in.
 """
 
 from __future__ import annotations
@@ -96,49 +97,73 @@ def _declared_input_shapes(tree: ast.AST) -> list[tuple[ast.Call, list[int]]]:
     return out
 
 
-def _placeholders(tree: ast.AST) -> dict[str, list[int | None]]:
-    """`{name: shape}` of `name = <tf>.placeholder(dtype, [None, ...])`."""
+def _placeholder_calls(tree: ast.AST) -> dict[str, ast.Call]:
+    """`{name: call}` of each `name = <tf>.placeholder(...)`."""
     found = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         target, call = node.targets[0], node.value
-        if not isinstance(target, ast.Name) or not isinstance(call, ast.Call):
-            continue
-        if _attr(call) not in _PLACEHOLDERS:
-            continue
+        if isinstance(target, ast.Name) and isinstance(call, ast.Call):
+            if _attr(call) in _PLACEHOLDERS:
+                found[target.id] = call
+    return found
+
+
+def _placeholders(calls: dict[str, ast.Call]) -> dict[str, list[int | None]]:
+    """`{name: shape}` of the placeholders `[None, ...]` of a literal shape."""
+    found = {}
+    for name, call in calls.items():
         shape = call.args[1] if len(call.args) > 1 else None
         for keyword in call.keywords:
             if keyword.arg == "shape":
                 shape = keyword.value
         dims = _literal_dims(shape) if shape is not None else None
         if dims and dims[0] is None and None not in dims[1:]:
-            found[target.id] = dims
+            found[name] = dims
     return found
 
 
-def _receiver_text(call: ast.Call, features: ast.Dict, fixes: dict) -> str:
-    """The exact replacement of `build_raw_serving_input_receiver_fn({...})`."""
+def _tf_module(call: ast.Call) -> str:
+    """`tf` for `tf.placeholder(...)`, `tf.compat.v1` for its long spelling."""
+    func = call.func
+    return ast.unparse(func.value) if isinstance(func, ast.Attribute) else "tf"
+
+
+def _receiver_text(call: ast.Call, features: ast.Dict, fixes: dict, calls) -> str:
+    """The receiver fn replacing `build_raw_serving_input_receiver_fn({...})`.
+
+    It builds its placeholders itself: the export calls it in a graph of its
+    own, where the program's placeholders do not exist ("must be from the
+    same graph"). A feature that is no placeholder of the module gets one of
+    its dtype and shape, as the replaced call made.
+    """
     module = (
         ast.unparse(call.func.value) if isinstance(call.func, ast.Attribute) else ""
     )
     prefix = "emg.estimator.export" if "estimator" in module else module or "export"
-    items = []
+    first = calls[next(iter(fixes))]
+    tf_module = _tf_module(first)
+    body, items, receivers = [], [], []
     for key, value in zip(features.keys, features.values):
-        name = ast.unparse(value)
+        name = local = ast.unparse(value)
+        if isinstance(value, ast.Name) and name in calls:
+            body.append(f"{name} = {ast.unparse(calls[name])}")
+        elif isinstance(value, ast.Name):
+            local = f"{name}_input"
+            body.append(
+                f"{local} = {ast.unparse(first.func)}({name}.dtype, {name}.shape)"
+            )
         shape = fixes.get(name)
-        reshaped = (
-            f"tf.reshape({name}, [-1, {', '.join(map(str, shape))}])" if shape else name
-        )
-        items.append(f"{ast.unparse(key)}: {reshaped}")
-    receivers = ", ".join(
-        f"{ast.unparse(k)}: {ast.unparse(v)}"
-        for k, v in zip(features.keys, features.values)
+        dims = ", ".join(map(str, shape or []))
+        feature = f"{tf_module}.reshape({local}, [-1, {dims}])" if shape else local
+        items.append(f"{ast.unparse(key)}: {feature}")
+        receivers.append(f"{ast.unparse(key)}: {local}")
+    body.append(
+        f"return {prefix}.ServingInputReceiver({{{', '.join(items)}}}, "
+        f"{{{', '.join(receivers)}}})"
     )
-    return (
-        f"lambda: {prefix}.ServingInputReceiver({{{', '.join(items)}}}, "
-        f"{{{receivers}}})"
-    )
+    return f"def {drop.RECEIVER_FN}(): " + "; ".join(body)
 
 
 def _hits(tree: ast.Module):
@@ -146,13 +171,16 @@ def _hits(tree: ast.Module):
     declared = _declared_input_shapes(tree)
     if not declared:
         return
-    placeholders = _placeholders(tree)
+    calls = _placeholder_calls(tree)
+    placeholders = _placeholders(calls)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or _attr(node) not in _RECEIVER_FNS:
             continue
         if not node.args or not isinstance(node.args[0], ast.Dict):
             continue
         features = node.args[0]
+        if None in features.keys:  # `{**more}`: the features are not all here
+            continue
         fixes = {}
         for value in features.values:
             shape = placeholders.get(getattr(value, "id", None))
@@ -164,7 +192,8 @@ def _hits(tree: ast.Module):
         if not fixes:
             continue
         name, (dims, layer) = next(iter(fixes.items()))
-        text = _receiver_text(node, features, {k: v[0] for k, v in fixes.items()})
+        shapes = {k: v[0] for k, v in fixes.items()}
+        text = _receiver_text(node, features, shapes, calls)
         yield node, name, dims, layer, text, placeholders[name]
 
 
@@ -189,9 +218,9 @@ def _why(tree, name, dims, layer, text, shape) -> str:
             "variables are named under its scope (e.g. `sequential/conv2d/kernel`, "
             "not `conv2d/kernel`) and a checkpoint written with the argument "
             "does not restore; to keep such a checkpoint, put the argument "
-            f"back and replace the receiver fn with: {text}"
+            f"back and {drop.RECEIVER}{text}"
         )
-    return head + f"--fix leaves it: {reason}; replace the receiver fn with: {text}"
+    return head + f"--fix leaves it: {reason}; {drop.RECEIVER}{text}"
 
 
 def find(tree: ast.Module):

@@ -26,6 +26,12 @@ from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 RULE_ID = "keras-input-shape"
 SHAPE_AGNOSTIC = {"Reshape", "Flatten"}
 DECLARING = ("input_shape", "input_dim")
+RECEIVER_FN = "serving_input_receiver_fn"
+# Leads the receiver fn the finding gives, at the end of its text.
+RECEIVER = (
+    f"replace the receiver fn with `{RECEIVER_FN}`, which builds its "
+    "placeholder in the export's graph: "
+)
 
 
 def _name(func: ast.AST) -> str | None:
@@ -220,7 +226,7 @@ def keep(findings, why: str) -> None:
             continue
         text = f.rule.replacement
         head = text.split("--fix drops", 1)[0]
-        receiver = text.rsplit("replace the receiver fn with: ", 1)[-1]
-        new = f"{head}--fix leaves it: {why}; replace the receiver fn with: {receiver}"
+        receiver = text.rsplit(RECEIVER, 1)[-1]
+        new = f"{head}--fix leaves it: {why}; {RECEIVER}{receiver}"
         f.rule = dataclasses.replace(f.rule, replacement=new)
         f.fixed = False
