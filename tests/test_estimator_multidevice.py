@@ -21,6 +21,7 @@ from estimator_models import (
     numpy_train,
     write_checkpoint,
 )
+from placement_helpers import PlacementRecorder
 
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu import inputs
@@ -70,7 +71,13 @@ KINDS = ["dataset", "per_device"]
 @pytest.mark.parametrize("kind", KINDS)
 def test_train_matches_single_device_numpy(estimator, device_list, kind):
     recorder = LossRecorder()
-    estimator.train(_input_fn(kind, device_list, X, Y, None), hooks=[recorder], steps=4)
+    towers = PlacementRecorder([f"tower_{i}/" for i in range(1, len(device_list))])
+    estimator.train(
+        _input_fn(kind, device_list, X, Y, None), hooks=[recorder, towers], steps=4
+    )
+    # Each tower ran on its own device, not soft-placed on /cpu:0.
+    expected = {f"tower_{i}/": {device_list[i]} for i in range(1, len(device_list))}
+    assert towers.devices == expected
     train_batches = batches(X, Y, BATCH, 4, repeat_first=kind == "per_device")
     kernel, _, losses = numpy_train(*initial_weights(), train_batches)
     np.testing.assert_allclose(recorder.losses, losses, rtol=1e-5)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
+from placement_helpers import PlacementRecorder
 
 import estimator_multigpu as emg
 from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
@@ -57,7 +58,9 @@ def _per_device_input_fn(devices):
 
 
 def _check(estimator, input_fn):
-    estimator.train(input_fn, steps=3)
+    towers = PlacementRecorder(("tower_1/",))
+    estimator.train(input_fn, steps=3, hooks=[towers])
+    assert towers.devices == {"tower_1/": {"/cpu:1"}}  # Not soft-placed on /cpu:0.
     metrics = estimator.evaluate(input_fn)
     assert 0.5 < metrics["accuracy"] <= 1.0
     assert metrics["global_step"] == 3
@@ -71,9 +74,12 @@ def _check(estimator, input_fn):
 def test_real_tf_estimator(tmp_path, per_device):
     devices = ALL_DEVICES[:2]
     input_fn = _per_device_input_fn(devices) if per_device else plain_input_fn
+    # tf.estimator's own session config sees only /cpu:0 (see docs/devices.md).
+    config = tf.estimator.RunConfig(session_config=emg.devices.session_config())
     estimator = tf.estimator.Estimator(
         emg.replicate_model_fn(model_fn, devices=devices),
         model_dir=str(tmp_path),
+        config=config,
         params={"own_scaffold": per_device},
     )
     _check(estimator, input_fn)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
+from placement_helpers import PlacementRecorder
 
 import estimator_multigpu as emg
 
@@ -79,7 +80,7 @@ def _sharded_step(devices, global_step):
     )
 
 
-def _train(build_step):
+def _train(build_step, hooks=()):
     """Runs the script's MonitoredTrainingSession loop to the input's end."""
     with tf.Graph().as_default():
         global_step = tf.compat.v1.train.get_or_create_global_step()
@@ -87,7 +88,7 @@ def _train(build_step):
         variables = tf.compat.v1.global_variables()
         losses = []
         with tf.compat.v1.train.MonitoredTrainingSession(
-            log_step_count_steps=None
+            log_step_count_steps=None, hooks=list(hooks)
         ) as session:
             for _ in range(_STEPS):
                 losses.append(session.run([loss, train_op])[0])
@@ -113,7 +114,10 @@ def _assert_same_training(reference, trained):
 @pytest.mark.parametrize("num_devices", DEVICE_COUNTS, ids=_IDS)
 def test_split_batches_train_like_one_device(reference, num_devices):
     devices = ALL_DEVICES[:num_devices]
-    trained = _train(lambda step: _towers_step(devices, step))
+    towers = PlacementRecorder([f"tower_{i}/" for i in range(1, num_devices)])
+    trained = _train(lambda step: _towers_step(devices, step), [towers])
+    expected = {f"tower_{i}/": {devices[i]} for i in range(1, num_devices)}
+    assert towers.devices == expected  # Each tower ran on its own device.
     _assert_same_training(reference, trained)
     assert reference[1]["global_step"] == _STEPS
     assert np.max(np.abs(reference[1]["model/kernel_average"])) > 0  # Ran.
