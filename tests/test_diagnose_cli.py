@@ -260,3 +260,48 @@ def test_input_that_never_yields_fails_after_the_timeout(user_pkg):
         in result.stderr
     )
     assert "pass a larger `input_timeout` (--input-timeout" in result.stderr
+
+
+_BROKEN = "import tensorflow as tf\n\n\ndef fn():\n    return tf.data.Dataset.range(3\n"
+
+
+@pytest.mark.parametrize(
+    "files, broken",
+    [
+        ({"broken.py": _BROKEN}, "broken.py"),
+        (
+            {"broken.py": "from user_pkg.helper import fn\n", "helper.py": _BROKEN},
+            "helper.py",
+        ),
+        ({"broken.py": "def fn():\n  x = 1\n    return x\n"}, "broken.py"),
+    ],
+    ids=["in_the_module", "in_a_module_it_imports", "indentation"],
+)
+def test_syntax_error_in_the_module_names_file_and_line(
+    user_pkg, capsys, monkeypatch, files, broken
+):
+    for name in [m for m in sys.modules if m.split(".")[0] == "user_pkg"]:
+        monkeypatch.delitem(sys.modules, name)  # This test's user_pkg, not one before.
+    for name, text in files.items():
+        (user_pkg / "user_pkg" / name).write_text(text)
+    assert main(["user_pkg.broken:fn"]) == 2
+    err = capsys.readouterr().err
+    path = re.escape(str(user_pkg / "user_pkg" / broken))
+    assert re.match(
+        rf"error: {path}, line \d+: (SyntaxError|IndentationError): .+ \(while "
+        r"importing module 'user_pkg.broken' of 'user_pkg.broken:fn'\); fix the "
+        r"code there and run again\.\n$",
+        err,
+    ), err
+
+
+@pytest.mark.slow
+def test_syntax_error_exits_2_without_a_traceback(user_pkg):
+    (user_pkg / "user_pkg" / "broken.py").write_text(_BROKEN)
+    result = _run(user_pkg, "user_pkg.broken:fn")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert (
+        f"{user_pkg / 'user_pkg' / 'broken.py'}, line 5: SyntaxError: " in result.stderr
+    )
+    assert result.stdout == ""

@@ -17,9 +17,21 @@ class UsageError(ValueError):
     """A target that cannot be loaded or called; the CLI exits with status 2."""
 
 
+def _syntax_error(error: SyntaxError, name: str, target: str) -> UsageError:
+    """A `UsageError` naming the file, line and syntax error `error` is."""
+    where = f"{error.filename}, line {error.lineno}"
+    code = f": {error.text.strip()}" if error.text and error.text.strip() else ""
+    return UsageError(
+        f"{where}: {type(error).__name__}: {error.msg}{code} (while importing "
+        f"module {name!r} of {target!r}); fix the code there and run again."
+    )
+
+
 def _module(name: str, target: str):
     try:
         return importlib.import_module(name)
+    except SyntaxError as error:  # IndentationError and TabError too.
+        raise _syntax_error(error, name, target) from error
     except ModuleNotFoundError as error:
         if error.name and name.startswith(error.name):
             raise UsageError(
@@ -33,8 +45,9 @@ def load_target(target: str) -> Callable:
     """The callable named by `'package.module:function'` (or `:Class.method`).
 
     Raises:
-      UsageError: for a malformed target, a missing module or attribute, or
-        an attribute that is not callable.
+      UsageError: for a malformed target, a missing module or attribute, a
+        syntax error in the module (naming its file and line), or an
+        attribute that is not callable.
     """
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:
