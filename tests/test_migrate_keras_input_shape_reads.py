@@ -184,3 +184,21 @@ def test_the_fixed_module_runs_where_the_original_ran(tmp_path):
     )
     assert {n: o["error"] for n, o in out.items()} == dict.fromkeys(RUNS)
     assert all(o["stdout"] == ["OK"] for o in out.values())
+
+
+_CUSTOM_LAYER = """
+class Scale(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.kernel = self.add_weight("kernel", [int(input_shape[-1])])
+
+    def call(self, x):
+        return x * self.kernel
+"""
+
+
+def test_a_custom_layers_own_weights_in_build_and_call_still_get_the_fix():
+    new, finding = _fix(
+        _program("y = Scale()(model(tf.zeros([1, 784])))", _CUSTOM_LAYER)
+    )
+    assert finding.fixed, finding.rule.replacement
+    assert LAYER not in new

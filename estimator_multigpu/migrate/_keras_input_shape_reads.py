@@ -16,6 +16,9 @@ wherever a module may read such state, by whatever spelling:
   method of another object), except the builtins that only name or print
   it (`SAFE_CALLS`); a function of the module receiving it is followed.
 
+What a custom layer's `build` and `call` read does not count: Keras runs
+them only while or after the model is built.
+
 Model-derived values are tracked by name, not scope (conservative): the
 `Sequential(...)` calls, what a module function returns from them, names and
 attributes assigned from them (`self.net = create_model()`), their layers
@@ -118,6 +121,8 @@ _LAYER_ATTRS = frozenset(
 )
 _ATTR_FNS = frozenset({"getattr", "hasattr"})
 MODEL_CLASSES = frozenset({"Sequential"})
+# A custom layer's methods that Keras runs only while or after it is built.
+_BUILT_METHODS = frozenset({"build", "call"})
 
 
 @dataclasses.dataclass
@@ -308,16 +313,31 @@ def _module_chain(node: ast.AST, roots: set[str]) -> bool:
     return name is not None and name.split(".")[0] in roots
 
 
+def _built_methods(nodes: list) -> set[int]:
+    """ids of the nodes in a class's `build` and `call`: they run once it is built."""
+    out = set()
+    for node in nodes:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name in _BUILT_METHODS:
+                out.update(id(n) for n in ast.walk(item))
+    return out
+
+
 class _Reads:
     """Each place a module reads the built model: (line, what it does)."""
 
     def __init__(self, tree: ast.AST, seeds: Seeds):
         self.models = _Models(tree, seeds)
         self.roots = _import_roots(self.models.nodes, seeds)
+        self.built = _built_methods(self.models.nodes)
 
     def found(self) -> list[tuple[int, str]]:
         out = []
         for node in self.models.nodes:
+            if id(node) in self.built:
+                continue
             if isinstance(node, ast.Attribute):
                 what = self._attribute(node)
             elif isinstance(node, ast.Call):
