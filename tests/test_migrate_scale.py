@@ -87,6 +87,120 @@ def test_work_per_line_does_not_grow_with_the_file(tmp_path):
     assert per_block_large / per_block_small < 1.3
 
 
+# Shapes that once made some step cost a pass over the whole file per block
+# (so the scan grew with the square of the file): a record-object reader
+# with its caller (each reader looked for its callers module-wide),
+# module-level assignments next to a slim import (an alias table per
+# assignment), slim clones (the device hoist searched the module for the
+# enclosing function) and an inline tower loop after its batch splits (the
+# averaging helper's reads counted over the module per loop).
+SHAPES = {
+    "record_readers": """\
+
+
+def read_{i}(queue):
+    class Record(object):
+        pass
+
+    result = Record()
+    result.label = tf.decode_raw(queue, tf.uint8)
+    return result
+
+
+def use_{i}(queue):
+    record = read_{i}(queue)
+    return record.label
+""",
+    "module_assignments": """\
+x = tf.zeros([{i}])
+""",
+    "slim_clones": """\
+
+
+def clones_{i}(batch_queue, num_clones):
+    with tf.Graph().as_default():
+        deploy_config = model_deploy.DeploymentConfig(num_clones=num_clones)
+        with tf.device(deploy_config.variables_device()):
+            global_step = tf.train.create_global_step()
+
+        def clone_fn(batch_queue):
+            images, labels = batch_queue.get_next()
+            logits = tf.layers.dense(images, 10)
+            tf.losses.sparse_softmax_cross_entropy(labels, logits)
+            return logits
+
+        clones = model_deploy.create_clones(deploy_config, clone_fn, [batch_queue])
+        with tf.device(deploy_config.optimizer_device()):
+            optimizer = tf.train.GradientDescentOptimizer(0.5)
+        total_loss, clones_gradients = model_deploy.optimize_clones(
+            clones, optimizer, var_list=tf.trainable_variables()
+        )
+        grad_updates = optimizer.apply_gradients(
+            clones_gradients, global_step=global_step
+        )
+        return grad_updates
+""",
+    "inline_tower_loops": """\
+
+
+def average_gradients_{i}(tower_grads):
+    average_grads = []
+    for grad_and_vars in zip(*tower_grads):
+        grads = [tf.expand_dims(g, 0) for g, _ in grad_and_vars]
+        grad = tf.reduce_mean(tf.concat(axis=0, values=grads), 0)
+        average_grads.append((grad, grad_and_vars[0][1]))
+    return average_grads
+
+
+def train_{i}(images, targets, opt):
+    images_splits = tf.split(images, FLAGS.num_gpus)
+    targets_splits = tf.split(targets, FLAGS.num_gpus)
+    tower_grads = []
+    with tf.variable_scope(tf.get_variable_scope()):
+        for d in range(FLAGS.num_gpus):
+            with tf.device("/gpu:%d" % d):
+                logits = tf.layers.dense(images_splits[d], 10)
+                loss = tf.losses.sparse_softmax_cross_entropy(targets_splits[d], logits)
+                grads = opt.compute_gradients(loss)
+                tower_grads.append(grads)
+    grads = average_gradients_{i}(tower_grads)
+    train_op = opt.apply_gradients(grads)
+    return train_op
+""",
+}
+SHAPES_HEADER = """\
+import tensorflow as tf
+from deployment import model_deploy
+from tensorflow.contrib import slim
+
+FLAGS = tf.app.flags.FLAGS
+"""
+
+
+def _shape_calls(tmp_path, shape: str, blocks: int) -> int:
+    path = tmp_path / f"{shape}_{blocks}.py"
+    blocks_text = "".join(SHAPES[shape].format(i=i) for i in range(blocks))
+    path.write_text(SHAPES_HEADER + blocks_text)
+    profile = cProfile.Profile()
+    result = profile.runcall(runner.process, str(path))
+    assert result.error is None and result.findings
+    return pstats.Stats(profile).total_calls
+
+
+# Blocks to compare per shape: the one-line block needs more to show growth.
+SIZES = {"module_assignments": (50, 400)}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_work_per_block_does_not_grow_for_each_shape(tmp_path, shape):
+    """Calls per block at 4x the blocks: near 1 when linear; the quadratic
+    steps these shapes once hit gave 1.3 to 1.6."""
+    small, large = SIZES.get(shape, (8, 32))
+    per_block_small = _shape_calls(tmp_path, shape, small) / small
+    per_block_large = _shape_calls(tmp_path, shape, large) / large
+    assert per_block_large / per_block_small < 1.25
+
+
 NODES_SOURCES = {
     "unicode": "s = 'é€'; t = f(s, 'ü')  # ß\nu = g(\n    'λ', x\n)\n",
     "crlf": "a = f(1,\r\n      2)\r\nb = a.c\r\n",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from collections import Counter
 from collections.abc import Iterator
 
@@ -27,6 +28,16 @@ def reads(node: ast.AST) -> Counter:
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
             found[n.target.id] += 1
     return found
+
+
+@functools.lru_cache(maxsize=2)
+def module_reads(tree: ast.Module) -> Counter:
+    """`reads(tree)` for a whole module, counted once per tree, not per caller.
+
+    For the checks a pass makes once per loop or call site (a module is never
+    changed in place: rewrites are text edits). Do not modify the result.
+    """
+    return reads(tree)
 
 
 def writes(node: ast.AST) -> set[str]:

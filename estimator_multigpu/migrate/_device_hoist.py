@@ -46,35 +46,88 @@ def _child_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return out
 
 
-def _path(block: list[ast.stmt], node: ast.AST) -> list[tuple[list, int]] | None:
-    """(block, index) pairs from `block` down to the statement holding `node`."""
-    for index, stmt in enumerate(block):
-        if not any(n is node for n in ast.walk(stmt)):
-            continue
-        for child in _child_blocks(stmt):
-            deeper = _path(child, node)
-            if deeper is not None:
-                return [(block, index)] + deeper
-        return [(block, index)]
-    return None
+def _start(node: ast.AST) -> tuple[int, int]:
+    """Where `node`'s text starts, its decorators included."""
+    first = min(
+        [node, *getattr(node, "decorator_list", [])],
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    return first.lineno, first.col_offset
 
 
-def _scope_of(tree: ast.Module, node: ast.AST):
-    """The innermost function (or the module) whose own statements hold `node`;
-    None when a class body, lambda or comprehension sits between them."""
-    found = tree
-    for scope in ast.walk(tree):
-        if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-            n is node for n in ast.walk(scope)
-        ):
-            if scope.lineno >= getattr(found, "lineno", 0):
-                found = scope
-    for mid in astutil.walk_scope(found.body):
-        if isinstance(mid, ast.ClassDef | ast.Lambda) and any(
-            n is node for n in ast.walk(mid)
-        ):
-            return None
-    return found
+def _spans(stmt: ast.stmt, node: ast.AST) -> bool:
+    """Whether `node`'s text lies within `stmt`'s (so `stmt` may hold it)."""
+    end = (stmt.end_lineno, stmt.end_col_offset)
+    return (
+        _start(stmt) <= _start(node) and (node.end_lineno, node.end_col_offset) <= end
+    )
+
+
+def _statements(tree: ast.Module, node: ast.AST) -> list[tuple[list, int]] | None:
+    """(block, index) pairs from the module body down to the innermost
+    statement holding `node`, through compound statements, functions and
+    classes alike; None if no statement holds it.
+
+    Sibling statements do not overlap, so the position of `node` picks one
+    statement per level and each call costs the depth of `node`, not the size
+    of the module; the statement found is then checked to hold `node` itself.
+    """
+    if getattr(node, "end_lineno", None) is None:
+        return None
+    out, block = [], tree.body
+    while block:
+        index = next((i for i, s in enumerate(block) if _spans(s, node)), None)
+        if index is None:
+            break
+        out.append((block, index))
+        stmt = block[index]
+        block = next((b for b in _def_blocks(stmt) if _spans_any(b, node)), None)
+    if not out or not any(n is node for n in ast.walk(out[-1][0][out[-1][1]])):
+        return None
+    return out
+
+
+def _spans_any(block: list[ast.stmt], node: ast.AST) -> bool:
+    return any(_spans(s, node) for s in block)
+
+
+def _def_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists inside `stmt`, a function's or class's body included."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [stmt.body]
+    return _child_blocks(stmt)
+
+
+def _scope_path(tree: ast.Module, node: ast.AST):
+    """(scope, path): the innermost function (or the module) whose own
+    statements hold `node`, and the (block, index) pairs from its body down to
+    the statement holding `node`; (None, None) when a class body or a lambda
+    sits between them, or no statement holds `node`."""
+    path = _statements(tree, node)
+    if path is None:
+        return None, None
+    funcs = [
+        depth
+        for depth, (block, index) in enumerate(path)
+        if isinstance(block[index], ast.FunctionDef | ast.AsyncFunctionDef)
+        and depth < len(path) - 1
+    ]
+    top = funcs[-1] + 1 if funcs else 0
+    scope = path[top - 1][0][path[top - 1][1]] if funcs else tree
+    inner = path[top:]
+    if any(isinstance(b[i], ast.ClassDef) for b, i in inner[:-1]):
+        return None, None
+    last = inner[-1][0][inner[-1][1]]
+    if any(
+        isinstance(n, ast.Lambda) and n is not node and _holds(n, node)
+        for n in ast.walk(last)
+    ):
+        return None, None
+    return scope, inner
+
+
+def _holds(parent: ast.AST, node: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(parent))
 
 
 def _after(off: Offsets, stmt: ast.stmt) -> int | None:
@@ -114,10 +167,20 @@ def _header_writes(stmt: ast.stmt) -> set[str]:
     return set()
 
 
+def _last_writer(block: list[ast.stmt], index: int, names: set[str]) -> int:
+    """The index of the last statement before `block[index]` that assigns one
+    of `names`, else -1 (scanned backwards: it stops at the first found)."""
+    if names:
+        for i in range(index - 1, -1, -1):
+            if astutil.writes(block[i]) & names:
+                return i
+    return -1
+
+
 def _place(scope, path, names: set[str]):
     """(statement, True) to write after, or (statement, False) to write before."""
     for depth, (block, index) in reversed(list(enumerate(path))):
-        writers = [i for i, s in enumerate(block[:index]) if astutil.writes(s) & names]
+        writers = [_last_writer(block, index, names)]
         if isinstance(scope, ast.Module) and depth == 0:
             writers.append(_module_floor(scope, path))
         if writers and max(writers) >= 0:
@@ -164,8 +227,7 @@ def hoist(
       (a statement sharing its line, a class body, a lambda): then the call
       stays where the rewrite writes it.
     """
-    scope = _scope_of(tree, node)
-    path = _path(scope.body, node) if scope is not None else None
+    scope, path = _scope_path(tree, node)
     if not path:
         return None
     names = set(astutil.reads(ast.parse(count, mode="eval")))

@@ -78,44 +78,78 @@ def _made(func: ast.FunctionDef) -> tuple[ast.ClassDef, ast.Assign, str]:
     raise NotARecord(f"`{func.name}` makes no empty-class record")
 
 
-def _attributes(nodes, name: str, allowed: set[int]) -> list[ast.Attribute]:
-    """The `name.attr` nodes under `nodes`; any other use of `name` is refused."""
-    attrs, inside = [], set()
+def _name_uses(nodes) -> dict[str, tuple[list, list]]:
+    """Per name under `nodes`: its `name.attr` nodes and its `Name` nodes, in walk order."""
+    uses: dict[str, tuple[list, list]] = {}
     for node in astutil.walk_scope(nodes):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id == name:
-                attrs.append(node)
-                inside.add(id(node.value))
-    for node in astutil.walk_scope(nodes):
-        if (
-            isinstance(node, ast.Name)
-            and node.id == name
-            and id(node) not in inside
-            and id(node) not in allowed
-        ):
+            uses.setdefault(node.value.id, ([], []))[0].append(node)
+        elif isinstance(node, ast.Name):
+            uses.setdefault(node.id, ([], []))[1].append(node)
+    return uses
+
+
+def _attributes(uses: dict, name: str, allowed: set[int]) -> list[ast.Attribute]:
+    """The `name.attr` nodes in `uses`; any other use of `name` is refused."""
+    attrs, names = uses.get(name, ([], []))
+    inside = {id(a.value) for a in attrs}
+    for node in names:
+        if id(node) not in inside and id(node) not in allowed:
             raise NotARecord(f"line {node.lineno} uses `{name}` as a whole")
     return attrs
 
 
-def _callers(tree: ast.Module, func: ast.FunctionDef) -> list:
-    out, calls = [], 0
-    for scope in astutil.scopes(tree):
-        for block in astutil.blocks(scope):
-            for stmt in block:
-                found = _name_call(stmt)
-                if found and found[1] == func.name:
-                    name = found[0]
-                    allowed = {id(stmt.targets[0])}
-                    body = scope.body if scope is not tree else tree.body
-                    out.append((stmt, name, _attributes(body, name, allowed)))
-                    calls += 1
-    if calls == 0 or astutil.reads(tree)[func.name] != calls:
+class _Calls:
+    """The module's `target = callee(...)` statements by callee, indexed once.
+
+    Each record candidate looks its callers up here instead of walking the
+    whole module again (which made the scan quadratic in the functions).
+    """
+
+    def __init__(self, tree: ast.Module):
+        self._tree = tree
+        self._by_callee: dict[str, list] | None = None
+        self._uses: dict[int, dict] = {}
+        self.reads = None
+
+    def of(self, callee: str) -> list:
+        """(scope, statement) for each `target = callee(...)`, in scan order."""
+        if self._by_callee is None:
+            self._by_callee = {}
+            self.reads = astutil.reads(self._tree)
+            for scope in astutil.scopes(self._tree):
+                for block in astutil.blocks(scope):
+                    self._add(scope, block)
+        return self._by_callee.get(callee, [])
+
+    def _add(self, scope: ast.AST, block: list[ast.stmt]) -> None:
+        for stmt in block:
+            found = _name_call(stmt)
+            if found:
+                self._by_callee.setdefault(found[1], []).append((scope, stmt))
+
+    def uses(self, scope: ast.AST) -> dict:
+        """`_name_uses` of `scope`'s body, computed once per scope."""
+        if id(scope) not in self._uses:
+            self._uses[id(scope)] = _name_uses(scope.body)
+        return self._uses[id(scope)]
+
+
+def _callers(calls: _Calls, func: ast.FunctionDef) -> list:
+    out = []
+    for scope, stmt in calls.of(func.name):
+        name = stmt.targets[0].id
+        allowed = {id(stmt.targets[0])}
+        out.append((stmt, name, _attributes(calls.uses(scope), name, allowed)))
+    if not out or calls.reads[func.name] != len(out):
         raise NotARecord(f"`{func.name}` is also called in other ways")
     return out
 
 
-def recognise(tree: ast.Module, func: ast.FunctionDef) -> Record:
+def recognise(tree: ast.Module, func: ast.FunctionDef, calls=None) -> Record:
     """The record function `func` is.
+
+    `calls` is the module's `_Calls` index (built here if not given).
 
     Raises:
       NotARecord: if it (or a caller) is not the plain shape.
@@ -127,9 +161,9 @@ def recognise(tree: ast.Module, func: ast.FunctionDef) -> Record:
     if ret.value.id != name:
         raise NotARecord(f"`{func.name}` does not end in `return {name}`")
     allowed = {id(make.targets[0]), id(ret.value)}
-    attrs = _attributes(func.body, name, allowed)
+    attrs = _attributes(_name_uses(func.body), name, allowed)
     order = [a.attr for a in attrs if isinstance(a.ctx, ast.Store)]
-    callers = _callers(tree, func)
+    callers = _callers(calls or _Calls(tree), func)
     read = {a.attr for _, _, found in callers for a in found}
     if not read <= set(order):
         raise NotARecord(f"callers read fields `{func.name}` never sets")
@@ -141,11 +175,11 @@ def recognise(tree: ast.Module, func: ast.FunctionDef) -> Record:
 
 def find(tree: ast.Module) -> list[Record]:
     """The record functions at module level that flatten safely."""
-    out = []
+    out, calls = [], _Calls(tree)
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef):
             try:
-                out.append(recognise(tree, stmt))
+                out.append(recognise(tree, stmt, calls))
             except NotARecord:
                 continue
     return out

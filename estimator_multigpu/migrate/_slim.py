@@ -139,7 +139,7 @@ def clone_calls(tree: ast.Module, table: aliases.AliasTable):
 
 def _binding(tree: ast.Module) -> tuple[ast.stmt, str] | None:
     """The one module-level statement that binds slim, and the name it binds."""
-    found = []
+    found, table = [], None
     for stmt in tree.body:
         if isinstance(stmt, ast.Import) and len(stmt.names) == 1:
             alias = stmt.names[0]
@@ -149,7 +149,8 @@ def _binding(tree: ast.Module) -> tuple[ast.stmt, str] | None:
             if [a.name for a in stmt.names] == ["slim"]:
                 found.append((stmt, stmt.names[0].asname or "slim"))
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            value = aliases.AliasTable(tree).resolve_tf(stmt.value)
+            table = table or aliases.AliasTable(tree)  # one table, not one per line
+            value = table.resolve_tf(stmt.value)
             if value == "tf.contrib.slim" and isinstance(stmt.targets[0], ast.Name):
                 found.append((stmt, stmt.targets[0].id))
     return found[0] if len(found) == 1 else None

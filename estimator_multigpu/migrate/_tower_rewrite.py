@@ -209,7 +209,7 @@ def delete_lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edi
 def dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | None:
     """The module-level averaging helper only the removed statement called."""
     func = average.value.func
-    if not isinstance(func, ast.Name) or astutil.reads(tree)[func.id] != 1:
+    if not isinstance(func, ast.Name) or astutil.module_reads(tree)[func.id] != 1:
         return None
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name == func.id:
