@@ -2,6 +2,7 @@
 devices, checked against the numpy replay of single-device training."""
 
 import json
+import threading
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from estimator_models import (
 )
 
 from estimator_multigpu import estimator as emg_estimator
+from estimator_multigpu.estimator import _experiment as experiment_lib
 from estimator_multigpu.estimator import learn_runner
 
 pytestmark = pytest.mark.tf_compat
@@ -131,6 +133,7 @@ def _cluster(head: str) -> dict:
         ("chief", "train"),
         ("worker", "train"),
         ("ps", "run_std_server"),
+        ("evaluator", "continuous_eval"),  # Its cluster_spec is empty.
     ],
 )
 def test_default_schedule_follows_the_task_type(monkeypatch, task_type, expected):
@@ -185,3 +188,105 @@ def test_continuous_eval_stops_at_train_steps(tmp_path):
         result["loss"], numpy_loss(kernel, bias, X[:BATCH], Y[:BATCH]), rtol=1e-5
     )
     assert (tmp_path / "model" / "eval_continuous").is_dir()
+
+
+def _sleeps(monkeypatch) -> list:
+    """The seconds Experiment sleeps, recorded instead of slept (at most 100)."""
+    slept = []
+
+    def sleep(secs):
+        if len(slept) >= 100:
+            raise RuntimeError(f"slept 100 times: {slept[:5]}...")
+        slept.append(secs)
+
+    monkeypatch.setattr(experiment_lib.time, "sleep", sleep)
+    return slept
+
+
+def test_evaluate_logs_its_delay_as_contrib_and_writes_eval_one_pass(
+    tmp_path, monkeypatch, caplog
+):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=1, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    experiment.train(delay_secs=0)
+    slept = _sleeps(monkeypatch)
+    with caplog.at_level("INFO", logger="tensorflow"):
+        metrics = experiment.evaluate()
+    assert slept[:1] == [120] and metrics["global_step"] == 1
+    assert "Waiting 120 secs before starting eval." in caplog.messages
+    assert (tmp_path / "model" / "eval_one_pass").is_dir()
+
+
+def test_train_logs_its_delay_as_contrib(tmp_path, monkeypatch, caplog):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=1, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    slept = _sleeps(monkeypatch)
+    with caplog.at_level("INFO", logger="tensorflow"):
+        experiment.train(delay_secs=5)
+    assert slept[:1] == [5]
+    assert "Waiting 5 secs before starting training." in caplog.messages
+
+
+def test_continuous_eval_without_a_checkpoint_warns_and_asks_the_predicate(
+    tmp_path, monkeypatch, caplog
+):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=2, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    slept = _sleeps(monkeypatch)
+    seen, results = [], []
+
+    def rounds_left(eval_results):
+        seen.append(eval_results)
+        return len(seen) < 3
+
+    def run():
+        results.append(
+            experiment.continuous_eval(continuous_eval_predicate_fn=rounds_left)
+        )
+
+    with caplog.at_level("INFO", logger="tensorflow"):
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(timeout=30)
+    assert not thread.is_alive(), "continuous_eval kept waiting for a checkpoint"
+    assert seen == [None, {}, {}] and results == [{}]
+    assert slept[0] == 120 and len(slept) == 3
+    assert all(59 < secs <= 60 for secs in slept[1:])  # The throttle, each round.
+    assert "Waiting 120.000000 secs before starting eval." in caplog.messages
+    warning = (
+        "Estimator is not fitted yet. Will start an evaluation when a checkpoint "
+        "is ready."
+    )
+    assert caplog.messages.count(warning) == 1  # Then every 10 minutes.
+
+
+def test_continuous_eval_predicate_may_take_the_checkpoint_path(tmp_path):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=2, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    experiment.train(delay_secs=0)
+    seen = []
+
+    def keep_going(eval_results, checkpoint_path):
+        seen.append(checkpoint_path)
+        return True
+
+    result = experiment.continuous_eval(
+        delay_secs=0, throttle_delay_secs=0, continuous_eval_predicate_fn=keep_going
+    )
+    assert result["global_step"] == 2  # Then stopped: train_steps reached.
+    assert seen == [None, experiment.estimator.latest_checkpoint()]
+
+
+def test_continuous_eval_refuses_a_predicate_that_is_not_callable(tmp_path):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=2, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    experiment.train(delay_secs=0)  # A checkpoint to evaluate: nothing to wait for.
+    with pytest.raises(
+        ValueError, match=r"`continuous_eval_predicate_fn` must be a callable.*'yes'"
+    ):
+        experiment.continuous_eval(continuous_eval_predicate_fn="yes")

@@ -6,6 +6,16 @@ import time
 
 import tensorflow as tf
 
+from estimator_multigpu._model_fn import fn_args
+from estimator_multigpu.estimator import _cluster as cluster
+from estimator_multigpu.estimator import _distributed as distributed
+from estimator_multigpu.estimator import _estimator as estimator_lib
+from estimator_multigpu.estimator._training import TrainSpec
+
+_TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
+_WARN_EVERY_SECS = 600  # contrib warned of a missing checkpoint every 10 minutes.
+_POLL_SECS = 0.5  # Least wait between two looks for a new checkpoint.
+_NOT_STARTED = object()
 # contrib arguments whose machinery (monitors, export strategies, delayed
 # workers) is not carried over: refused unless left at contrib's default.
 _REFUSED = {
@@ -115,6 +125,7 @@ class Experiment:
         self._eval_delay_secs = eval_delay_secs
         self._throttle_secs = continuous_eval_throttle_secs
         self._min_eval_frequency = min_eval_frequency
+        self._server = _NOT_STARTED
 
     @property
     def estimator(self):
@@ -133,14 +144,27 @@ class Experiment:
         self._train_monitors += _check_hooks("additional_hooks", additional_hooks)
 
     def train(self, delay_secs=None):
-        """Trains up to `train_steps` (total); returns the estimator."""
+        """Trains up to `train_steps` (total); returns the estimator.
+
+        On a chief, master or worker of a `TF_CONFIG` cluster an
+        `emg.estimator.Estimator` trains between-graph with the cluster's
+        other tasks, as `train_and_evaluate` trains them; a worker then waits
+        for the chief as there (see `emg.estimator.train_and_evaluate`)
+        instead of contrib's `5 * task_id` seconds.
+
+        Args:
+          delay_secs: seconds to wait first; None: contrib's worker delay.
+        """
         if delay_secs is None:  # contrib: workers start 5 s apart
             delay_secs = min(60, 5 * (self._estimator.config.task_id or 0))
-        if delay_secs:
-            time.sleep(delay_secs)
+            if _trains_in_cluster(self._estimator):
+                delay_secs = 0  # `distributed.wait_for_chief` waits instead.
+        _wait(delay_secs, "Waiting %d secs before starting training.")
         return self._train(self._train_steps)
 
     def _train(self, max_steps):
+        if _trains_in_cluster(self._estimator):
+            return self._train_in_cluster(max_steps)
         return self._estimator.train(
             input_fn=self._train_input_fn,
             max_steps=max_steps,
@@ -148,13 +172,34 @@ class Experiment:
             saving_listeners=self._saving_listeners,
         )
 
+    def _train_in_cluster(self, max_steps):
+        """Trains as this task of the cluster, on its server (started once)."""
+        if self._server is _NOT_STARTED:
+            self._server = distributed.start_server(self._estimator.config)
+        spec = TrainSpec(
+            self._train_input_fn,
+            max_steps=max_steps,
+            hooks=self._train_monitors,
+            saving_listeners=self._saving_listeners,
+        )
+        distributed.train_on_server(self._estimator, spec, self._server)
+        return self._estimator
+
     def evaluate(self, delay_secs=None, name=None) -> dict:
-        """Evaluates the latest checkpoint for `eval_steps` (None: to the end)."""
+        """Evaluates the latest checkpoint for `eval_steps` (None: to the end).
+
+        Args:
+          delay_secs: seconds to wait first; None: `eval_delay_secs`.
+          name: the evaluation's name (its metrics go to `eval_<name>`);
+            None: `'one_pass'`, as contrib.
+
+        Returns:
+          The metrics of the evaluation.
+        """
         if delay_secs is None:
             delay_secs = self._eval_delay_secs
-        if delay_secs:
-            time.sleep(delay_secs)
-        return self._evaluate(name)
+        _wait(delay_secs, "Waiting %d secs before starting eval.")
+        return self._evaluate(name or "one_pass")
 
     def _evaluate(self, name=None, checkpoint_path=None) -> dict:
         return self._estimator.evaluate(
@@ -194,28 +239,58 @@ class Experiment:
         continuous_eval_predicate_fn=None,
         name="continuous",
     ):
-        """Evaluates each new checkpoint until `train_steps` is reached or
-        `continuous_eval_predicate_fn(last_result)` returns False."""
+        """Evaluates each new checkpoint, as contrib's `continuous_eval`.
+
+        Waits `delay_secs`, then evaluates the latest checkpoint at most every
+        `throttle_delay_secs`, until one reaches `train_steps` or
+        `continuous_eval_predicate_fn` returns False. Like contrib it has no
+        timeout: while no checkpoint is new it warns once, then every 10
+        minutes, and keeps waiting.
+
+        Args:
+          delay_secs: seconds to wait first; None: `eval_delay_secs`.
+          throttle_delay_secs: least seconds between two evaluations; None:
+            `continuous_eval_throttle_secs`.
+          evaluate_checkpoint_only_once: skip a checkpoint already evaluated.
+          continuous_eval_predicate_fn: `fn(eval_results)` or
+            `fn(eval_results, checkpoint_path)`, called before each round
+            (with None first); False stops.
+          name: the evaluation's name (its metrics go to `eval_<name>`).
+
+        Returns:
+          The last round's metrics (`{}` when it found no new checkpoint).
+
+        Raises:
+          ValueError: for a `continuous_eval_predicate_fn` that is not callable.
+        """
+        predicate = _standardized_predicate(continuous_eval_predicate_fn)
         if delay_secs is None:
             delay_secs = self._eval_delay_secs
-        if delay_secs:
-            time.sleep(delay_secs)
-        throttle = (
-            self._throttle_secs if throttle_delay_secs is None else throttle_delay_secs
+        if throttle_delay_secs is None:
+            throttle_delay_secs = self._throttle_secs
+        _wait(delay_secs, "Waiting %f secs before starting eval.")
+        watch = _CheckpointWatch(
+            self._estimator.model_dir, evaluate_checkpoint_only_once
         )
         result = None
-        for path in tf.compat.v1.train.checkpoints_iterator(
-            self._estimator.model_dir, min_interval_secs=throttle
-        ):
-            if continuous_eval_predicate_fn and not continuous_eval_predicate_fn(
-                result
-            ):
+        while predicate is None or predicate(result, checkpoint_path=watch.previous):
+            if self._has_training_stopped(result):
+                tf.get_logger().info(
+                    "Exiting continuous eval, global_step=%s >= train_step=%s",
+                    result[tf.compat.v1.GraphKeys.GLOBAL_STEP],
+                    self._train_steps,
+                )
                 break
-            result = self._evaluate(name, checkpoint_path=path)
-            step = result.get("global_step", 0)
-            if self._train_steps is not None and step >= self._train_steps:
-                break
+            start = time.monotonic()
+            path = watch.next_checkpoint()
+            result = {} if path is None else self._evaluate(name, path) or {}
+            _throttle(throttle_delay_secs - (time.monotonic() - start), path)
         return result
+
+    def _has_training_stopped(self, result) -> bool:
+        """Whether `result` is of a checkpoint at or past `train_steps`."""
+        step = (result or {}).get(tf.compat.v1.GraphKeys.GLOBAL_STEP)
+        return bool(step and self._train_steps and step >= self._train_steps)
 
     def run_std_server(self) -> None:
         """Starts this task's tf.distribute.Server from the config and joins it."""
@@ -234,6 +309,79 @@ class Experiment:
             start=True,
         )
         server.join()
+
+
+def _trains_in_cluster(estimator) -> bool:
+    """Whether `estimator` is ours and its config names a training cluster task."""
+    config = estimator.config
+    return (
+        isinstance(estimator, estimator_lib.Estimator)
+        and bool(config.cluster_spec)
+        and config.task_type in _TRAINER_JOBS
+    )
+
+
+def _wait(delay_secs, message: str) -> None:
+    """Logs `message % delay_secs` and sleeps, as contrib did (0: neither)."""
+    if delay_secs:
+        tf.get_logger().info(message, delay_secs)
+        time.sleep(delay_secs)
+
+
+def _standardized_predicate(predicate_fn):
+    """`predicate_fn` as `fn(eval_results, checkpoint_path=...)`, or None."""
+    if predicate_fn is None:
+        return None
+    if not callable(predicate_fn):
+        raise ValueError(
+            "`continuous_eval_predicate_fn` must be a callable, or None; "
+            f"received {predicate_fn!r}. Pass fn(eval_results) -> bool."
+        )
+    if "checkpoint_path" in fn_args(predicate_fn):
+        return predicate_fn
+    return lambda results, checkpoint_path: predicate_fn(results)
+
+
+class _CheckpointWatch:
+    """Tells the checkpoint to evaluate next; warns as contrib while none is."""
+
+    def __init__(self, model_dir: str, only_once: bool):
+        self._model_dir = model_dir
+        self._only_once = only_once
+        self._last_warning = None
+        self.previous = None  # The checkpoint evaluated last.
+
+    def next_checkpoint(self) -> str | None:
+        """The latest checkpoint if it is to be evaluated, else None."""
+        latest = tf.train.latest_checkpoint(self._model_dir)
+        if not latest:
+            self._warn(
+                "Estimator is not fitted yet. Will start an evaluation when a "
+                "checkpoint is ready."
+            )
+            return None
+        if self._only_once and latest == self.previous:
+            self._warn("No new checkpoint ready for evaluation.")
+            return None
+        self.previous, self._last_warning = latest, None
+        return latest
+
+    def _warn(self, message: str) -> None:
+        now = time.monotonic()
+        if self._last_warning is None or now - self._last_warning > _WARN_EVERY_SECS:
+            tf.get_logger().warning(message)
+            self._last_warning = now
+
+
+def _throttle(difference: float, evaluated) -> None:
+    """Waits out the throttle; polls gently while no checkpoint is new."""
+    if difference > 0:
+        tf.get_logger().info(
+            "Waiting %f secs before starting next eval run.", difference
+        )
+        time.sleep(difference)
+    elif evaluated is None:
+        time.sleep(_POLL_SECS)
 
 
 def _global_step(estimator) -> int:

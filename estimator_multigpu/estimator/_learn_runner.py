@@ -36,8 +36,11 @@ def default_schedule(config) -> str:
 
     One machine: `train_and_evaluate`; in a cluster, by task type: master
     `train_and_evaluate`, chief and worker `train`, ps `run_std_server`,
-    evaluator `continuous_eval`.
+    evaluator `continuous_eval`. An evaluator is told by its task type alone:
+    its `cluster_spec` is empty, as in tf.estimator's RunConfig.
     """
+    if getattr(config, "task_type", None) == "evaluator":
+        return _BY_TASK["evaluator"]
     if config is None or not _is_distributed(config):
         return "train_and_evaluate"
     task_type = config.task_type
