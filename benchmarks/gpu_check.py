@@ -26,7 +26,8 @@ devices once, before TensorFlow starts:
 With GPUs the devices are GPUs (one GPU split with `emg.devices.simulate(n,
 'GPU')`); without, logical CPUs (`/cpu:1`... as the devices, `/cpu:0` as the
 host), and the rows that need a GPU say why they are not measured. Every
-session's placement is asserted from RunMetadata: a misplaced tensor or op
+session keeps its logical devices (`emg.devices.session_config`) and its
+placement is asserted from RunMetadata: a misplaced tensor or op
 makes the row MISPLACED and the exit status 1, as does a failed child.
 
     python -m benchmarks.gpu_check [--quick]   (or python benchmarks/gpu_check.py)
@@ -65,7 +66,8 @@ _LAYOUT = flags.DEFINE_enum(
 
 _MARK = "GPU_CHECK_ROW "
 _CPU_SPLIT = 8  # As benchmarks.towers splits it, so importing it changes nothing.
-_BUDGET_S = {"one": 180, "split": 240, "physical": 60}  # 480 s in all.
+_BUDGET_S = {"one": 180, "split": 240, "physical": 60}  # 480 s in all, on GPUs.
+_CPU_SLOWDOWN = 3  # Without a GPU the children get 3x as long (busy CPU cores).
 _NO_COPY = "n/a on CPU: no host->device copies exist"
 _ROWS = {"one": ("resident", "input"), "split": ("resident", "placement", "scaling")}
 _ROWS["physical"] = ("scaling",)
@@ -107,13 +109,13 @@ def _set_up_devices(layout: str) -> tuple[list[str], bool]:
 
 
 def _session_config():
-    """Keeps every logical device in the session (device_count), soft placement on."""
+    """Soft placement on, every logical device kept (`emg.devices.session_config`)."""
     import tensorflow as tf
 
-    counts = {
-        kind: len(tf.config.list_logical_devices(kind)) for kind in ("CPU", "GPU")
-    }
-    return tf.compat.v1.ConfigProto(allow_soft_placement=True, device_count=counts)
+    from estimator_multigpu import devices as devices_lib
+
+    config = tf.compat.v1.ConfigProto(allow_soft_placement=True)
+    return devices_lib.session_config(config)
 
 
 def _session():
@@ -561,7 +563,7 @@ def _child(layout: str) -> None:
 # Parent: the children and the table ---------------------------------------------
 
 
-def _run_layout(layout: str) -> tuple[list[list[str]], str | None]:
+def _run_layout(layout: str, budget_s: int) -> tuple[list[list[str]], str | None]:
     """Runs one layout's child; returns its rows and an error (None if it passed)."""
     command = [sys.executable, "-m", "benchmarks.gpu_check", f"--layout={layout}"]
     command += [f"--split_devices={_SPLIT_DEVICES.value}"]
@@ -578,7 +580,7 @@ def _run_layout(layout: str) -> tuple[list[list[str]], str | None]:
             text=True,
             cwd=root,
             env=environment,
-            timeout=_BUDGET_S[layout],
+            timeout=budget_s,
             check=False,
         )
         output, error = done.stdout, None if done.returncode == 0 else done.stderr
@@ -588,7 +590,7 @@ def _run_layout(layout: str) -> tuple[list[list[str]], str | None]:
             if isinstance(expired.stdout, bytes)
             else expired.stdout or ""
         )
-        error = f"timed out after {_BUDGET_S[layout]} s"
+        error = f"timed out after {budget_s} s"
     rows = [
         json.loads(line[len(_MARK) :])
         for line in output.splitlines()
@@ -635,7 +637,8 @@ def main(argv):
     rows, failed = [], False
     start = time.perf_counter()
     for layout in layouts:
-        layout_rows, error = _run_layout(layout)
+        budget_s = _BUDGET_S[layout] * (1 if gpus else _CPU_SLOWDOWN)
+        layout_rows, error = _run_layout(layout, budget_s)
         rows += layout_rows
         if error:
             failed = True

@@ -21,7 +21,7 @@ def run():
         env=environment,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1500,
         check=False,
     )
 
