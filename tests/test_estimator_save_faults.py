@@ -247,3 +247,43 @@ def test_save_killed_mid_write_leaves_what_the_cleanup_removes(tmp_path, layout)
     checkpoints.remove_interrupted_saves(str(tmp_path))
     assert not _tempstate_files(tmp_path), os.listdir(tmp_path)
     assert not [n for n in os.listdir(tmp_path) if n.endswith("_temp")]
+
+
+# --- A save on a full disk: a clear error, nothing half-written left. ---
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MiB tmpfs (root only), unmounted afterwards."""
+    path = tmp_path / "small-disk"
+    path.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(path)]
+    if subprocess.run(mount, capture_output=True).returncode:
+        pytest.skip("needs permission to mount a tmpfs (root)")
+    yield path
+    # Lazily: the event file writer of the process may still hold a file open.
+    subprocess.run(["umount", "--lazy", str(path)], capture_output=True)
+
+
+def big_state_model_fn(features, labels, mode, params):
+    """The shared model, plus 2 MiB of non-trainable state (zeros)."""
+    tf.compat.v1.get_variable(
+        "big", [512, 1024], initializer=tf.zeros_initializer(), trainable=False
+    )
+    return model_fn(features, labels, mode, params)
+
+
+def test_save_on_a_full_disk_says_what_it_needs_and_leaves_nothing(small_disk):
+    model_dir = small_disk / "model"
+    config = emg_estimator.RunConfig(model_dir=str(model_dir), save_checkpoints_steps=2)
+    estimator = emg_estimator.Estimator(big_state_model_fn, config=config, params={})
+    with pytest.raises(
+        tf.errors.ResourceExhaustedError,
+        match=rf"No space left on device: checkpoint {model_dir}/model\.ckpt-0 "
+        r"was not written\. It needs about 2\.\d MiB \(its variables and graph\); "
+        rf"\d\.\d MiB is free in {model_dir}\. No checkpoint was written before\. "
+        r"Free space there, or train into a model_dir on a larger disk\.",
+    ):
+        estimator.train(TRAIN_FN, steps=4)
+    left = [n for n in os.listdir(model_dir) if "_temp" in n or "tempstate" in n]
+    assert left == []

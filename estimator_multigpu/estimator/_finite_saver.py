@@ -17,6 +17,8 @@ import os
 import numpy as np
 import tensorflow as tf
 
+from estimator_multigpu.estimator import _disk_space as disk_space
+
 
 class NonFiniteVariablesError(tf.compat.v1.train.NanLossDuringTrainingError):
     """Training made a variable NaN or Inf; the checkpoint was not written.
@@ -56,8 +58,8 @@ def _flatten(values) -> list:
     return [leaf for part in parts for leaf in _flatten(part)]
 
 
-def saved_float_variables(var_list) -> list:
-    """The floating-point variables a Saver of `var_list` writes, each once.
+def saved_variables(var_list) -> list:
+    """The variables (and tensors) a Saver of `var_list` writes, each once.
 
     Args:
       var_list: a Saver's `var_list`; None: what the default Saver writes
@@ -69,10 +71,20 @@ def saved_float_variables(var_list) -> list:
         )
     found, seen = [], set()
     for value in _flatten(var_list):
-        if value.dtype.base_dtype.is_floating and id(value) not in seen:
+        if id(value) not in seen:
             seen.add(id(value))
             found.append(value)
     return found
+
+
+def _byte_size(values: list) -> int:
+    """The bytes of `values`' elements, for those of known shape and numeric dtype."""
+    sizes = [
+        v.shape.num_elements() * v.dtype.base_dtype.size
+        for v in values
+        if v.shape.is_fully_defined() and v.dtype.base_dtype != tf.string
+    ]
+    return int(sum(sizes))
 
 
 class FiniteSaver(tf.compat.v1.train.Saver):
@@ -95,7 +107,9 @@ class FiniteSaver(tf.compat.v1.train.Saver):
         """Builds the saver and the finiteness check (before the graph is final)."""
         super().build()
         if getattr(self, "_finite_check", None) is None:
-            variables = saved_float_variables(self._checked_var_list)
+            saved = saved_variables(self._checked_var_list)
+            self._variable_bytes = _byte_size(saved)
+            variables = [v for v in saved if v.dtype.base_dtype.is_floating]
             trainable = {id(v) for v in tf.compat.v1.trainable_variables()}
             self._checked = variables
             self._trainable = np.array([id(v) in trainable for v in variables])
@@ -105,9 +119,14 @@ class FiniteSaver(tf.compat.v1.train.Saver):
     def save(self, sess, save_path, global_step=None, *args, **kwargs):
         """Saves as `Saver.save`, after checking every variable is finite.
 
+        A save that fails removes what it wrote (the sharded saver's
+        `<prefix>_temp/` folder); one that runs out of disk space says so.
+
         Raises:
           NonFiniteVariablesError: naming the variables and the checkpoint
             that stays the latest, instead of writing.
+          disk_space.NoSpaceError: (a `ResourceExhaustedError`) naming the
+            checkpoint, the space it needs and the space free.
         """
         check = getattr(self, "_finite_check", None)
         if check is not None:
@@ -116,7 +135,16 @@ class FiniteSaver(tf.compat.v1.train.Saver):
                 raise NonFiniteVariablesError(
                     _message(bad, save_path, global_step, sess)
                 )
-        return super().save(sess, save_path, global_step, *args, **kwargs)
+        prefix = save_path
+        if global_step is not None:
+            prefix = f"{save_path}-{_step_number(sess, global_step)}"
+
+        def needed() -> int:
+            variables = getattr(self, "_variable_bytes", 0)
+            return variables + sess.graph.as_graph_def().ByteSize()
+
+        with disk_space.removing_partial_save(prefix, needed, _kept(save_path)):
+            return super().save(sess, save_path, global_step, *args, **kwargs)
 
     def _non_finite(self, nan: np.ndarray, inf: np.ndarray) -> list:
         """The names of the variables that must not be saved."""
@@ -126,21 +154,28 @@ class FiniteSaver(tf.compat.v1.train.Saver):
         return [v.op.name for v, no in zip(self._checked, refused) if no]
 
 
+def _step_number(sess, global_step) -> int:
+    if isinstance(global_step, (tf.Tensor, tf.Variable)):
+        global_step = sess.run(global_step)
+    return int(global_step)
+
+
 def _step(sess, global_step) -> str:
     if global_step is None:
         return "this step"
-    if isinstance(global_step, (tf.Tensor, tf.Variable)):
-        global_step = sess.run(global_step)
-    return f"step {int(global_step)}"
+    return f"step {_step_number(sess, global_step)}"
+
+
+def _kept(save_path: str) -> str:
+    """What stays the latest checkpoint when this save does not happen."""
+    latest = tf.train.latest_checkpoint(os.path.dirname(save_path))
+    if latest:
+        return f"The latest checkpoint stays {latest}"
+    return "No checkpoint was written before"
 
 
 def _message(bad: list, save_path: str, global_step, sess) -> str:
-    latest = tf.train.latest_checkpoint(os.path.dirname(save_path))
-    kept = (
-        f"The latest checkpoint stays {latest}"
-        if latest
-        else "No checkpoint was written before"
-    )
+    kept = _kept(save_path)
     return (
         f"Not saving the checkpoint of {_step(sess, global_step)}: variables "
         f"{bad[:5]!r}{' and more' if len(bad) > 5 else ''} hold NaN or Inf "
