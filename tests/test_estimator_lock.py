@@ -429,3 +429,29 @@ def test_stale_temp_checkpoints_stay_while_another_process_trains(lock_holder):
     with pytest.raises(lock.ModelDirLockedError):
         _estimator(model_dir).train(TRAIN_FN, steps=1)
     assert os.path.isdir(temp)
+
+
+def test_check_before_slow_work_names_a_live_holder(tmp_path):
+    model_dir = tmp_path / "model"
+    _write_lock(model_dir)  # Another host's: never broken.
+    with pytest.raises(
+        emg_estimator.ModelDirLockedError,
+        match=rf"model_dir {model_dir} is being trained by pid 4321 on host "
+        r"trainer-7\.example",
+    ):
+        emg_estimator.check_model_dir_unlocked(str(model_dir))
+    assert os.path.exists(lock.lock_path(str(model_dir)))
+
+
+@pytest.mark.parametrize("state", ["none", "stale"])
+def test_check_before_slow_work_passes_what_train_would_take(tmp_path, state):
+    model_dir = tmp_path / "model"
+    if state == "stale":
+        _write_lock(
+            model_dir,
+            pid=_dead_pid(),
+            host=socket.gethostname(),
+            pid_namespace=processes.pid_namespace(),
+        )
+    emg_estimator.check_model_dir_unlocked(str(model_dir))  # Takes nothing.
+    assert os.path.exists(lock.lock_path(str(model_dir))) is (state == "stale")

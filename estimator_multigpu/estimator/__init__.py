@@ -14,7 +14,10 @@ from estimator_multigpu.estimator._exporters import (
     FinalExporter,
     LatestExporter,
 )
-from estimator_multigpu.estimator._lock import ModelDirLockedError
+from estimator_multigpu.estimator._lock import (
+    ModelDirLockedError,
+    check_model_dir_unlocked,
+)
 from estimator_multigpu.estimator._metrics import add_metrics
 from estimator_multigpu.estimator._run_config import RunConfig
 from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
@@ -103,6 +106,7 @@ __all__ = [
     "TrainSpec",
     "WarmStartSettings",
     "add_metrics",
+    "check_model_dir_unlocked",
     "experimental",
     "export",
     "sync_replicas_optimizer",

@@ -128,6 +128,27 @@ def acquire(model_dir: str) -> dict:
     )
 
 
+def check_model_dir_unlocked(model_dir: str) -> None:
+    """Fails now if another process trains in `model_dir`; takes no lock.
+
+    For programs that do slow work (generating data, building a model)
+    before `Estimator.train` takes the lock: they learn at once that
+    training would be refused. A lock of a killed process on this host does
+    not count (training takes it over); `train` still takes the lock itself.
+
+    Args:
+      model_dir: the directory training would write to.
+
+    Raises:
+      ModelDirLockedError: naming the process that holds the lock.
+    """
+    if not is_local(model_dir):
+        return
+    other = _read(lock_path(model_dir))
+    if other is not None:
+        _refuse_unless_stale(model_dir, other)
+
+
 def release(model_dir: str, holder: dict) -> None:
     """Removes the lock file of `model_dir` if it is still `holder`'s."""
     path = lock_path(model_dir)
