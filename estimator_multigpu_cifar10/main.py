@@ -12,7 +12,9 @@ evaluates each new checkpoint.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -109,6 +111,8 @@ _EVAL_THROTTLE = flags.DEFINE_integer(
     "most this often.",
     lower_bound=0,
 )
+
+_NO_SPACE = "No space left on device"  # How ENOSPC reads, from TensorFlow too.
 
 _SYNC_REPLICAS = flags.DEFINE_boolean(
     "sync_replicas",
@@ -334,18 +338,55 @@ def _checked_config() -> config_lib.TrainConfig:
         raise SystemExit(f"Error: {error}") from error
 
 
-def _prepared_data(config: config_lib.TrainConfig) -> str:
+def _prepared_data(config: config_lib.TrainConfig, in_cluster: bool) -> str:
     """Checks model_dir and the data before training; a failure ends the program.
 
     Raises:
       SystemExit: with the message (printed to stderr, exit status 1).
     """
+    from estimator_multigpu import estimator
     from estimator_multigpu_cifar10 import trainer
 
     try:
-        return trainer.prepare(config, _print_download_progress)
-    except (ValueError, OSError) as error:  # OSError: download.DownloadError.
+        return trainer.prepare(config, _print_download_progress, in_cluster)
+    except (ValueError, OSError, estimator.ModelDirLockedError) as error:
+        raise SystemExit(f"Error: {error}") from error  # OSError: DownloadError.
+
+
+def _no_space_message(error: Exception, model_dir: str) -> str:
+    """The line of `error` that names the full disk, and what to do."""
+    line = next(s for s in str(error).splitlines() if _NO_SPACE in s).strip()
+    if line.startswith(_NO_SPACE):
+        return line  # A checkpoint save's own message: it says all.
+    return (
+        f"{_NO_SPACE} writing into model_dir {model_dir} ({line}). Free space "
+        "there, or pass a --model_dir on a larger disk."
+    )
+
+
+@contextlib.contextmanager
+def _errors_as_messages(config: config_lib.TrainConfig) -> Iterator[None]:
+    """A damaged checkpoint, a full disk, a locked model_dir: the message alone.
+
+    Raises:
+      SystemExit: with the message (printed to stderr, exit status 1), no
+        traceback; other errors pass unchanged.
+    """
+    import tensorflow as tf
+
+    from estimator_multigpu import estimator
+
+    try:
+        yield
+    except tf.errors.DataLossError as error:  # Names the checkpoint to use.
+        raise SystemExit(f"Error: {error.message}") from error
+    except estimator.ModelDirLockedError as error:  # Started meanwhile.
         raise SystemExit(f"Error: {error}") from error
+    except (tf.errors.ResourceExhaustedError, OSError) as error:
+        if _NO_SPACE not in str(error):
+            raise
+        message = _no_space_message(error, config.model_dir)
+        raise SystemExit(f"Error: {message}") from error
 
 
 def _diagnosis(config: config_lib.TrainConfig, data_dir: str) -> str:
@@ -376,17 +417,19 @@ def main(argv):
         f"{config.model_dir}",
         flush=True,
     )
-    data_dir = _prepared_data(config)
+    data_dir = _prepared_data(config, in_cluster=task is not None)
     if _DIAGNOSE.value:
         print(_diagnosis(config, data_dir), flush=True)
     if task is not None:
-        _train_on_cluster(config, data_dir)
+        with _errors_as_messages(config):
+            _train_on_cluster(config, data_dir)
         print(f"{task} finished", flush=True)
         return
     from estimator_multigpu_cifar10 import trainer
 
     _report_sync_replicas(config, workers=0)
-    results = trainer.train_and_evaluate(config, data_dir)
+    with _errors_as_messages(config):
+        results = trainer.train_and_evaluate(config, data_dir)
     print(
         f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
         f"global step {results['global_step']})",

@@ -7,6 +7,7 @@ import re
 
 import tensorflow as tf
 
+from estimator_multigpu import estimator
 from estimator_multigpu_cifar10 import config as config_lib
 from estimator_multigpu_cifar10 import paths
 
@@ -14,21 +15,30 @@ _BLOCK = re.compile(r"^resnet/stage0/block(\d+)/")
 _LOGITS_KERNEL = "resnet/dense/kernel"
 
 
-def check(config: config_lib.TrainConfig) -> None:
+def check(config: config_lib.TrainConfig, in_cluster: bool = False) -> None:
     """Checks `config.model_dir` for the run `config` asks for; creates nothing.
 
-    Training needs a directory it can write to (or create); `eval_only` needs
+    Training needs a directory it can write to (or create) that no other
+    process trains in; `eval_only` needs
     a checkpoint there (and writes its summaries under `eval/`), since evaluating an untrained model reports a
     meaningless accuracy. A checkpoint already there must be of the same
     ResNet depth and number of classes, or resuming fails deep in TensorFlow.
 
+    Args:
+      config: the run's configuration.
+      in_cluster: this is one task of a TF_CONFIG cluster, whose tasks share
+        `model_dir` (the chief holds its training lock).
+
     Raises:
       ValueError: naming the directory and what to pass instead.
+      estimator.ModelDirLockedError: if another process trains there.
     """
     if config.eval_only:
         paths.check_directory(config.model_dir, "model_dir")
         _require_checkpoint(config.model_dir)
     paths.check_writable(config.model_dir, "model_dir")  # Evaluation writes too.
+    if not (config.eval_only or in_cluster):
+        estimator.check_model_dir_unlocked(config.model_dir)  # Before slow work.
     if os.path.isdir(config.model_dir):
         checkpoint = tf.train.latest_checkpoint(config.model_dir)
         if checkpoint:

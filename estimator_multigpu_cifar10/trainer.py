@@ -84,7 +84,9 @@ def prepare_data(
 
 
 def prepare(
-    config: config_lib.TrainConfig, progress: download.Progress = download.log_progress
+    config: config_lib.TrainConfig,
+    progress: download.Progress = download.log_progress,
+    in_cluster: bool = False,
 ) -> str:
     """Checks `model_dir`, then prepares the data; returns the data directory.
 
@@ -92,11 +94,17 @@ def prepare(
     in this order, so bad input fails in seconds and leaves nothing behind
     (but generated or downloaded data).
 
+    Args:
+      config: the run's configuration.
+      progress: download progress callback, `progress(bytes_done, bytes_total)`.
+      in_cluster: this is one task of a TF_CONFIG cluster (see `model_dir.check`).
+
     Raises:
       ValueError: see `model_dir.check` and `prepare_data`.
+      estimator.ModelDirLockedError: if another process trains in `model_dir`.
       download.DownloadError: if the archive cannot be fetched.
     """
-    model_dir.check(config)
+    model_dir.check(config, in_cluster)
     return prepare_data(config, progress)
 
 

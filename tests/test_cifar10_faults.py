@@ -1,7 +1,10 @@
 """The CIFAR trainer under bad flags and bad directories: each fails fast, clearly."""
 
+import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -14,6 +17,8 @@ from absl.testing import flagsaver
 from cifar10_helpers import tiny_config
 
 from estimator_multigpu import devices
+from estimator_multigpu.estimator import _lock as lock
+from estimator_multigpu.estimator import _processes as processes
 from estimator_multigpu_cifar10 import data, generate, main, model, model_dir, trainer
 
 FLAGS = flags.FLAGS
@@ -417,3 +422,143 @@ def test_eval_only_in_a_read_only_model_dir(
     )
     with pytest.raises(ValueError, match=rf"`model_dir` '{copy}' is not writable"):
         trainer.prepare(config)
+
+
+# A damaged checkpoint, a full disk, a model_dir another trainer holds: the
+# trainer ends with the message alone (exit status 1, no traceback).
+
+
+def _cut_in_half(path):
+    with open(path, "r+b") as f:
+        f.truncate(os.path.getsize(path) // 2)
+
+
+@pytest.fixture
+def damaged_dir(tmp_path):
+    """A model_dir whose only checkpoint (a ResNet-20's, step 5) is cut short."""
+    model_dir = str(tmp_path / "damaged")
+    with tf.Graph().as_default():
+        model.resnet(tf.zeros([1, 32, 32, 3]), 20, 10, training=False)
+        tf.compat.v1.train.get_or_create_global_step()
+        saver = tf.compat.v1.train.Saver()
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            saver.save(session, os.path.join(model_dir, "model.ckpt"), global_step=5)
+    (data_file,) = [n for n in os.listdir(model_dir) if ".data-" in n]
+    _cut_in_half(os.path.join(model_dir, data_file))
+    return model_dir
+
+
+def _tiny_args(tmp_path, model_dir, *more):
+    return (
+        f"--model_dir={model_dir}",
+        f"--cache_dir={tmp_path / 'cache'}",
+        "--synthetic_examples=40,12",
+        "--global_batch_size=8",
+        "--train_steps=8",
+        *more,
+    )
+
+
+@pytest.mark.parametrize(
+    "more",
+    [pytest.param((), marks=pytest.mark.slow), ("--eval_only",)],
+    ids=["train", "eval-only"],
+)
+def test_damaged_checkpoint_ends_with_its_message_alone(
+    run_main, tmp_path, damaged_dir, more
+):
+    with pytest.raises(SystemExit) as exit_info:
+        run_main(*_tiny_args(tmp_path, damaged_dir, *more))
+    message = exit_info.value.code
+    assert isinstance(message, str)  # Printed alone, exit status 1.
+    assert re.fullmatch(
+        rf"Error: Checkpoint {damaged_dir}/model\.ckpt-5 cannot be read \(.*\): its "
+        r"files are missing, truncated or corrupt.* There is no earlier checkpoint "
+        rf"in {damaged_dir}: restore the files from a copy, or train from scratch "
+        r"in a new model_dir\.",
+        message,
+        re.DOTALL,
+    )
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 12 MiB tmpfs (root only): the graph fits, the first checkpoint does not."""
+    path = tmp_path / "small-disk"
+    path.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(path)]
+    if subprocess.run(mount, capture_output=True).returncode:
+        pytest.skip("needs permission to mount a tmpfs (root)")
+    yield path
+    # Lazily: the event file writer of this process may still hold a file open.
+    subprocess.run(["umount", "--lazy", str(path)], capture_output=True)
+
+
+@pytest.mark.slow
+def test_full_disk_ends_with_a_short_message_and_no_temp_folder(
+    run_main, tmp_path, small_disk
+):
+    model_dir = small_disk / "model"
+    with pytest.raises(SystemExit) as exit_info:
+        run_main(*_tiny_args(tmp_path, model_dir))
+    message = exit_info.value.code
+    assert isinstance(message, str)
+    assert message.startswith("Error: No space left on device")
+    assert "\n" not in message and "Hint" not in message and "OOM" not in message
+    assert str(model_dir) in message
+    if "checkpoint" in message:  # The graph fitted, as with TF 2.21's sizes.
+        assert re.search(r"needs about \d+\.\d MiB .*MiB is free", message)
+    assert [n for n in os.listdir(model_dir) if "_temp" in n or "tempstate" in n] == []
+
+
+@pytest.fixture
+def other_trainer(tmp_path):
+    """A live process (`sleep`) holding the training lock of `tmp_path/model`."""
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    child = subprocess.Popen(["sleep", "600"])
+    holder = {
+        "pid": child.pid,
+        "host": socket.gethostname(),
+        "started": "2024-01-02 03:04:05 UTC",
+        "pid_namespace": processes.pid_namespace(),
+        "process_start": processes.start_time(child.pid),
+        "command": "python -m estimator_multigpu_cifar10",
+        "token": "0" * 32,
+    }
+    with open(lock.lock_path(str(model_dir)), "w") as f:
+        json.dump(holder, f)
+    yield model_dir, child
+    child.kill()
+    child.wait()
+
+
+def _locked_match(model_dir, child):
+    return (
+        rf"Error: model_dir {model_dir} is being trained by pid {child.pid} on host "
+        r".* Only one process may train a model_dir"
+    )
+
+
+def test_second_trainer_fails_before_any_slow_work(run_main, tmp_path, other_trainer):
+    model_dir, child = other_trainer
+    with pytest.raises(SystemExit, match=_locked_match(model_dir, child)):
+        run_main(*_tiny_args(tmp_path, model_dir))
+    assert not (tmp_path / "cache").exists()  # No data generated, no graph built.
+
+
+@pytest.mark.slow
+def test_second_trainer_on_the_command_line_fails_at_once(tmp_path, other_trainer):
+    model_dir, child = other_trainer
+    result = _cli(*_tiny_args(tmp_path, model_dir), timeout=120)
+    assert result.returncode == 1
+    assert re.search(_locked_match(model_dir, child), result.stderr)
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "cache").exists()
+
+
+def test_eval_only_is_not_refused_while_another_trains(tmp_path, other_trainer):
+    model_dir, _ = other_trainer
+    with pytest.raises(ValueError, match=r"--eval_only.*no checkpoint"):
+        trainer.prepare(_config(tmp_path, model_dir=str(model_dir), eval_only=True))
