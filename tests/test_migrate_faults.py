@@ -5,6 +5,7 @@ import json
 import os
 import re
 import stat
+import subprocess
 import threading
 
 import pytest
@@ -230,6 +231,36 @@ def test_read_only_folder_is_reported_and_the_run_goes_on(
     assert listing(read_only_folder) == ["c.py"]
     assert FIXED_LINE in (tree / "a.py").read_text()
     assert FIXED_LINE in (tree / "b.py").read_text()
+
+
+@pytest.fixture
+def immutable_file(tree):
+    """`a.py` with the immutable attribute (`chattr +i`), removed afterwards."""
+    path = tree / "a.py"
+    try:
+        proc = subprocess.run(
+            ["chattr", "+i", str(path)], capture_output=True, text=True
+        )
+    except FileNotFoundError:
+        pytest.skip("no chattr command on this system")
+    if proc.returncode != 0:
+        pytest.skip(f"chattr +i is not supported where tmp_path lives: {proc.stderr}")
+    yield path
+    subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_immutable_file_is_reported_as_immutable(tree, immutable_file, capsys):
+    assert main([str(tree), "--fix"]) == 2
+    out = capsys.readouterr().out
+    assert (
+        f"{immutable_file}: error: not rewritten: `{immutable_file}` is immutable "
+        f"(chattr +i); remove the attribute (chattr -i {immutable_file}, as root) "
+        "to rewrite it; file left unchanged" in out
+    )
+    assert "chmod" not in out
+    assert immutable_file.read_text() == legacy("a")
+    assert FIXED_LINE in (tree / "b.py").read_text()
+    assert listing(tree) == ["a.py", "b.py", "b.py.bak"]
 
 
 # Row 12: FIFOs and other non-regular files are never opened.

@@ -5,9 +5,18 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import tempfile
 
 MAX_BACKUPS = 1000
+# Linux inode flags (`chattr`): FS_IOC_GETFLAGS, and the flags under which
+# even root can neither replace nor rename over the file.
+_FS_IOC_GETFLAGS = 0x80086601
+_LINUX_FLAGS = ((0x10, "immutable", "i"), (0x20, "append-only", "a"))
+_BSD_FLAGS = (
+    (getattr(stat, "UF_IMMUTABLE", 0) | getattr(stat, "SF_IMMUTABLE", 0), "immutable"),
+    (getattr(stat, "UF_APPEND", 0) | getattr(stat, "SF_APPEND", 0), "append-only"),
+)
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -172,6 +181,44 @@ def _writable(st: os.stat_result, path: str) -> bool:
     return bool(st.st_mode & _WRITE_BITS) and os.access(path, os.W_OK)
 
 
+def _linux_flags(path: str) -> int:
+    """The file's `chattr` flags, or 0 where they cannot be read."""
+    try:
+        import fcntl
+    except ImportError:
+        return 0
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return 0
+    try:
+        flags = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, bytes(8))
+    except OSError:  # a filesystem without inode flags
+        return 0
+    finally:
+        os.close(fd)
+    return int.from_bytes(flags[:4], sys.byteorder)
+
+
+def _locked(path: str, st: os.stat_result) -> str | None:
+    """Why no one (root included) may replace `path`: an immutable or
+    append-only attribute and how to remove it; None if it has neither."""
+    for flag, name in _BSD_FLAGS:
+        if flag and getattr(st, "st_flags", 0) & flag:
+            return (
+                f"`{path}` is {name} (file flags); remove the flag "
+                f"(chflags noschg,nouchg {path}) to rewrite it"
+            )
+    flags = _linux_flags(path) if sys.platform.startswith("linux") else 0
+    for flag, name, letter in _LINUX_FLAGS:
+        if flags & flag:
+            return (
+                f"`{path}` is {name} (chattr +{letter}); remove the attribute "
+                f"(chattr -{letter} {path}, as root) to rewrite it"
+            )
+    return None
+
+
 def _check(path: str, original: bytes) -> os.stat_result:
     """Refuses a file that changed since it was read or that the user protected."""
     st = os.lstat(path)
@@ -187,6 +234,9 @@ def _check(path: str, original: bytes) -> os.stat_result:
             f"`{path}` changed since it was read (an editor, or another "
             "`--fix` run?); run emg-migrate on it again"
         )
+    locked = _locked(path, st)
+    if locked:
+        raise Refused(locked)
     if not _writable(st, path):
         raise Refused(
             f"`{path}` is read-only (mode {stat.filemode(st.st_mode)}); "
@@ -235,8 +285,8 @@ def replace(path: str, data: bytes, original: bytes, backup: bool = True) -> str
       The backup's name, or None without `backup`.
 
     Raises:
-      Refused: the file changed, is read-only or sits in a read-only folder,
-        or every backup name is taken.
+      Refused: the file changed, is read-only, immutable or append-only, or
+        sits in a read-only folder, or every backup name is taken.
       OSError: writing failed (e.g. the disk is full).
     """
     st = _check(path, original)
