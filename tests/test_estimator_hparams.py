@@ -1,5 +1,8 @@
 """emg.estimator.HParams behaves as tf.contrib.training.HParams did (TF 1.x)."""
 
+import json
+
+import numpy as np
 import pytest
 
 from estimator_multigpu.estimator import HParams
@@ -112,3 +115,50 @@ def test_get_and_del_hparam():
 def test_hparam_def_is_refused_clearly():
     with pytest.raises(ValueError, match=r"`hparam_def`.*keyword arguments"):
         HParams(hparam_def=object())
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("layers[0]=1", r"Hyperparameter 'layers' is not a list.*'layers=\.\.\.'"),
+        (
+            "sizes[3]=9",
+            r"Index 3 is out of range for hyperparameter 'sizes', a list of 3 "
+            r"element\(s\), in 'sizes\[3\]=9'; use an index in 0\.\.2",
+        ),
+    ],
+    ids=["scalar", "out_of_range"],
+)
+def test_parse_refuses_a_bad_index_naming_the_hyperparameter(text, message):
+    hp = _hparams()
+    with pytest.raises(ValueError, match=message):
+        hp.parse(text)
+    assert hp.values() == _hparams().values()  # Nothing was set.
+
+
+@pytest.mark.parametrize(
+    "text, kind", [("[1, 2]", "list"), ('"lr"', "str"), ("3", "int")]
+)
+def test_parse_json_refuses_what_is_not_an_object(text, kind):
+    with pytest.raises(
+        ValueError, match=rf"`values_json` must be a JSON object.*received a {kind}"
+    ):
+        _hparams().parse_json(text)
+
+
+def test_to_json_writes_numpy_values_as_python_numbers():
+    hp = HParams(
+        lr=np.float32(0.5), steps=np.int64(7), on=np.bool_(True), sizes=[np.int32(2)]
+    )
+    assert json.loads(hp.to_json()) == {
+        "lr": 0.5,
+        "steps": 7,
+        "on": True,
+        "sizes": [2],
+    }
+
+
+def test_to_json_names_a_value_json_cannot_hold():
+    hp = HParams(lr=0.1, shape=object())
+    with pytest.raises(ValueError, match=r"Hyperparameter 'shape' = <object .*JSON"):
+        hp.to_json()

@@ -6,6 +6,8 @@ import json
 import numbers
 import re
 
+import numpy as np
+
 # name, optional [index], '=', then a scalar or a bracketed list (TF 1.x's syntax).
 _PARAM_RE = re.compile(
     r"""
@@ -115,6 +117,24 @@ def _cast(name: str, param_type: type, value):
     return param_type(value)
 
 
+def _as_python(value):
+    """json.dumps' `default`: a numpy scalar or array as Python values."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _check_jsonable(name: str, value) -> None:
+    """ValueError naming hyperparameter `name` if JSON cannot hold `value`."""
+    try:
+        json.dumps(value, default=_as_python)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"Hyperparameter '{name}' = {value!r} cannot be written as JSON "
+            f"({error}); give it a str, number or bool (or a list of them)."
+        ) from None
+
+
 class HParams:
     """Hyperparameters as typed name-value pairs (`tf.contrib.training.HParams`).
 
@@ -184,11 +204,28 @@ class HParams:
         parsed = parse_values(values, type_map)
         for name, value in parsed.items():
             if isinstance(value, dict):  # indexed assignments into a list
-                current = list(getattr(self, name))
-                for index, item in value.items():
-                    current[index] = item
-                parsed[name] = current
+                parsed[name] = self._with_elements(name, value, values)
         return self.override_from_dict(parsed)
+
+    def _with_elements(self, name: str, elements: dict, values: str) -> list:
+        """A copy of list hyperparameter `name` with `elements` {index: value} set."""
+        if not self._hparam_types[name][1]:
+            index = next(iter(elements))
+            raise ValueError(
+                f"Hyperparameter '{name}' is not a list, so {values!r} cannot set "
+                f"'{name}[{index}]'; assign the value whole ('{name}=...')."
+            )
+        current = list(getattr(self, name))
+        for index, item in elements.items():
+            if index >= len(current):
+                raise ValueError(
+                    f"Index {index} is out of range for hyperparameter '{name}', a "
+                    f"list of {len(current)} element(s), in {values!r}; use an "
+                    f"index in 0..{len(current) - 1}, or assign the whole list "
+                    f"('{name}=[...]')."
+                )
+            current[index] = item
+        return current
 
     def override_from_dict(self, values_dict: dict) -> HParams:
         """Sets every `name: value` of `values_dict`; returns self."""
@@ -203,14 +240,37 @@ class HParams:
         return self._model_structure
 
     def to_json(self, indent=None, separators=None, sort_keys=False) -> str:
-        """The values as a JSON object."""
+        """The values as a JSON object; numpy scalars and arrays as Python values.
+
+        Raises:
+          ValueError: for a value JSON cannot hold, naming its hyperparameter.
+        """
+        values = self.values()
+        for name, value in values.items():
+            _check_jsonable(name, value)
         return json.dumps(
-            self.values(), indent=indent, separators=separators, sort_keys=sort_keys
+            values,
+            indent=indent,
+            separators=separators,
+            sort_keys=sort_keys,
+            default=_as_python,
         )
 
     def parse_json(self, values_json: str) -> HParams:
-        """Overrides values from a JSON object string; returns self."""
-        return self.override_from_dict(json.loads(values_json))
+        """Overrides values from a JSON object string; returns self.
+
+        Raises:
+          ValueError: for text that is not JSON or not a JSON object, and for
+            values `set_hparam` refuses.
+        """
+        values = json.loads(values_json)
+        if not isinstance(values, dict):
+            raise ValueError(
+                "`values_json` must be a JSON object of hyperparameter values; "
+                f"received a {type(values).__name__}: {values_json!r}. Write e.g. "
+                "'{\"learning_rate\": 0.1}'."
+            )
+        return self.override_from_dict(values)
 
     def values(self) -> dict:
         """The hyperparameters as a dict name -> value."""
