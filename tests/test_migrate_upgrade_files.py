@@ -69,6 +69,30 @@ def test_bom_crlf_and_latin1_files_keep_their_bytes_format(tmp_path, fake_tf):
     assert b"tf.compat.v1.placeholder(" in new_lat
 
 
+MIXED = (
+    b"import tensorflow as tf\r\n"
+    b"# an LF line\n"
+    b"x = tf.placeholder(tf.float32, [None])\r\n"
+    b"y = tf.placeholder(tf.float32, [None])\n"
+    b"z = 1\r\n"
+)
+
+
+def test_mixed_line_endings_are_kept_line_by_line(tmp_path, fake_tf):
+    """Each line keeps its own ending; a renamed line keeps the one it had."""
+    mixed = _write(tmp_path / "mixed.py", MIXED)
+    proc = _cli(["--upgrade-v2", "--fix", "--no-backup", mixed], fake_tf)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "mixed.py").read_bytes() == (
+        b"import tensorflow as tf\r\n"
+        b"tf.compat.v1.disable_v2_behavior()\r\n"
+        b"# an LF line\n"
+        b"x = tf.compat.v1.placeholder(tf.float32, [None])\r\n"
+        b"y = tf.compat.v1.placeholder(tf.float32, [None])\n"
+        b"z = 1\r\n"
+    )
+
+
 @pytest.mark.parametrize(
     "marker, reason",
     [

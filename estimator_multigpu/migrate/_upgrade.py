@@ -4,13 +4,14 @@ The scanner never imports TensorFlow; only the child processes started here
 do (one per batch of files). Each file is read and decoded here (PEP 263
 coding line or BOM), its text goes to the child through a file (never the
 command line), and the child's text comes back with the file's own line
-endings; the caller encodes it as the file was encoded. An empty or failed
+endings, line by line (a mixed CRLF/LF file stays mixed); the caller encodes it as the file was encoded. An empty or failed
 output is never taken: the file gets the reason instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import io
 import json
 import os
@@ -21,6 +22,7 @@ import tokenize
 
 from estimator_multigpu.migrate import _files as files
 from estimator_multigpu.migrate import _notebooks as notebooks
+from estimator_multigpu.migrate._edits import split_lines
 
 # Files per child process (each child imports TensorFlow once).
 BATCH = 500
@@ -69,6 +71,42 @@ def _newline(text: str) -> str:
     counts["\n"] = text.count("\n") - counts["\r\n"]
     best = max(counts, key=counts.get)
     return best if counts[best] else "\n"
+
+
+def _ending(line: str) -> str:
+    """`line`'s own line ending ("" for a last line without one)."""
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _endings(source: str, new: str) -> str:
+    """`new` (`\\n` line ends, the upgrader's output for `source`) with each
+    line ending as in `source`: a line the upgrader kept or rewrote keeps the
+    ending of the line it came from; a line it added takes the ending of the
+    line before it (or the file's most used one)."""
+    old = split_lines(source)
+    lines = new.splitlines(True)
+    ends = [_ending(line) for line in old]
+    if len(lines) != len(old):
+        ends = _aligned(old, lines, ends, _newline(source))
+    out = []
+    for line, end in zip(lines, ends):
+        body = line[:-1] if line.endswith("\n") else line
+        out.append(body + (end if line.endswith("\n") else ""))
+    return "".join(out)
+
+
+def _aligned(old: list[str], lines: list[str], ends: list[str], default: str):
+    """One ending per line of `lines`, taken from the `old` line it matches."""
+    plain = [line.rstrip("\r\n") for line in old]
+    matcher = difflib.SequenceMatcher(None, plain, [x.rstrip("\n") for x in lines])
+    out: list[str] = []
+    for _, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(j2 - j1):
+            if i1 + k < i2:
+                out.append(ends[i1 + k] or default)
+            else:
+                out.append(out[-1] if out else default)
+    return out
 
 
 def _read(path: str) -> str | None:
@@ -125,8 +163,7 @@ def _outcome(source: str, got: dict | None) -> Upgraded:
     why = _failure(source, got)
     if why:
         return Upgraded(None, errors, why)
-    newline = _newline(source)
-    return Upgraded(got["text"].replace("\n", newline), errors)
+    return Upgraded(_endings(source, got["text"]), errors)
 
 
 def _batches(items: list, size: int):
