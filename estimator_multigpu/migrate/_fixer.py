@@ -45,6 +45,9 @@ from estimator_multigpu.migrate import (
     _scanner as scanner,
 )
 from estimator_multigpu.migrate import (
+    _session_config as session_config,
+)
+from estimator_multigpu.migrate import (
     _tower_rewrite as tower_rewrite,
 )
 from estimator_multigpu.migrate import (
@@ -252,6 +255,7 @@ def fix(
     edits = _tutorial_imports.edits(tree, table, off, findings, edits, emg, notes)
     edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
     edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
+    edits = session_config.edits(tree, table, off, findings, edits, emg)
     layers = {} if keep_input_shape else keras_input_shape.droppable(tree)
     if keep_input_shape:
         keras_input_shape_fix.keep(findings, keep_input_shape)

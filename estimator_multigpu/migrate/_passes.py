@@ -26,6 +26,9 @@ from estimator_multigpu.migrate import (
     _scanner as scanner,
 )
 from estimator_multigpu.migrate import (
+    _session_config as session_config,
+)
+from estimator_multigpu.migrate import (
     _slim as slim,
 )
 from estimator_multigpu.migrate import (
@@ -105,6 +108,8 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
     out += [_finding(path, off, *hit) for hit in tf_examples.find(tree)]
     out += [_finding(path, off, *hit) for hit in keras_input_shape.find(tree)]
     out += [_finding(path, off, *hit) for hit in star_imports.find(tree)]
+    configs = session_config.find(tree, table, off, out)
+    out += [_finding(path, off, *hit) for hit in configs]
     out += _compat_findings(tree, table, off, path, {id(h[0]) for h in era_hits})
     out.sort(key=lambda f: (f.line, f.col))
     return out
