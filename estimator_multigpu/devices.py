@@ -343,19 +343,30 @@ def session_config(
 
     Raises:
       TypeError: if `config` is not a `tf.compat.v1.ConfigProto`.
+      ValueError: if `config.gpu_options.visible_device_list` names a GPU
+        this process does not see (where it has GPUs).
     """
     if config is not None and not isinstance(config, tf.compat.v1.ConfigProto):
-        raise TypeError(
-            "`config` must be a tf.compat.v1.ConfigProto or None; received "
-            f"{config!r} of type {type(config).__name__}. Pass "
-            "tf.compat.v1.ConfigProto(...)."
-        )
+        _raise_not_a_config(config)
     proto = tf.compat.v1.ConfigProto()
     if config is not None:
         proto.CopyFrom(config)
     _keep_logical_cpus(proto)
     _keep_logical_gpus(proto)
     return proto
+
+
+def _raise_not_a_config(config) -> None:
+    """The TypeError for a `config` that is no `ConfigProto`."""
+    # An empty protobuf message's repr is '', which would read as nothing.
+    received = repr(config) or f"an empty {type(config).__name__} message"
+    fix = "tf.compat.v1.ConfigProto(...)"
+    if isinstance(config, tf.compat.v1.GPUOptions):
+        fix = "tf.compat.v1.ConfigProto(gpu_options=...)"
+    raise TypeError(
+        "`config` must be a tf.compat.v1.ConfigProto or None; received "
+        f"{received} of type {type(config).__name__}. Pass {fix}."
+    )
 
 
 def _keep_logical_cpus(proto: tf.compat.v1.ConfigProto) -> None:
@@ -374,6 +385,8 @@ def _keep_logical_gpus(proto: tf.compat.v1.ConfigProto) -> None:
     ):
         return
     physical = tf.config.list_physical_devices("GPU")
+    if not physical:
+        return  # No GPU to split; a visible_device_list stays as given.
     indices = _visible_gpu_indices(gpu_options.visible_device_list, physical)
     splits = [tf.config.get_logical_device_configuration(physical[i]) for i in indices]
     if not any(splits):
@@ -395,11 +408,31 @@ def _keep_logical_gpus(proto: tf.compat.v1.ConfigProto) -> None:
 
 
 def _visible_gpu_indices(visible_device_list: str, physical: list) -> list[int]:
-    """Indices of the GPUs the session uses: its own list, else the visible ones."""
+    """Indices of the GPUs the session uses: its own list, else the visible ones.
+
+    Raises:
+      ValueError: if `visible_device_list` names no GPU of `physical`.
+    """
     if visible_device_list:
-        return [int(index) for index in visible_device_list.split(",")]
+        return [
+            _gpu_index(entry.strip(), visible_device_list, len(physical))
+            for entry in visible_device_list.split(",")
+        ]
     visible = tf.config.get_visible_devices("GPU")
     return [i for i, device in enumerate(physical) if device in visible]
+
+
+def _gpu_index(entry: str, visible_device_list: str, count: int) -> int:
+    """One entry of `visible_device_list` as an index of the visible GPUs."""
+    if entry.isdigit() and int(entry) < count:
+        return int(entry)
+    why = f"{entry} is not one" if entry.isdigit() else f"{entry!r} is no index"
+    raise ValueError(
+        f"`gpu_options.visible_device_list` ({visible_device_list!r}) names "
+        f"GPUs by their index among the {count} visible GPU(s) (0 to "
+        f"{count - 1}); {why}. Pass indices below {count} (CUDA_VISIBLE_DEVICES "
+        "renumbers the GPUs it leaves from 0), or leave it empty."
+    )
 
 
 def _add_virtual_devices(virtual, split) -> None:

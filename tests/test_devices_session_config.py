@@ -94,3 +94,45 @@ def test_without_a_gpu_the_gpu_options_stay_empty():
     config = devices.session_config(ConfigProto())
     assert config.gpu_options == tf.compat.v1.GPUOptions()
     assert "GPU" not in config.device_count
+
+
+VISIBLE = {
+    "one": "0",
+    "two": "0,1",
+    "spaced": "0, 1",
+}
+
+
+@pytest.mark.parametrize("visible", sorted(VISIBLE))
+def test_a_visible_device_list_without_a_gpu_is_kept_as_it_is(visible):
+    """Horovod-style `visible_device_list=str(local_rank)` on a CPU machine."""
+    given = ConfigProto(
+        gpu_options=tf.compat.v1.GPUOptions(visible_device_list=VISIBLE[visible])
+    )
+    config = devices.session_config(given)
+    assert config.gpu_options.visible_device_list == VISIBLE[visible]
+    assert _session_devices(config) == _cpus(len(ALL_DEVICES))
+
+
+@pytest.mark.parametrize(
+    "visible,why",
+    [("1", "1 is not one"), ("0,2", "2 is not one"), ("0,x", "'x' is no index")],
+    ids=["past_the_end", "second_past_the_end", "not_an_index"],
+)
+def test_a_visible_device_list_naming_no_visible_gpu_is_a_value_error(visible, why):
+    """One GPU (its list entry is all the check reads): TensorFlow's own error."""
+    with pytest.raises(
+        ValueError,
+        match=rf"`gpu_options\.visible_device_list` \('{visible}'\) names GPUs by "
+        rf"their index among the 1 visible GPU\(s\) \(0 to 0\); {why}.*Pass ",
+    ):
+        devices._visible_gpu_indices(visible, ["GPU:0"])
+
+
+def test_the_type_error_names_an_empty_proto_by_its_type():
+    with pytest.raises(
+        TypeError,
+        match=r"received an empty GPUOptions message of type GPUOptions\. Pass "
+        r"tf\.compat\.v1\.ConfigProto\(gpu_options=\.\.\.\)",
+    ):
+        devices.session_config(tf.compat.v1.GPUOptions())

@@ -40,6 +40,10 @@ SESSION_CONFIGS = {
         allow_soft_placement=True, device_count={"CPU": 1, "GPU": 0}
     ),
     "no_soft_placement": tf.compat.v1.ConfigProto,
+    # Horovod's `visible_device_list = str(local_rank)`, here without a GPU.
+    "visible_device_list": lambda: tf.compat.v1.ConfigProto(
+        gpu_options=tf.compat.v1.GPUOptions(visible_device_list="0")
+    ),
 }
 RUN_CONFIGS = {
     "num_gpus": {"num_gpus": 2},
