@@ -53,6 +53,8 @@ MODULES = {
     "test_estimator_sync_replicas_towers.py": None,  # TF1 SyncReplicasOptimizer.
     "test_estimator_learn.py": None,  # contrib.learn Experiment scripts run TF1-style.
     "test_estimator_ps_strategy.py": None,  # replica_device_setter graphs.
+    # The warning test starts its own (v2) process.
+    "test_estimator_global_step_read.py": "increment_waits",
     # The trainer end to end (the other tests check flags, not training).
     "test_cifar10_main.py": "two_devices",
     "test_tutorials_mnist.py": None,  # migrated scripts call the drop-ins in v1 mode.

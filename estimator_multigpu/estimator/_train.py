@@ -236,12 +236,16 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
-    tf_internals.get_or_create_global_step_read()
+    step_read = tf_internals.get_or_create_global_step_read()
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
     features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
-    with towers_losses.explain_non_scalar_loss():
+    # The hooks fetch `step_read` beside the train_op: the model_fn's ops (its
+    # global step increment) wait for it, so each step reads the value before
+    # its own increment (else two steps can read one value, and
+    # StepCounterHook warns that the global step has not been increased).
+    with towers_losses.explain_non_scalar_loss(), tf.control_dependencies([step_read]):
         spec = model.call(features, labels, ModeKeys.TRAIN)
     towers_losses.check_scalar_loss(spec.loss, "the model_fn's loss")
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
