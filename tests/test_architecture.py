@@ -1,4 +1,4 @@
-"""Dependencies run one way, bottom to top (DESIGN.md's order), read with ast.
+"""Dependencies run one way, bottom to top (docs/architecture.md's order), read with ast.
 
 Every import of every module counts: module level and inside functions,
 absolute and relative (`from ..estimator import x`, `from . import y`),
@@ -7,13 +7,17 @@ name, and attribute access through the package after `import
 estimator_multigpu as emg` (`emg.estimator.Estimator`, which the package's
 lazy `__getattr__` imports). A module's unit is its top-level module or
 subpackage of `estimator_multigpu` (`towers`, `model_fn`, ...); the CIFAR
-reference (`estimator_multigpu_cifar10`) is one unit on top. Each checker is
-run on known-bad and known-good samples at the end of this file.
+reference (`estimator_multigpu_cifar10`) is one unit on top. The order (the
+layer table) and the imports between units (the import table) are read from
+docs/architecture.md, so the page and the check cannot drift. Each checker
+and the table reader are run on known-bad and known-good samples at the end
+of this file.
 """
 
 import ast
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -27,34 +31,55 @@ ROOT = PACKAGE.parent
 TOP = "estimator_multigpu"
 CIFAR = "estimator_multigpu_cifar10"
 
-# Bottom to top; a unit may import units of its own layer or below. The base
-# layer holds what every layer shares: TensorFlow internals, the batching and
-# sharding rules, the spec types and model_fn call, devices and the
-# per-device value, GPU runtime threading, a dataset's graph, TF_CONFIG
-# parsing, the tf.data service servers (a CLI that imports no other unit),
-# and the drop-ins for TF 1.x modules (tf_slim, the MNIST tutorials).
-LAYERS = (
-    (
-        "_tf_internals",
-        "_sharding",
-        "_model_fn",
-        "_gpu_runtime",
-        "devices",
-        "per_device",
-        "_dataset_graph",
-        "cluster",
-        "data_service",
-        "_slim_compat",
-        "tutorials",
-    ),
-    ("inputs",),
-    ("towers",),
-    ("estimator",),
-    ("distribute", "diagnose", "launch"),
-    (CIFAR,),
-)
-# Pure ast: never imports TensorFlow or another unit, and no unit imports it.
-APART = ("migrate",)
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def table_rows(text: str, heading: str) -> list[list[str]]:
+    """The cells of each body row of the first table under `## heading`."""
+    _, found, section = text.partition(f"\n## {heading}\n")
+    if not found:
+        raise ValueError(f"docs/architecture.md has no '## {heading}' section")
+    lines = section.split("\n## ", 1)[0].splitlines()
+    table = [line for line in lines if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in table[2:]]
+
+
+def _names(cell: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"`([^`]+)`", cell))
+
+
+def read_layers(text: str) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """(layers bottom to top, units apart) from the page's `## Layers` table.
+
+    Rows are numbered 0, 1, ... in order; a row named `apart` holds the units
+    outside the order. A unit named twice, or a row out of order, is an error.
+    """
+    layers, apart, seen = [], (), set()
+    for name, units in table_rows(text, "Layers"):
+        names = _names(units)
+        if seen & set(names):
+            raise ValueError(f"layer {name!r} repeats {sorted(seen & set(names))}")
+        seen |= set(names)
+        if name == "apart":
+            apart = names
+        elif name == str(len(layers)):
+            layers.append(names)
+        else:
+            raise ValueError(f"layer {name!r} where layer {len(layers)} belongs")
+    return tuple(layers), apart
+
+
+def read_imports(text: str) -> dict[str, set[str]]:
+    """{unit: the units it imports} from the page's `## What imports what` table."""
+    return {
+        _names(unit)[0]: set(_names(imports))
+        for unit, imports in table_rows(text, "What imports what")
+    }
+
+
+# Bottom to top; a unit may import units of its own layer or below. APART:
+# pure ast, never imports TensorFlow or another unit, and no unit imports it.
+LAYERS, APART = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
 # Upward imports that exist today, each with the change that removes it:
 # {(importing module, imported unit): "issue part fixing it"}. They are left
 # out of the order and cycle checks; an entry that no longer exists fails.
@@ -64,8 +89,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     # name is dropped.
     ("estimator_multigpu.inputs", "distribute"): "issue 13, part 3",
 }
-
-LAYER_OF = {unit: index for index, layer in enumerate(LAYERS) for unit in layer}
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -212,8 +235,10 @@ def unplaced(modules) -> tuple[set[str], set[str]]:
 
 def test_every_unit_has_a_place_in_the_order():
     missing, stale = unplaced(SOURCES)
-    assert missing == set(), "add new modules to LAYERS (and DESIGN.md)"
-    assert stale == set(), "LAYERS names a unit that no longer exists"
+    assert missing == set(), "add new units to the layer table of docs/architecture.md"
+    assert stale == set(), (
+        "docs/architecture.md's layer table names a unit that no longer exists"
+    )
 
 
 def test_a_new_unit_is_reported_unplaced():
@@ -221,15 +246,27 @@ def test_a_new_unit_is_reported_unplaced():
     assert missing == {"newunit", "newpkg"}
 
 
-def upward_imports(arrows: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """The arrows that point from a unit to a unit of a higher layer."""
+def layer_of(layers) -> dict[str, int]:
+    """{unit: its layer's index} for layers listed bottom to top."""
+    return {unit: index for index, layer in enumerate(layers) for unit in layer}
+
+
+def upward_imports(arrows: set[tuple[str, str]], layers=None) -> set[tuple[str, str]]:
+    """The arrows that point from a unit to a unit of a higher layer.
+
+    `layers`: bottom to top; None: the page's (LAYERS).
+    """
+    index = LAYER_OF if layers is None else layer_of(layers)
     return {
         (module, target)
         for module, target in arrows
-        if target in LAYER_OF
-        and _unit(module) in LAYER_OF
-        and LAYER_OF[target] > LAYER_OF[_unit(module)]
+        if target in index
+        and _unit(module) in index
+        and index[target] > index[_unit(module)]
     }
+
+
+LAYER_OF = layer_of(LAYERS)
 
 
 def test_imports_run_one_way():
@@ -273,6 +310,31 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 def test_no_cycle_between_units():
     assert _cycle(_unit_graph(ARROWS)) == []
+
+
+def import_table_drift(
+    table: dict[str, set[str]], arrows: set[tuple[str, str]]
+) -> dict[str, tuple[set[str], set[str]]]:
+    """{unit: (imports the table lacks, imports the code lacks)} where they differ."""
+    code: dict[str, set[str]] = {}
+    for module, target in arrows:
+        code.setdefault(_unit(module), set()).add(target)
+    return {
+        unit: (
+            code.get(unit, set()) - table.get(unit, set()),
+            table.get(unit, set()) - code.get(unit, set()),
+        )
+        for unit in set(code) | set(table)
+        if code.get(unit, set()) != table.get(unit, set())
+    }
+
+
+def test_the_import_table_is_the_code_s_import_graph():
+    table = read_imports(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert import_table_drift(table, ARROWS) == {}, (
+        "make docs/architecture.md's 'What imports what' table say what the code "
+        "imports: {unit: (imports to add, imports to remove)}"
+    )
 
 
 def towers_to_inputs(arrows: set[tuple[str, str]]) -> set[str]:
@@ -457,3 +519,71 @@ def test_migrate_check_rejects_tensorflow_and_relative_imports_of_others():
         {(f"{T}.towers.b", "migrate")},
         {f"{T}.migrate.a"},
     )
+
+
+PAGE = """# Architecture
+
+## Layers
+
+| layer | units |
+|---|---|
+{rows}
+## What imports what
+
+| unit | imports |
+|---|---|
+| `towers` | `per_device`, `devices` |
+| `inputs` | `per_device` |
+
+## Next
+
+| 7 | `x` |
+"""
+GOOD_ROWS = "| 0 | `devices`, `per_device` |\n| 1 | `towers` |\n| apart | `migrate` |\n"
+
+
+def test_layer_reader_reads_the_order_and_what_stands_apart():
+    layers, apart = read_layers(PAGE.format(rows=GOOD_ROWS))
+    assert layers == (("devices", "per_device"), ("towers",))
+    assert apart == ("migrate",)
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        pytest.param("| 0 | `a` |\n| 2 | `b` |\n", "layer '2' where layer 1", id="gap"),
+        pytest.param("| 1 | `a` |\n", "layer '1' where layer 0", id="no-base"),
+        pytest.param(
+            "| 0 | `a` |\n| 1 | `b`, `a` |\n", "repeats \\['a'\\]", id="twice"
+        ),
+    ],
+)
+def test_layer_reader_rejects_a_bad_table(rows, message):
+    with pytest.raises(ValueError, match=message):
+        read_layers(PAGE.format(rows=rows))
+
+
+def test_layer_reader_needs_the_section():
+    with pytest.raises(ValueError, match="no '## Layers' section"):
+        read_layers("# Architecture\n")
+
+
+def test_a_layer_moved_in_the_page_moves_the_upward_check():
+    """With `towers` below `devices` on the page, towers -> devices is upward."""
+    sources = {f"{T}.towers.a": ast.parse("from .. import devices\n")}
+    arrows = arrows_of(sources, set())
+    assert upward_imports(arrows) == set()
+    layers, _ = read_layers(PAGE.format(rows="| 0 | `towers` |\n| 1 | `devices` |\n"))
+    assert upward_imports(arrows, layers) == {(f"{T}.towers.a", "devices")}
+
+
+def test_import_table_drift_names_what_to_add_and_remove():
+    table = read_imports(PAGE.format(rows=GOOD_ROWS))
+    assert table == {"towers": {"per_device", "devices"}, "inputs": {"per_device"}}
+    sources = {
+        f"{T}.towers.a": ast.parse("from .. import per_device, estimator\n"),
+        f"{T}.inputs.b": ast.parse("from .. import per_device\n"),
+    }
+    assert import_table_drift(table, arrows_of(sources, set())) == {
+        "towers": ({"estimator"}, {"devices"})
+    }
