@@ -27,6 +27,9 @@ from estimator_multigpu.towers import (
     _placement as placement,
 )
 from estimator_multigpu.towers import (
+    _session_check as session_check,
+)
+from estimator_multigpu.towers import (
     _split as split,
 )
 
@@ -217,8 +220,10 @@ def replicate_model_fn(
     if len(devices) == 1:
         return _single_device(model_fn, devices[0])
     tf.get_logger().info("Replicating the model_fn over %s.", devices)
+    warned = []
 
     def replicated_model_fn(features, labels, mode, params=None, config=None):
+        session_check.warn_once(warned, config, devices)
         shards, counts = _shards(features, labels, devices, remainder)
         with tf.device(placement.host(devices[0])):
             weights = losses.tower_weights(counts, loss_reduction)
