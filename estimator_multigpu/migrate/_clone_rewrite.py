@@ -24,7 +24,7 @@ from estimator_multigpu.migrate import (
 from estimator_multigpu.migrate import (
     _tower_rewrite as tower_rewrite,
 )
-from estimator_multigpu.migrate._edits import Offsets
+from estimator_multigpu.migrate._edits import EditSet, Offsets
 
 
 def _deploy_call(node, table, name: str) -> bool:
@@ -140,17 +140,19 @@ def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
     """`out` plus the clones' edits; their slim-clones findings marked fixed."""
     new = []
     taken = astutil.writes(tree) | set(astutil.reads(tree))
+    placed = EditSet(out)  # the edits made so far, searched by bisection
 
     def hoist(node, count):
-        return _device_hoist.hoist(tree, node, count, off, emg, taken, out + new)
+        return _device_hoist.hoist(tree, node, count, off, emg, taken, placed)
 
     for scope in astutil.scopes(tree):
         for block in astutil.blocks(scope):
             planned = _plan(block, table, off, emg, hoist)
-            if planned and not any(
-                e.start < p.end and p.start < e.end for e in planned for p in out + new
-            ):
+            if planned and not any(placed.overlaps(e) for e in planned):
                 new += planned
+                for e in planned:
+                    if not placed.overlaps(e):  # (a plan's own edits may touch)
+                        placed.add(e)
     if new:
         # The DeploymentConfig stays (its device helpers), and so does its finding.
         done = ("model_deploy.create_clones", "model_deploy.optimize_clones")

@@ -17,7 +17,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import _astutil as astutil
-from estimator_multigpu.migrate._edits import Edit, Offsets
+from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
 
@@ -198,7 +198,10 @@ def _place(scope, path, names: set[str]):
     return first, False
 
 
-def _inside(pos: int, edits: list[Edit]) -> bool:
+def _inside(pos: int, edits) -> bool:
+    """Whether `pos` falls strictly inside one of `edits` (a list or an `EditSet`)."""
+    if isinstance(edits, EditSet):
+        return edits.overlaps(Edit(pos, pos, ""))
     return any(e.start < pos < e.end for e in edits)
 
 
@@ -220,7 +223,8 @@ def hoist(
       off: positions in the module's source.
       emg: how the module spells `estimator_multigpu`.
       taken: the module's names; the new name avoids them (and is added).
-      prior: the edits already made (the line goes in none of them).
+      prior: the edits already made, a list or an `EditSet` (the line goes in
+        none of them).
 
     Returns:
       The name and the inserting edit, or None where no line can be placed
@@ -233,7 +237,7 @@ def hoist(
     names = set(astutil.reads(ast.parse(count, mode="eval")))
     anchor, after = _place(scope, path, names)
     pos = _after(off, anchor) if after else _before(off, anchor)
-    if pos is None or _inside(pos, list(prior)):
+    if pos is None or _inside(pos, prior):
         return None
     indent = " " * off.column(anchor)
     name = astutil.unique("devices", taken)

@@ -155,7 +155,8 @@ def process(
         text = result.base or result.original
         found = passes.scan_tree(tree, text, path)
         result.findings = ignore.drop(found, text, ignored)
-        dropped = [f for f in found if f not in result.findings]
+        kept = {id(f) for f in result.findings}
+        dropped = [f for f in found if id(f) not in kept]
     except RecursionError:
         result.error = (
             "cannot scan: the code nests deeper than the scanner can follow "
