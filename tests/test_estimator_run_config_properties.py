@@ -41,7 +41,11 @@ def _declared_fields(cls: type) -> set[str]:
             value = getattr(node, "value", None)
             func = getattr(value, "func", None)
             if isinstance(node, ast.Assign) and isinstance(func, ast.Subscript):
-                if getattr(func.value, "id", None) == "Field":
+                name = getattr(func.value, "id", "")
+                declared = getattr(run_config_properties, name, None)
+                if isinstance(declared, type) and issubclass(
+                    declared, run_config_properties.Field
+                ):
                     names.update(t.id for t in node.targets)
     return names
 
@@ -95,3 +99,46 @@ def test_cluster_properties_come_from_tf_config(monkeypatch):
     assert config.master == "grpc://host2:1"
     assert config.cluster_spec == tf.train.ClusterSpec(cluster)
     assert config.service is None
+
+
+def _given_session_config():
+    return tf.compat.v1.ConfigProto(allow_soft_placement=True)
+
+
+@pytest.mark.tf_compat
+def test_session_config_reads_are_one_object_a_change_to_it_stays():
+    """As tf.estimator's RunConfig: `config.session_config.x = v` is kept."""
+    config = RunConfig(session_config=_given_session_config())
+    assert config.session_config is config.session_config
+    config.session_config.gpu_options.allow_growth = True
+    assert config.session_config.gpu_options.allow_growth
+    copied = config.replace(save_summary_steps=7)
+    assert copied.session_config.gpu_options.allow_growth
+    assert copied.session_config is not config.session_config
+
+
+@pytest.mark.tf_compat
+def test_session_config_follows_a_change_to_the_given_config():
+    given = _given_session_config()
+    config = RunConfig(session_config=given)
+    assert not config.session_config.log_device_placement
+    given.log_device_placement = True
+    assert config.session_config.log_device_placement
+    replaced = config.replace(session_config=tf.compat.v1.ConfigProto())
+    assert not replaced.session_config.allow_soft_placement
+
+
+@pytest.mark.tf_compat
+@pytest.mark.skipif(not hasattr(tf, "estimator"), reason="tf.estimator is gone")
+def test_session_config_changes_stay_as_in_tf_estimator():
+    """Golden: the same reads and changes on tf.estimator's RunConfig."""
+    seen = {}
+    for name, cls in {"ours": RunConfig, "tf": tf.estimator.RunConfig}.items():
+        config = cls(session_config=_given_session_config())
+        config.session_config.gpu_options.allow_growth = True
+        seen[name] = (
+            config.session_config is config.session_config,
+            config.session_config.gpu_options.allow_growth,
+            config.session_config.allow_soft_placement,
+        )
+    assert seen["ours"] == seen["tf"]

@@ -49,19 +49,34 @@ class Field(Generic[T]):
         raise AttributeError(f"property {self.name!r} cannot be deleted.")
 
 
-class SessionConfigField(Field[tf.compat.v1.ConfigProto | None]):
+class SessionConfigField(Field[T]):
     """The stored `ConfigProto`, read as one that keeps the logical devices.
 
     Every session the Estimator makes (train, evaluate, predict, export, a
     cluster task's server) takes its config from here; a session with an
     explicit config would otherwise see one CPU (`emg.devices.session_config`).
+    Reads return one copy per stored config, as tf.estimator returns one
+    object: a change made through `config.session_config` stays, and a
+    change to the config given to `RunConfig` is seen at the next read.
     """
 
     def __get__(self, obj, objtype=None):
         value = super().__get__(obj, objtype)
         if obj is None or value is None:
             return value
-        return devices.session_config(value)
+        return _session_config_view(obj, value)
+
+
+def _session_config_view(obj, value: tf.compat.v1.ConfigProto):
+    """`obj`'s copy of `value` that keeps the logical devices, made once."""
+    given = value.SerializeToString(deterministic=True)
+    cached = vars(obj).get("_session_config_view")
+    if cached is None or cached[0] is not value or cached[1] != given:
+        cached = (value, given, devices.session_config(value))
+        vars(obj)["_session_config_view"] = cached
+    else:  # The same object: devices simulated since the last read join it.
+        cached[2].CopyFrom(devices.session_config(cached[2]))
+    return cached[2]
 
 
 class RunConfigProperties:
@@ -78,7 +93,7 @@ class RunConfigProperties:
     save_checkpoints_secs = Field[int | None](
         "A checkpoint every this many seconds, or None."
     )
-    session_config = SessionConfigField(
+    session_config = SessionConfigField[tf.compat.v1.ConfigProto | None](
         "The `ConfigProto` of the training and evaluation sessions, which see "
         "this process's logical devices (see `emg.devices.session_config`)."
     )
