@@ -1,9 +1,8 @@
 """One logging style: library code logs with `tf.get_logger().<level>(...)` (ast).
 
-STYLE.md: library code logs through TensorFlow's logger (`tf.get_logger()`),
-never configures handlers and never prints; CLIs print results.
-docs/architecture.md: the library never calls `logging.basicConfig` (absl's
-first log call does).
+docs/architecture.md: library code logs through TensorFlow's logger
+(`tf.get_logger()`), never configures handlers and never prints (CLIs print
+results), and never calls `logging.basicConfig` (absl's first log call does).
 So, in every module of the package: no stdlib `logging` or absl `logging`
 import, no `tf.compat.v1.logging` (neither calls nor an alias of it), no
 logger of its own (`getLogger`, `basicConfig`, handlers), and `print` only in
