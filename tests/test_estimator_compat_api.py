@@ -378,6 +378,36 @@ def test_export_savedmodel_is_the_predict_export(tmp_path):
     assert _tags(export_dir) == [["serve"]]
 
 
+def _matmul_attrs(export_dir) -> set:
+    """The attributes of the served graph's MatMul (transpose_a=False is its default)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    proto = saved_model_pb2.SavedModel()
+    with open(os.path.join(os.fsdecode(export_dir), "saved_model.pb"), "rb") as f:
+        proto.ParseFromString(f.read())
+    nodes = proto.meta_graphs[0].graph_def.node
+    return {key for node in nodes if node.op == "MatMul" for key in node.attr}
+
+
+@pytest.mark.parametrize("strip", [False, True], ids=["kept", "stripped"])
+def test_export_savedmodel_honours_strip_default_attrs(tmp_path, strip):
+    classes = [emg_estimator.Estimator]
+    if HAS_REAL:  # tf.estimator's v2 Estimator hides export_savedmodel.
+        classes.append(tf.compat.v1.estimator.Estimator)
+    attrs = []
+    for index, estimator_class in enumerate(classes):
+        model_dir = str(tmp_path / f"model{index}")
+        estimator = estimator_class(model_fn, model_dir=model_dir, params={})
+        estimator.train(TRAIN_FN, steps=1)
+        receiver = _receivers()[emg_estimator.ModeKeys.PREDICT]
+        export_dir = estimator.export_savedmodel(
+            os.path.join(model_dir, "export"), receiver, strip_default_attrs=strip
+        )
+        attrs.append(_matmul_attrs(export_dir))
+    assert ("transpose_a" in attrs[0]) is not strip
+    assert all(found == attrs[0] for found in attrs)  # As tf.estimator's export.
+
+
 # Real tf.estimator objects (TF 2.15) and tf.estimator's exception types.
 
 

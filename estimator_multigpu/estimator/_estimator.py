@@ -207,16 +207,19 @@ class Estimator:
     ) -> bytes:
         """The older name of `export_saved_model` (predict graph only).
 
-        `strip_default_attrs` is accepted for compatibility; default-valued
-        attributes are always stripped, as `export_saved_model` does.
+        As tf.estimator's, it keeps default-valued attributes in the graph
+        unless `strip_default_attrs=True` (`export_saved_model` always strips
+        them).
         """
-        del strip_default_attrs
-        return self.export_saved_model(
+        return saved_model_lib.export_saved_model(
+            self,
+            self._model,
             export_dir_base,
             serving_input_receiver_fn,
             assets_extra,
             as_text,
             checkpoint_path,
+            strip_default_attrs=strip_default_attrs,
         )
 
     def experimental_export_all_saved_models(

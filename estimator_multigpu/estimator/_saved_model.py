@@ -30,11 +30,15 @@ def export_saved_model(
     as_text: bool = False,
     checkpoint_path: str | None = None,
     mode: str = ModeKeys.PREDICT,
+    *,
+    strip_default_attrs: bool = True,
 ) -> bytes:
     """Exports `mode`'s graph and the checkpoint's variables as a SavedModel.
 
     The graph is built from the un-replicated `model_fn` with device
-    placements cleared, so a model trained on several GPUs serves on a CPU.
+    placements cleared, so a model trained on several GPUs serves on a CPU;
+    default-valued attributes are left out of its nodes unless
+    `strip_default_attrs=False` (tf.estimator's `export_savedmodel` default).
 
     Returns:
       The export directory, as bytes (like tf.estimator).
@@ -57,6 +61,7 @@ def export_saved_model(
         assets_extra,
         as_text,
         checkpoint_path,
+        strip_default_attrs=strip_default_attrs,
     )
 
 
@@ -68,6 +73,8 @@ def export_all_saved_models(
     assets_extra: dict | None = None,
     as_text: bool = False,
     checkpoint_path: str | None = None,
+    *,
+    strip_default_attrs: bool = True,
 ) -> bytes:
     """One SavedModel with a MetaGraph per mode of `input_receiver_fn_map`.
 
@@ -100,6 +107,7 @@ def export_all_saved_models(
                     checkpoint_path,
                     mode,
                     builder,
+                    strip_default_attrs,
                 )
         builder.save(as_text)
         _copy_assets_extra(temp_dir, assets_extra)
@@ -153,7 +161,14 @@ def _default_checkpoint(estimator, model) -> str:
 
 
 def _add_meta_graph(
-    estimator, model, temp_dir, receiver_fn, checkpoint_path, mode, builder=None
+    estimator,
+    model,
+    temp_dir,
+    receiver_fn,
+    checkpoint_path,
+    mode,
+    builder=None,
+    strip_default_attrs=True,
 ):
     """Builds `mode`'s graph, restores the checkpoint; returns a SavedModel builder.
 
@@ -179,7 +194,7 @@ def _add_meta_graph(
         ),
         "main_op": local_init,
         "saver": saver,
-        "strip_default_attrs": True,
+        "strip_default_attrs": strip_default_attrs,
         "clear_devices": True,
     }
     with tf.compat.v1.Session(config=estimator.config.session_config) as session:
