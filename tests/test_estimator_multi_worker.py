@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import time
 
 import numpy as np
@@ -340,6 +341,24 @@ def test_tf2_parameter_server_strategy_names_the_ps_job_alternative():
     strategy = _uninitialised(tf.distribute.experimental.ParameterServerStrategy)
     with pytest.raises(ValueError, match=r"give `TF_CONFIG` a `ps` job: `emg"):
         emg_estimator.RunConfig(train_distribute=strategy)
+
+
+TF_ESTIMATOR_PS_REFUSAL = (
+    "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` "
+    "for parameter server strategy with estimator."
+)
+
+
+@pytest.mark.tf_compat
+@pytest.mark.parametrize("argument", ["train_distribute", "eval_distribute"])
+def test_tf2_parameter_server_strategy_refusal_begins_with_tf_estimators(argument):
+    strategy = _uninitialised(tf.distribute.experimental.ParameterServerStrategy)
+    begins = "^" + re.escape(TF_ESTIMATOR_PS_REFUSAL) + " "
+    with pytest.raises(ValueError, match=begins + r".*`TF_CONFIG` a `ps` job"):
+        emg_estimator.RunConfig(**{argument: strategy})
+    if emg_estimator.HAS_TF_ESTIMATOR:
+        with pytest.raises(ValueError, match=re.escape(TF_ESTIMATOR_PS_REFUSAL)):
+            tf.estimator.RunConfig(**{argument: strategy})
 
 
 @pytest.mark.parametrize(

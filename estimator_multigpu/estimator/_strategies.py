@@ -42,11 +42,22 @@ def devices_of(strategy, argument: str) -> list[str] | None:
     raise ValueError(_refusal(strategy, argument))
 
 
+# tf.estimator's refusal of the TF2 ParameterServerStrategy (it ran the v1 one).
+_TF_ESTIMATOR_PS_REFUSAL = (
+    "Please use `tf.compat.v1.distribute.experimental.ParameterServerStrategy` "
+    "for parameter server strategy with estimator. "
+)
+
+
 def _refusal(strategy, argument: str) -> str:
     """Why `strategy` is refused, and what to use instead."""
     name = type(strategy).__name__
     if isinstance(strategy, _PARAMETER_SERVER):
+        tf_estimator_text = ""
+        if type(strategy) is tf.distribute.experimental.ParameterServerStrategy:
+            tf_estimator_text = _TF_ESTIMATOR_PS_REFUSAL
         return (
+            f"{tf_estimator_text}"
             f"RunConfig `{argument}` got a {name}; emg.estimator does not run "
             "a ParameterServerStrategy. For parameter servers, leave "
             f"`{argument}` unset and give `TF_CONFIG` a `ps` job: "
