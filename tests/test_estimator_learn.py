@@ -84,6 +84,38 @@ def test_min_eval_frequency_evaluates_during_training(tmp_path):
     assert metrics["global_step"] == 4 and steps == {2, 4}
 
 
+def _evaluated_steps(eval_dir) -> set:
+    steps = set()
+    for path in eval_dir.iterdir():
+        for event in tf.compat.v1.train.summary_iterator(str(path)):
+            if event.summary.value:
+                steps.add(event.step)
+    return steps
+
+
+@pytest.mark.parametrize(
+    "check_interval_secs, expected",
+    [(None, {1, 2, 3, 4}), (1000, {1, 4})],
+    ids=["every_round", "once_then_at_the_end"],
+)
+def test_check_interval_secs_spaces_evaluations_during_training(
+    tmp_path, check_interval_secs, expected
+):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=4, tower_optimizer=True)
+    experiment = _experiment_fn(
+        _warm(tmp_path),
+        1,
+        min_eval_frequency=1,
+        check_interval_secs=check_interval_secs,
+    )(config, hparams)
+    metrics, _ = experiment.train_and_evaluate()
+    # contrib's ValidationMonitor: no check within check_interval_secs of the
+    # last one; the final evaluation always runs.
+    assert metrics["global_step"] == 4
+    assert _evaluated_steps(tmp_path / "model" / "eval") == expected
+
+
 def test_experiment_refuses_contrib_only_arguments(tmp_path):
     estimator = emg_estimator.Estimator(model_fn, model_dir=str(tmp_path))
     with pytest.raises(ValueError, match=r"export_strategies.*export_saved_model"):
@@ -261,6 +293,31 @@ def test_continuous_eval_without_a_checkpoint_warns_and_asks_the_predicate(
         "is ready."
     )
     assert caplog.messages.count(warning) == 1  # Then every 10 minutes.
+
+
+@pytest.mark.parametrize("only_once", [True, False], ids=["once", "every_round"])
+def test_continuous_eval_evaluate_checkpoint_only_once(
+    tmp_path, monkeypatch, only_once
+):
+    config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
+    hparams = emg_estimator.HParams(train_steps=2, tower_optimizer=True)
+    experiment = _experiment_fn(_warm(tmp_path), 1)(config, hparams)
+    # One step, below train_steps: continuous_eval does not stop on its own.
+    experiment.estimator.train(dataset_input_fn(X, Y, BATCH, repeat=True), steps=1)
+    _sleeps(monkeypatch)
+    steps = []
+
+    def three_rounds(eval_results):
+        steps.append(None if eval_results is None else eval_results.get("global_step"))
+        return len(steps) < 4
+
+    experiment.continuous_eval(
+        delay_secs=0,
+        throttle_delay_secs=0,
+        evaluate_checkpoint_only_once=only_once,
+        continuous_eval_predicate_fn=three_rounds,
+    )
+    assert steps == ([None, 1, None, None] if only_once else [None, 1, 1, 1])
 
 
 def test_continuous_eval_predicate_may_take_the_checkpoint_path(tmp_path):

@@ -74,8 +74,10 @@ class Experiment:
       train_steps_per_iteration: refused; use `min_eval_frequency`.
       checkpoint_and_export: refused unless False.
       saving_listeners: `CheckpointSaverListener`s for training.
-      check_interval_secs: how often `continuous_eval` looks for a new
-        checkpoint.
+      check_interval_secs: least seconds between two looks for a new
+        checkpoint of `train_and_evaluate`'s evaluations during training
+        (contrib's ValidationMonitor); an evaluation due sooner is skipped.
+        None: no limit.
 
     Raises:
       ValueError: for a refused argument, naming it and what to use.
@@ -125,6 +127,7 @@ class Experiment:
         self._eval_delay_secs = eval_delay_secs
         self._throttle_secs = continuous_eval_throttle_secs
         self._min_eval_frequency = min_eval_frequency
+        self._check_interval_secs = check_interval_secs
         self._server = _NOT_STARTED
 
     @property
@@ -214,6 +217,7 @@ class Experiment:
         """Trains, evaluating every `min_eval_frequency` steps (if set) and at the
         end; returns (the last evaluation's metrics, []) as contrib did."""
         freq = self._min_eval_frequency
+        validate = _Validation(self._evaluate, self._check_interval_secs)
         if freq:
             while True:
                 start = _global_step(self._estimator)
@@ -226,7 +230,7 @@ class Experiment:
                 if _global_step(self._estimator) < target:
                     break  # the input ended before `target`
                 if self._train_steps is None or target < self._train_steps:
-                    self._evaluate()
+                    validate()
         else:
             self._train(self._train_steps)
         return self._evaluate(), []
@@ -309,6 +313,32 @@ class Experiment:
             start=True,
         )
         server.join()
+
+
+class _Validation:
+    """contrib's ValidationMonitor check: evaluates unless it last looked for a
+    checkpoint at most `check_interval_secs` ago (None: always)."""
+
+    def __init__(self, evaluate, check_interval_secs):
+        self._evaluate = evaluate
+        self._interval = check_interval_secs
+        self._last_check = None
+
+    def __call__(self) -> None:
+        now = time.time()
+        if (
+            self._interval is not None
+            and self._last_check is not None
+            and now - self._last_check <= self._interval
+        ):
+            tf.get_logger().debug(
+                "Skipping evaluation since less than %d seconds have passed since "
+                "last check for a new checkpoint.",
+                self._interval,
+            )
+            return
+        self._last_check = now
+        self._evaluate()
 
 
 def _trains_in_cluster(estimator) -> bool:
