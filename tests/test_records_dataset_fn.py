@@ -85,6 +85,27 @@ def test_dataset_fn_errors(pattern):
 
 
 @pytest.mark.parametrize(
+    "options, match",
+    [
+        (
+            {"shuffle_bufer_size": 8},
+            r"^record_dataset_fn got an unknown option 'shuffle_bufer_size'; did "
+            r"you mean 'shuffle_buffer_size'\? It passes on .*'num_epochs'",
+        ),
+        (
+            {"num_shards": 2},
+            r"^record_dataset_fn sets 'num_shards' itself, from the input "
+            r"context.*; leave it out",
+        ),
+    ],
+    ids=["misspelt", "set_from_the_context"],
+)
+def test_dataset_fn_options_are_checked_when_it_is_built(pattern, options, match):
+    with pytest.raises(TypeError, match=match):
+        emg.inputs.record_dataset_fn(pattern, PARSE, **options)
+
+
+@pytest.mark.parametrize(
     "features, label_key, error, match",
     [
         ({}, None, TypeError, "non-empty dict"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,6 +19,42 @@ from estimator_multigpu.inputs import (
 from estimator_multigpu.inputs._records import ParseFn, record_pipeline
 
 _EVAL_MODES = ("eval", "infer")
+# record_pipeline keywords that record_dataset_fn sets from the input context.
+_FROM_CONTEXT = ("num_shards", "shard_index")
+
+
+def _passed_on() -> list[str]:
+    """The `record_pipeline` keywords `**options` may hold."""
+    parameters = inspect.signature(record_pipeline).parameters.values()
+    own = {"training", "seed", "device", *_FROM_CONTEXT}
+    return [
+        p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name not in own
+    ]
+
+
+def _check_options(options: dict) -> None:
+    """Refuses, when the dataset_fn is built, options record_pipeline would refuse.
+
+    Raises:
+      TypeError: for an option `record_pipeline` does not take (with the
+        nearest name) or one set from the input context.
+    """
+    record_options.check_moved(options)
+    allowed = _passed_on()
+    for name in options:
+        if name in _FROM_CONTEXT:
+            raise TypeError(
+                f"record_dataset_fn sets {name!r} itself, from the input context "
+                "(ctx.num_shards and ctx.shard_index, or a tf.distribute "
+                "InputContext's pipelines); leave it out."
+            )
+        if name not in allowed and name != "device":
+            near = difflib.get_close_matches(name, allowed, n=1)
+            hint = f" did you mean {near[0]!r}?" if near else ""
+            raise TypeError(
+                f"record_dataset_fn got an unknown option {name!r};{hint} It "
+                f"passes on to record_pipeline only {allowed}."
+            )
 
 
 def example_parser(
@@ -86,12 +124,17 @@ def record_dataset_fn(
       global_batch_size: examples per step over all replicas (tf.distribute).
       seed: one seed for all shards (tf.distribute).
       training: training or evaluation pipeline; see above for the default.
-      **options: further `record_pipeline` keyword arguments.
+      **options: further `record_pipeline` keyword arguments, checked now.
 
     Returns:
       `dataset_fn(ctx) -> tf.data.Dataset`.
+
+    Raises:
+      TypeError: for an option `record_pipeline` does not take, or one set
+        from the input context (`num_shards`, `shard_index`).
+      ValueError: for `device`.
     """
-    record_options.check_moved(options)
+    _check_options(options)
     names = record_files.resolve_files(files)
     if "device" in options:
         raise ValueError(
