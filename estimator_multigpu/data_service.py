@@ -14,6 +14,7 @@ import errno
 import os
 import socket
 import sys
+import time
 
 import tensorflow as tf
 
@@ -21,6 +22,8 @@ _service = tf.data.experimental.service
 __all__ = ["main", "start_dispatcher", "start_worker"]
 
 _GC_CHECK_MS = 600_000  # DispatcherConfig's default job_gc_check_interval_ms.
+CONNECT_TIMEOUT = 30.0  # Seconds to wait for a dispatcher to listen.
+_CONNECT_RETRY_SECONDS = 0.2
 NO_WORK_DIR_NOTE = (
     "note: no --work_dir: this dispatcher keeps its jobs in memory only. If it "
     "restarts, consumers reading a job fail with NotFoundError ('Unknown "
@@ -34,10 +37,17 @@ NO_WORK_DIR_NOTE = (
 def address_problem(address) -> str | None:
     """What is wrong with a `'[grpc://]host:port'` address, or None if nothing.
 
-    The host must be non-empty and the port a number 1-65535.
+    The scheme, if any, must be `grpc://`, the host non-empty and the port
+    a number 1-65535.
     """
     if not isinstance(address, str):
         return f"a string is needed, not {type(address).__name__}"
+    scheme, sep, rest = address.partition("://")
+    if sep and scheme != "grpc":
+        return (
+            f"the service speaks grpc://, not {scheme}://: use 'grpc://{rest}' "
+            f"or '{rest}'"
+        )
     host, colon, port = address.removeprefix("grpc://").rpartition(":")
     if not colon:
         return "no :port"
@@ -46,6 +56,60 @@ def address_problem(address) -> str | None:
     if not (port.isdigit() and 1 <= int(port) <= 65535):
         return f"the port must be a number 1-65535, not {port!r}"
     return None
+
+
+def check_timeout(connect_timeout, argument: str = "connect_timeout") -> None:
+    """Raises ValueError unless `connect_timeout` is None or a number > 0."""
+    if connect_timeout is None:
+        return
+    if (
+        isinstance(connect_timeout, bool)
+        or not isinstance(connect_timeout, (int, float))
+        or not connect_timeout > 0
+    ):
+        raise ValueError(
+            f"`{argument}` must be a number of seconds > 0 (or None to wait "
+            f"as long as TensorFlow does), got {connect_timeout!r}."
+        )
+
+
+def wait_for_dispatcher(address: str, timeout: float | None, argument: str) -> None:
+    """Waits up to `timeout` s for a server to listen at the dispatcher's address.
+
+    TensorFlow itself retries a dispatcher nobody listens on for ever (a
+    worker's registration, a consumer's `distribute`), holding the thread.
+
+    Args:
+      address: the dispatcher's `[grpc://]host:port`, already checked.
+      timeout: seconds to keep retrying; None: do not wait (no check).
+      argument: the argument `address` came from, for the message.
+
+    Raises:
+      ConnectionError: nothing accepted a connection there in `timeout` s.
+    """
+    if timeout is None:
+        return
+    host, _, port = address.removeprefix("grpc://").rpartition(":")
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            with socket.create_connection(
+                (host.strip("[]"), int(port)), max(left, 0.1)
+            ):
+                return
+        except OSError as error:
+            reason = error.strerror or str(error)
+        if left <= 0:
+            break
+        time.sleep(min(_CONNECT_RETRY_SECONDS, left))
+    raise ConnectionError(
+        f"`{argument}` {address!r}: no tf.data service dispatcher listens there "
+        f"(tried for {timeout:g} s: {reason}). Is the dispatcher started? Start "
+        "it first (python -m estimator_multigpu.data_service --dispatcher "
+        f"--port={port}), check the host and port, or wait longer "
+        "(connect_timeout=, --connect_timeout)."
+    )
 
 
 def start_dispatcher(
@@ -77,7 +141,10 @@ def start_dispatcher(
 
 
 def start_worker(
-    dispatcher_address: str, port: int = 0, heartbeat_interval_ms: int | None = None
+    dispatcher_address: str,
+    port: int = 0,
+    heartbeat_interval_ms: int | None = None,
+    connect_timeout: float | None = CONNECT_TIMEOUT,
 ):
     """Starts a `WorkerServer` registered with the dispatcher.
 
@@ -86,10 +153,24 @@ def start_worker(
       port: the port to serve on (0: any free one).
       heartbeat_interval_ms: how often the worker reports to the dispatcher
         (None: TensorFlow's default).
+      connect_timeout: seconds to wait for the dispatcher to listen before
+        failing (None: wait as TensorFlow does, for ever).
 
     Returns:
       The started `tf.data.experimental.service.WorkerServer`.
+
+    Raises:
+      ValueError: a malformed `dispatcher_address` or `connect_timeout`.
+      ConnectionError: no dispatcher listens there within `connect_timeout`.
     """
+    problem = address_problem(dispatcher_address)
+    if problem:
+        raise ValueError(
+            "`dispatcher_address` must be 'host:port' or 'grpc://host:port', "
+            f"got {dispatcher_address!r}: {problem}."
+        )
+    check_timeout(connect_timeout)
+    wait_for_dispatcher(dispatcher_address, connect_timeout, "dispatcher_address")
     config = _service.WorkerConfig(
         dispatcher_address=dispatcher_address.removeprefix("grpc://"),
         port=port,
@@ -111,6 +192,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--worker_timeout_ms", type=int, default=None)
     p.add_argument("--dispatcher_address", default=None, help="host:port")
     p.add_argument("--heartbeat_interval_ms", type=int, default=None)
+    p.add_argument(
+        "--connect_timeout",
+        type=float,
+        default=None,
+        help=f"seconds a worker waits for the dispatcher (default {CONNECT_TIMEOUT:g})",
+    )
     return p
 
 
@@ -125,6 +212,12 @@ def _check(parser: argparse.ArgumentParser, args) -> None:
         parser.error("--work_dir and --worker_timeout_ms are for --dispatcher")
     if args.dispatcher and args.heartbeat_interval_ms:
         parser.error("--heartbeat_interval_ms is for --worker")
+    if args.dispatcher and args.connect_timeout is not None:
+        parser.error("--connect_timeout is for --worker")
+    if args.connect_timeout is not None and not args.connect_timeout > 0:
+        parser.error(
+            f"--connect_timeout must be > 0 seconds, got {args.connect_timeout:g}"
+        )
     _check_paths(parser, args)
 
 
@@ -181,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m estimator_multigpu.data_service --dispatcher|--worker ...`.
 
     Checks the arguments (exit 2 with the reason before anything starts),
-    then serves until stopped.
+    then serves until stopped; a worker whose dispatcher does not listen
+    within `--connect_timeout` seconds exits with status 1.
     """
     parser = _parser()
     args = parser.parse_args(argv)
@@ -192,9 +286,17 @@ def main(argv: list[str] | None = None) -> int:
             print(NO_WORK_DIR_NOTE, file=sys.stderr, flush=True)
         print(f"dispatcher listening on {server.target}", flush=True)
     else:
-        server = start_worker(
-            args.dispatcher_address, _port(args), args.heartbeat_interval_ms
-        )
+        timeout = args.connect_timeout or CONNECT_TIMEOUT
+        try:
+            server = start_worker(
+                args.dispatcher_address,
+                _port(args),
+                args.heartbeat_interval_ms,
+                timeout,
+            )
+        except ConnectionError as error:
+            print(f"error: {error}", file=sys.stderr, flush=True)
+            return 1
         print(f"worker of {args.dispatcher_address} started", flush=True)
     server.join()
     return 0

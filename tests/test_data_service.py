@@ -136,6 +136,18 @@ def test_graph_nodes_reads_function_bodies():
         ({"service": "localhost:0"}, ValueError, r"the port must be a number 1-65535"),
         ({"service": "localhost:70000"}, ValueError, r"must be a number 1-65535"),
         (
+            {"service": "http://h:5050"},
+            ValueError,
+            r"`service` must be the dispatcher's address, 'grpc://host:port' or "
+            r"'host:port', got 'http://h:5050': the service speaks grpc://, not "
+            r"http://: use 'grpc://h:5050' or 'h:5050'\.",
+        ),
+        (
+            {"connect_timeout": 0},
+            ValueError,
+            r"`connect_timeout` must be a number of seconds > 0 \(or None .*got 0\.",
+        ),
+        (
             {"processing_mode": "dynamic"},
             ValueError,
             r"`processing_mode` must be one of \['distributed_epoch', 'parallel_epochs'\], got 'dynamic'",
@@ -155,6 +167,8 @@ def test_graph_nodes_reads_function_bodies():
         "port_not_number",
         "port_zero",
         "port_too_big",
+        "http_scheme",
+        "zero_timeout",
         "bad_mode",
         "empty_job",
     ],
@@ -196,6 +210,15 @@ def test_argument_errors(kwargs, error, match):
             ["--dispatcher", f"--work_dir={__file__}"],
             r"--work_dir .*test_data_service.py' is a file, not a folder",
         ),
+        (
+            ["--worker", "--dispatcher_address=http://h:5050"],
+            r"got 'http://h:5050': the service speaks grpc://, not http://: use "
+            r"'grpc://h:5050' or 'h:5050'",
+        ),
+        (
+            ["--worker", "--dispatcher_address=h:5050", "--connect_timeout=0"],
+            r"--connect_timeout must be > 0 seconds, got 0",
+        ),
     ],
     ids=[
         "no_role",
@@ -207,6 +230,8 @@ def test_argument_errors(kwargs, error, match):
         "address_no_port",
         "address_port_not_number",
         "work_dir_is_file",
+        "address_http_scheme",
+        "zero_connect_timeout",
     ],
 )
 def test_cli_usage_errors(flags, match):
@@ -224,8 +249,8 @@ def test_cifar_input_trains_through_the_service(service, tmp_path):
     repeated one-element store, and a worker whose dynamic split holds no
     store element repeats an empty dataset.
     """
-    from estimator_multigpu_cifar10 import data, generate
-    from estimator_multigpu_cifar10 import input as cifar_input
+    from cifar10 import data, generate
+    from cifar10 import input as cifar_input
 
     generate.generate(str(tmp_path), train_examples=64, test_examples=16)
     files = data.filenames(str(tmp_path), "cifar10", "train")
@@ -338,4 +363,84 @@ def test_cli_port_in_use_is_named(role):
         result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result.stderr
     assert f"--port {port} is in use by another process" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# Calls `CALL` with ADDRESS, prints how long it took and what it raised.
+_BOUNDED = """
+import sys, time
+import tensorflow as tf
+import estimator_multigpu as emg
+from estimator_multigpu import data_service
+address = sys.argv[1]
+start = time.monotonic()
+try:
+    CALL
+except (ConnectionError, ValueError) as error:
+    print(f"{time.monotonic() - start:.1f} {type(error).__name__} {error}")
+"""
+_CALLS = {
+    "with_data_service": "emg.inputs.with_data_service("
+    "tf.data.Dataset.range(3), address, connect_timeout=2)",
+    "start_worker": "data_service.start_worker(address, connect_timeout=2)",
+}
+
+
+def _bounded(call, address):
+    """Seconds, error type and message of `_CALLS[call]` (a subprocess: a
+    call that hangs, holding the interpreter, fails the test in time)."""
+    script = _BOUNDED.replace("CALL", _CALLS[call])
+    result = subprocess.run(
+        [sys.executable, "-c", script, address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    seconds, error, message = result.stdout.split(" ", 2)
+    return float(seconds), error, message
+
+
+def test_start_worker_refuses_another_scheme():
+    _, error, message = _bounded("start_worker", "http://h:5050")
+    assert error == "ValueError"
+    assert message.startswith(
+        "`dispatcher_address` must be 'host:port' or 'grpc://host:port', got "
+        "'http://h:5050': the service speaks grpc://, not http://: use "
+        "'grpc://h:5050' or 'h:5050'."
+    )
+
+
+@pytest.mark.parametrize("call", list(_CALLS), ids=list(_CALLS))
+def test_no_dispatcher_listening_fails_within_the_timeout(call):
+    """TensorFlow would retry for ever; the check gives up after 2 s, naming
+    the address and the fix."""
+    from estimator_multigpu.launch._plan import free_ports
+
+    address = f"grpc://localhost:{free_ports(1)[0]}"
+    seconds, error, message = _bounded(call, address)
+    assert error == "ConnectionError"
+    assert 2 <= seconds < 30
+    argument = "service" if call == "with_data_service" else "dispatcher_address"
+    assert re.match(
+        rf"`{argument}` '{address}': no tf.data service dispatcher listens there "
+        r"\(tried for 2 s: .+\)\. Is the dispatcher started\? Start it first "
+        r"\(python -m estimator_multigpu.data_service --dispatcher --port=\d+\)",
+        message,
+    ), message
+
+
+def test_cli_worker_without_dispatcher_exits_1_after_connect_timeout():
+    from estimator_multigpu.launch._plan import free_ports
+
+    port = free_ports(1)[0]
+    argv = [sys.executable, "-m", "estimator_multigpu.data_service", "--worker"]
+    argv += [f"--dispatcher_address=localhost:{port}", "--connect_timeout=1"]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert (
+        f"error: `dispatcher_address` 'localhost:{port}': no tf.data service "
+        "dispatcher listens there (tried for 1 s" in result.stderr
+    )
+    assert "Is the dispatcher started?" in result.stderr
     assert "Traceback" not in result.stderr

@@ -5,7 +5,12 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_multigpu import _dataset_graph as dataset_graph
-from estimator_multigpu.data_service import address_problem
+from estimator_multigpu.data_service import (
+    CONNECT_TIMEOUT,
+    address_problem,
+    check_timeout,
+    wait_for_dispatcher,
+)
 from estimator_multigpu.inputs._data_service_splits import check_splittable
 
 PROCESSING_MODES = ("distributed_epoch", "parallel_epochs")
@@ -24,6 +29,7 @@ def with_data_service(
     service: str,
     processing_mode: str = "distributed_epoch",
     job_name: str | None = None,
+    connect_timeout: float | None = CONNECT_TIMEOUT,
 ) -> tf.data.Dataset:
     """`dataset` produced by tf.data service workers and read from them.
 
@@ -54,6 +60,8 @@ def with_data_service(
       processing_mode: `'distributed_epoch'` or `'parallel_epochs'`.
       job_name: consumers with the same name share one job (its epoch);
         None gives each consumer a job of its own.
+      connect_timeout: seconds to wait for the dispatcher to listen at
+        `service` before failing (None: wait as TensorFlow does, for ever).
 
     Returns:
       A dataset that reads elements from the service.
@@ -61,11 +69,15 @@ def with_data_service(
     Raises:
       TypeError: `dataset` is not a `tf.data.Dataset`.
       ValueError: a bad argument, or an op the service cannot run (named).
+      ConnectionError: no dispatcher listens at `service` within
+        `connect_timeout` seconds.
     """
     _check_args(dataset, service, processing_mode, job_name)
+    check_timeout(connect_timeout)
     check_service_ops(dataset)
     if processing_mode == "distributed_epoch":
         check_splittable(dataset)
+    wait_for_dispatcher(service, connect_timeout, "service")
     policy = tf.data.experimental.service.ShardingPolicy
     mode = policy.DYNAMIC if processing_mode == "distributed_epoch" else policy.OFF
     return dataset.apply(
