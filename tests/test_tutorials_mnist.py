@@ -201,6 +201,48 @@ def test_damaged_files_are_named_with_what_is_wrong(data_dir, damage, message):
     assert FILES[0] in str(caught.value)
 
 
+def _bad_label(data_dir, index=3, value=10):
+    """Label `index` of the training labels becomes `value` (>= 10 classes)."""
+    labels = _arrays(N_TRAIN, 1)[1]
+    labels[index] = value
+    _write(data_dir / FILES[1], _idx([2049, N_TRAIN], labels))
+
+
+@pytest.mark.parametrize("one_hot", [True, False], ids=["one_hot", "ids"])
+def test_a_label_out_of_range_is_named_with_its_offset(data_dir, one_hot):
+    _bad_label(data_dir, index=3, value=10)
+    path = str(data_dir / FILES[1])
+    with pytest.raises(
+        ValueError,
+        match=rf"MNIST file '{path}' has label 10 at byte offset 11 of its data "
+        r"\(label 3; 1 bad in all\): class ids must be below num_classes=10",
+    ):
+        input_data.read_data_sets(str(data_dir), one_hot=one_hot)
+
+
+def test_extract_labels_checks_against_its_num_classes(data_dir):
+    _bad_label(data_dir, index=0, value=7)
+    with open(data_dir / FILES[1], "rb") as f:
+        assert input_data.extract_labels(f, num_classes=10)[0] == 7
+        with pytest.raises(
+            ValueError, match=r"has label 7 at byte offset 8 .*below num_classes=5"
+        ):
+            input_data.extract_labels(f, one_hot=True, num_classes=5)
+
+
+@pytest.mark.parametrize("split", [0, 2], ids=["train", "test"])
+def test_images_and_labels_counts_that_differ_name_both_files(data_dir, split):
+    n = N_TRAIN if split == 0 else N_TEST
+    _write(data_dir / FILES[split + 1], _idx([2049, n - 1], np.zeros(n - 1)))
+    images, labels = (str(data_dir / FILES[split + i]) for i in (0, 1))
+    with pytest.raises(
+        ValueError,
+        match=rf"MNIST files disagree: '{images}' holds {n} images but "
+        rf"'{labels}' holds {n - 1} labels",
+    ):
+        input_data.read_data_sets(str(data_dir))
+
+
 def test_a_partial_folder_names_the_missing_files(data_dir):
     os.remove(data_dir / FILES[3])
     with pytest.raises(FileNotFoundError, match=f"lacks {FILES[3]} \\(looked for"):

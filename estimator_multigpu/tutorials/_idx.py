@@ -73,11 +73,45 @@ def read_images(path: str) -> np.ndarray:
     return pixels.reshape(num, rows, cols, 1)
 
 
-def read_labels(path: str) -> np.ndarray:
-    """Class ids from an idx1 `.gz` file, uint8 `[num_items]`."""
+def read_labels(path: str, num_classes: int | None = None) -> np.ndarray:
+    """Class ids from an idx1 `.gz` file, uint8 `[num_items]`.
+
+    Args:
+      path: the file.
+      num_classes: when given, every id must be below it (a ValueError
+        names the first that is not, and its byte offset).
+    """
     data = _read_gz(path)
     (num,) = _header(data, path, LABEL_MAGIC, 1)
-    return _payload(data, path, 8, num)
+    labels = _payload(data, path, 8, num)
+    if num_classes is not None:
+        _check_classes(labels, path, num_classes)
+    return labels
+
+
+def _check_classes(labels: np.ndarray, path: str, num_classes: int) -> None:
+    """Raises ValueError naming the first label >= `num_classes` in `path`."""
+    bad = np.flatnonzero(labels >= num_classes)
+    if bad.size:
+        index = int(bad[0])
+        raise ValueError(
+            f"MNIST file {path!r} has label {int(labels[index])} at byte offset "
+            f"{8 + index} of its data (label {index}; {bad.size} bad in all): "
+            f"class ids must be below num_classes={num_classes}; the file is "
+            f"damaged or not MNIST's labels: {_REFETCH}, or pass the right "
+            "num_classes."
+        )
+
+
+def _check_pair(images: np.ndarray, labels: np.ndarray, paths) -> None:
+    """Raises ValueError naming both files if their counts differ."""
+    if images.shape[0] != labels.shape[0]:
+        raise ValueError(
+            f"MNIST files disagree: {paths[0]!r} holds {images.shape[0]} images "
+            f"but {paths[1]!r} holds {labels.shape[0]} labels; each images file "
+            "needs the labels file of the same split (train-* with train-*, "
+            f"t10k-* with t10k-*): {_REFETCH}."
+        )
 
 
 def present(train_dir: str) -> list[str]:
@@ -88,12 +122,13 @@ def present(train_dir: str) -> list[str]:
 def read_dir(train_dir: str) -> tuple[np.ndarray, ...]:
     """(train images, train labels, test images, test labels) from `train_dir`."""
     paths = [os.path.join(train_dir, name) for name in FILES]
-    return (
-        read_images(paths[0]),
-        read_labels(paths[1]),
-        read_images(paths[2]),
-        read_labels(paths[3]),
-    )
+    arrays = []
+    for images_path, labels_path in (paths[:2], paths[2:]):
+        images = read_images(images_path)
+        labels = read_labels(labels_path, num_classes=10)
+        _check_pair(images, labels, (images_path, labels_path))
+        arrays += [images, labels]
+    return tuple(arrays)
 
 
 def from_keras_arrays(train, test) -> tuple[np.ndarray, ...]:

@@ -69,8 +69,12 @@ def extract_labels(f, one_hot: bool = False, num_classes: int = 10) -> np.ndarra
 
     Returns:
       The labels, as TF 1.x's `extract_labels` gave them.
+
+    Raises:
+      ValueError: the file is damaged, or holds a label >= `num_classes`
+        (named with its byte offset).
     """
-    labels = _idx.read_labels(getattr(f, "name", f))
+    labels = _idx.read_labels(getattr(f, "name", f), num_classes)
     return dense_to_one_hot(labels, num_classes) if one_hot else labels
 
 
@@ -254,8 +258,9 @@ def read_data_sets(
 
     Raises:
       FileNotFoundError: `train_dir` lacks some files and Keras cannot help.
-      ValueError: a file is corrupt or truncated, or `validation_size` is
-        out of range.
+      ValueError: a file is corrupt or truncated, holds a label >= 10, an
+        images file and its labels file differ in count, or
+        `validation_size` is out of range.
     """
     del source_url  # TF 1.x downloaded from it; this module reads local copies only
     if fake_data:
