@@ -11,15 +11,11 @@ setuptools.setup(
     ),
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
-    # The CIFAR reference is `estimator_multigpu_cifar10`, never a top-level
-    # `cifar10` that would shadow the TF tutorials' own cifar10.py.
+    # The library only. The CIFAR reference (`cifar10/`) runs from the
+    # checkout (`python -m cifar10`); installed as a top-level `cifar10` it
+    # would shadow the TF tutorials' own cifar10.py.
     packages=setuptools.find_packages(
-        include=[
-            "estimator_multigpu",
-            "estimator_multigpu.*",
-            "estimator_multigpu_cifar10",
-            "estimator_multigpu_cifar10.*",
-        ]
+        include=["estimator_multigpu", "estimator_multigpu.*"]
     ),
     python_requires=">=3.10",
     install_requires=["tensorflow>=2.15", "numpy", "absl-py"],

@@ -4,9 +4,9 @@ Generates the full synthetic CIFAR-10 set (50,000 training records in the real
 binary layout) unless --data_dir is given, then, interleaved over --repeats
 rounds in one process, times:
 
-- legacy: `estimator_multigpu_cifar10.legacy_input` (FixedLengthRecordReader, per-example
+- legacy: `cifar10.legacy_input` (FixedLengthRecordReader, per-example
   decode/crop/flip/normalise, `shuffle_batch` with 16 threads);
-- tfdata: `estimator_multigpu_cifar10.input.input_fn` on one device (records in memory, shuffled
+- tfdata: `cifar10.input.input_fn` on one device (records in memory, shuffled
   index batches, vectorised crop/flip), uint8 batches that the model_fn
   normalises on its device;
 - tfdata_host_norm: the same with per-channel normalisation on the host
@@ -84,13 +84,13 @@ class GraphPipeline:
 
 
 def _legacy(data_dir: str):
-    from estimator_multigpu_cifar10 import legacy_input
+    from cifar10 import legacy_input
 
     return GraphPipeline(lambda: legacy_input.inputs(data_dir, _BATCH.value), warmup=30)
 
 
 def _tfdata(data_dir: str, normalize: bool):
-    from estimator_multigpu_cifar10 import input as input_lib
+    from cifar10 import input as input_lib
 
     def build():
         input_fn = input_lib.input_fn(
@@ -127,7 +127,7 @@ def _report(title: str, rates: dict, base: str) -> None:
 
 
 def input_rates(data_dir: str) -> dict:
-    from estimator_multigpu_cifar10 import data
+    from cifar10 import data
 
     files = data.filenames(data_dir, "cifar10", "train")
     pipelines = {
@@ -152,9 +152,9 @@ def _train_pipeline(data_dir: str, synthetic: bool):
     import tensorflow as tf
 
     import estimator_multigpu as emg
-    from estimator_multigpu_cifar10 import config as config_lib
-    from estimator_multigpu_cifar10 import input as input_lib
-    from estimator_multigpu_cifar10 import model_fn
+    from cifar10 import config as config_lib
+    from cifar10 import input as input_lib
+    from cifar10 import model_fn
 
     devices = [f"/cpu:{i}" for i in range(_DEVICES.value)]
     config = config_lib.TrainConfig(
@@ -236,7 +236,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = _DATA_DIR.value
         if data_dir is None:
-            from estimator_multigpu_cifar10 import generate
+            from cifar10 import generate
 
             data_dir = tmp
             generate.generate(tmp, train_examples=50_000, test_examples=10_000)

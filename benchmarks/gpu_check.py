@@ -19,7 +19,7 @@ devices once, before TensorFlow starts:
    interleaved, on 1 and 2 logical devices (and on all physical GPUs where
    there are several), with ours / each as ratios;
 4. input: the input-bound share, 1 - t_cached / t_input per round, of
-   ResNet-20 training (`estimator_multigpu_cifar10`) on the legacy queue
+   ResNet-20 training (`cifar10`) on the legacy queue
    pipeline and on the tf.data pipeline against one cached batch, with the
    host->device memcpys per step.
 
@@ -441,8 +441,8 @@ class _Training:
         import tensorflow as tf
 
         import estimator_multigpu as emg
-        from estimator_multigpu_cifar10 import config as config_lib
-        from estimator_multigpu_cifar10 import model_fn
+        from cifar10 import config as config_lib
+        from cifar10 import model_fn
 
         config = config_lib.TrainConfig(
             devices=(device,), global_batch_size=batch, log_every_steps=10**6
@@ -469,8 +469,8 @@ def _input_fns(data_dir, device, batch):
     import tensorflow as tf
 
     import estimator_multigpu as emg
-    from estimator_multigpu_cifar10 import input as input_lib
-    from estimator_multigpu_cifar10 import legacy_input
+    from cifar10 import input as input_lib
+    from cifar10 import legacy_input
 
     def cached(ctx):
         def make(_):
@@ -528,7 +528,7 @@ def _input_row(training, runs, cached, setting, on_gpu) -> tuple[str, str]:
 
 def input_bound(devices, on_gpu) -> None:
     """Section 4: 1 - t_cached / t_input per round, for each input."""
-    from estimator_multigpu_cifar10 import generate
+    from cifar10 import generate
 
     setting = _settings()
     examples = 1000 if _QUICK.value else 50_000

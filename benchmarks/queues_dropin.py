@@ -3,7 +3,7 @@
 Generates a synthetic CIFAR-10 set (real binary layout) unless --data_dir is
 given, then, interleaved over --repeats rounds in one process, times:
 
-- legacy: `estimator_multigpu_cifar10.legacy_input` (FixedLengthRecordReader, per-example
+- legacy: `cifar10.legacy_input` (FixedLengthRecordReader, per-example
   decode/crop/flip/normalise, `shuffle_batch` with 16 threads);
 - queues: the same chain on `emg.inputs.queues` (string_input_producer ->
   read -> map of the same per-example ops -> shuffle_batch with the same
@@ -60,8 +60,8 @@ class Pipeline:
 def _queues_chain(data_dir: str, parallel: bool):
     import tensorflow as tf
 
+    from cifar10 import augment, data, legacy_input
     from estimator_multigpu.inputs import queues
-    from estimator_multigpu_cifar10 import augment, data, legacy_input
 
     files = data.filenames(data_dir, "cifar10", "train")
     spec, (offset, _) = data.layout("cifar10"), data.label_spec("cifar10")
@@ -90,7 +90,7 @@ def _queues_chain(data_dir: str, parallel: bool):
 
 
 def _pipelines(data_dir: str) -> dict[str, Pipeline]:
-    from estimator_multigpu_cifar10 import legacy_input
+    from cifar10 import legacy_input
 
     return {
         "legacy": Pipeline(lambda: legacy_input.inputs(data_dir, _BATCH.value)),
@@ -101,7 +101,7 @@ def _pipelines(data_dir: str) -> dict[str, Pipeline]:
 
 def main(argv):
     del argv
-    from estimator_multigpu_cifar10 import generate
+    from cifar10 import generate
 
     data_dir = _DATA_DIR.value
     if data_dir is None:

@@ -1,6 +1,6 @@
 """A tiny CIFAR-10 trainer configuration shared by the trainer tests (no tests here)."""
 
-from estimator_multigpu_cifar10 import config as config_lib
+from cifar10 import config as config_lib
 
 TWO = ("/cpu:0", "/cpu:1")
 

@@ -7,7 +7,7 @@ name, and attribute access through the package after `import
 estimator_multigpu as emg` (`emg.estimator.Estimator`, which the package's
 lazy `__getattr__` imports). A module's unit is its top-level module or
 subpackage of `estimator_multigpu` (`towers`, `model_fn`, ...); the CIFAR
-reference (`estimator_multigpu_cifar10`) is one unit on top. The order (the
+reference (`cifar10`) is one unit on top. The order (the
 layer table) and the imports between units (the import table) are read from
 docs/architecture.md, so the page and the check cannot drift. Each checker
 and the table reader are run on known-bad and known-good samples at the end
@@ -29,7 +29,7 @@ import estimator_multigpu
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 ROOT = PACKAGE.parent
 TOP = "estimator_multigpu"
-CIFAR = "estimator_multigpu_cifar10"
+CIFAR = "cifar10"
 
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 

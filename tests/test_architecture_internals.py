@@ -1,7 +1,7 @@
 """Private TensorFlow access lives in estimator_multigpu/_tf_internals/ only (ast).
 
 Two checks over every module of the package (and of the CIFAR reference,
-estimator_multigpu_cifar10) outside tf_internals/: no
+cifar10) outside tf_internals/: no
 `tensorflow.python`, `tensorflow.core` or `tensorflow_estimator` import, and
 no underscore member access (`obj._name`, `getattr(obj, "_name")`, hasattr,
 setattr, delattr) on an object that may be TensorFlow's. An access is allowed
@@ -36,7 +36,7 @@ import estimator_multigpu
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 DOOR = "_tf_internals/"
 TOP = "estimator_multigpu"
-REFERENCE = "estimator_multigpu_cifar10"
+REFERENCE = "cifar10"
 PRIVATE_PACKAGES = ("tensorflow.python", "tensorflow.core", "tensorflow_estimator")
 NAMEDTUPLE_API = {"_replace", "_fields", "_asdict", "_make", "_field_defaults"}
 # Modules allowed a private import outside the door: none.

@@ -20,7 +20,7 @@ import estimator_multigpu
 PACKAGE = pathlib.Path(estimator_multigpu.__file__).parent
 ROOT = PACKAGE.parent
 TOP = "estimator_multigpu"
-CIFAR = "estimator_multigpu_cifar10"
+CIFAR = "cifar10"
 Q = f"{TOP}.inputs.queues"
 M = f"{TOP}.migrate"
 

@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from estimator_multigpu_cifar10 import data, generate
+from cifar10 import data, generate
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from estimator_multigpu_cifar10 import data, download, generate
+from cifar10 import data, download, generate
 
 
 @pytest.fixture(scope="module")

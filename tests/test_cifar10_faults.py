@@ -16,10 +16,10 @@ from absl import logging as absl_logging
 from absl.testing import flagsaver
 from cifar10_helpers import tiny_config
 
+from cifar10 import data, generate, main, model, model_dir, trainer
 from estimator_multigpu import devices
 from estimator_multigpu.estimator import _lock as lock
 from estimator_multigpu.estimator import _processes as processes
-from estimator_multigpu_cifar10 import data, generate, main, model, model_dir, trainer
 
 FLAGS = flags.FLAGS
 BOUND = devices.max_simulated_devices()
@@ -34,7 +34,7 @@ no_gpu = pytest.mark.skipif(
 def parse():
     """Parses flags as the command line would, restoring them afterwards."""
     with flagsaver.flagsaver():
-        yield lambda *args: FLAGS(["estimator_multigpu_cifar10.main", *args])
+        yield lambda *args: FLAGS(["cifar10.main", *args])
         FLAGS.unparse_flags()
 
 
@@ -42,7 +42,7 @@ def parse():
 def run_main(parse):
     """Parses flags and runs `main.main`, restoring the log levels it sets."""
     tf_level, absl_level = tf.get_logger().level, absl_logging.get_verbosity()
-    yield lambda *args: (parse(*args), main.main(["estimator_multigpu_cifar10.main"]))
+    yield lambda *args: (parse(*args), main.main(["cifar10.main"]))
     tf.get_logger().setLevel(tf_level)
     absl_logging.set_verbosity(absl_level)
 
@@ -90,7 +90,7 @@ def _config(tmp_path, **kwargs):
 def _cli(*args, timeout=180):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
     return subprocess.run(
-        [sys.executable, "-m", "estimator_multigpu_cifar10.main", *args],
+        [sys.executable, "-m", "cifar10.main", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -524,7 +524,7 @@ def other_trainer(tmp_path):
         "started": "2024-01-02 03:04:05 UTC",
         "pid_namespace": processes.pid_namespace(),
         "process_start": processes.start_time(child.pid),
-        "command": "python -m estimator_multigpu_cifar10",
+        "command": "python -m cifar10",
         "token": "0" * 32,
     }
     with open(lock.lock_path(str(model_dir)), "w") as f:

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CIFAR10 = ROOT / "estimator_multigpu_cifar10"
+CIFAR10 = ROOT / "cifar10"
 # The library's public modules and subpackages (not the package itself).
 SUBPACKAGES = {
     p.stem

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from cifar10 import augment, data, generate, legacy_input
+from cifar10 import input as input_lib
 from estimator_multigpu import _sharding as sharding
 from estimator_multigpu.inputs._context import InputContext
-from estimator_multigpu_cifar10 import augment, data, generate, legacy_input
-from estimator_multigpu_cifar10 import input as input_lib
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ from absl import flags
 from absl.testing import flagsaver
 from cifar10_helpers import TWO, tiny_config
 
-from estimator_multigpu_cifar10 import config as config_lib
-from estimator_multigpu_cifar10 import main, trainer
+from cifar10 import config as config_lib
+from cifar10 import main, trainer
 
 FLAGS = flags.FLAGS
 
@@ -17,7 +17,7 @@ FLAGS = flags.FLAGS
 def parse():
     """Parses flags as the command line would, restoring them afterwards."""
     with flagsaver.flagsaver():
-        yield lambda *args: FLAGS(["estimator_multigpu_cifar10.main", *args])
+        yield lambda *args: FLAGS(["cifar10.main", *args])
         FLAGS.unparse_flags()
 
 

@@ -2,8 +2,8 @@
 
 import tensorflow as tf
 
+from cifar10 import progress
 from estimator_multigpu import estimator
-from estimator_multigpu_cifar10 import progress
 
 
 def _run(increment, steps, every_n_steps=2):

@@ -7,10 +7,10 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
+from cifar10 import generate
+from cifar10 import input as cifar_input
 from estimator_multigpu import diagnose
 from estimator_multigpu.inputs import queues
-from estimator_multigpu_cifar10 import generate
-from estimator_multigpu_cifar10 import input as cifar_input
 from tests.conftest import ALL_DEVICES
 
 pytestmark = pytest.mark.tf_compat

@@ -1,4 +1,4 @@
-"""estimator_multigpu_cifar10.main, unchanged, as every task of a launcher's TF_CONFIG cluster."""
+"""cifar10.main, unchanged, as every task of a launcher's TF_CONFIG cluster."""
 
 import json
 import os
@@ -10,9 +10,9 @@ import tensorflow as tf
 from cifar10_helpers import tiny_config
 
 import estimator_multigpu as emg
+from cifar10 import main, model_fn, trainer
 from estimator_multigpu import estimator
 from estimator_multigpu.estimator import _distributed as distributed
-from estimator_multigpu_cifar10 import main, model_fn, trainer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -41,7 +41,7 @@ def test_cluster_task_is_named(monkeypatch):
 
 
 def _launch_cifar10(tmp_path, *flags):
-    """estimator_multigpu_cifar10.main for 4 steps under the launcher (1 ps, 2 workers); it must succeed.
+    """cifar10.main for 4 steps under the launcher (1 ps, 2 workers); it must succeed.
 
     Returns the finished process and the trainer's config.
     """
@@ -63,7 +63,7 @@ def _launch_cifar10(tmp_path, *flags):
         "--",
         sys.executable,
         "-m",
-        "estimator_multigpu_cifar10.main",
+        "cifar10.main",
         *args,
     ]
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")

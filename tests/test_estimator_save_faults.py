@@ -12,9 +12,9 @@ import pytest
 import tensorflow as tf
 from estimator_models import dataset_input_fn, make_data, model_fn
 
+from cifar10 import model as cifar_model
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu.estimator import _checkpoints as checkpoints
-from estimator_multigpu_cifar10 import model as cifar_model
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 

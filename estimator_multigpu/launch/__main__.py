@@ -114,9 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     _check_restarts(parser, args)
     if not command:
-        parser.error(
-            "no command: put it after `--`, e.g. -- python -m estimator_multigpu_cifar10.main"
-        )
+        parser.error("no command: put it after `--`, e.g. -- python -m cifar10.main")
     _check_command(parser, command[0])
     try:
         tasks = plan_tasks(args.ps, args.workers, args.chief, args.evaluator)

@@ -7,9 +7,9 @@ import re
 
 import tensorflow as tf
 
+from cifar10 import config as config_lib
+from cifar10 import paths
 from estimator_multigpu import estimator
-from estimator_multigpu_cifar10 import config as config_lib
-from estimator_multigpu_cifar10 import paths
 
 _BLOCK = re.compile(r"^resnet/stage0/block(\d+)/")
 _LOGITS_KERNEL = "resnet/dense/kernel"

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
+from cifar10 import augment, data
 from estimator_multigpu import inputs
-from estimator_multigpu_cifar10 import augment, data
 
 FOREVER = 2**62
 

@@ -1,6 +1,6 @@
 """The "before": a TF1-tutorial queue input (FixedLengthRecordReader, shuffle_batch).
 
-Kept as the reference the tf.data input (`estimator_multigpu_cifar10/input.py`) replaces. It runs
+Kept as the reference the tf.data input (`cifar10/input.py`) replaces. It runs
 in graph mode on any TF 2.x through `tf.compat.v1`; its queue runners are
 started by `MonitoredTrainingSession` (or `tf.compat.v1.train.start_queue_runners`).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu_cifar10 import augment, data
+from cifar10 import augment, data
 
 MIN_FRACTION_OF_EXAMPLES_IN_QUEUE = 0.4
 

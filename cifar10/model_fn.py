@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from cifar10 import augment, model, progress
+from cifar10 import config as config_lib
 from estimator_multigpu import estimator, towers
-from estimator_multigpu_cifar10 import augment, model, progress
-from estimator_multigpu_cifar10 import config as config_lib
 
 ModeKeys = estimator.ModeKeys
 SCHEDULE = ((0.5, 0.1), (0.75, 0.01))  # (fraction of training, LR factor) steps.

@@ -7,10 +7,8 @@ import os
 import tensorflow as tf
 from absl import logging
 
-from estimator_multigpu import estimator as estimator_lib
-from estimator_multigpu import towers
-from estimator_multigpu_cifar10 import config as config_lib
-from estimator_multigpu_cifar10 import (
+from cifar10 import config as config_lib
+from cifar10 import (
     data,
     download,
     generate,
@@ -19,7 +17,9 @@ from estimator_multigpu_cifar10 import (
     model_fn,
     paths,
 )
-from estimator_multigpu_cifar10 import input as input_lib
+from cifar10 import input as input_lib
+from estimator_multigpu import estimator as estimator_lib
+from estimator_multigpu import towers
 
 
 def synthetic_dir(config: config_lib.TrainConfig) -> str:

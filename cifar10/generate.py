@@ -1,4 +1,4 @@
-"""Learnable synthetic CIFAR data in the real binary layout (python -m estimator_multigpu_cifar10.generate)."""
+"""Learnable synthetic CIFAR data in the real binary layout (python -m cifar10.generate)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import tempfile
 
 import numpy as np
 
-from estimator_multigpu_cifar10 import data
+from cifar10 import data
 
 SMALL = (10_000, 2_000)  # train, test examples of the default demo set.
 FULL = (50_000, 10_000)
@@ -154,7 +154,7 @@ def write_archive(data_dir: str, archive: str, dataset: str = "cifar10") -> str:
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m estimator_multigpu_cifar10.generate", description=__doc__
+        prog="python -m cifar10.generate", description=__doc__
     )
     parser.add_argument("--out", required=True, help="data directory to write into")
     parser.add_argument("--dataset", choices=sorted(data.LAYOUTS), default="cifar10")

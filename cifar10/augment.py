@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu_cifar10 import data
+from cifar10 import data
 
 PAD = 4
 # Per-channel pixel mean and standard deviation of the CIFAR-10 training set.

@@ -1,10 +1,10 @@
-"""Trains a CIFAR ResNet on several devices: python -m estimator_multigpu_cifar10.main [flags].
+"""Trains a CIFAR ResNet on several devices: python -m cifar10.main [flags].
 
 With no data flags it generates a small synthetic CIFAR-10 set into a cache
 directory and trains a ResNet-20 on 2 simulated devices.
 
 With a cluster in `TF_CONFIG` (e.g. under `python -m estimator_multigpu.launch
---ps=1 --workers=2 -- python -m estimator_multigpu_cifar10.main ...`) each task runs its part of
+--ps=1 --workers=2 -- python -m cifar10.main ...`) each task runs its part of
 `emg.estimator.train_and_evaluate`: parameter servers serve the variables,
 the workers train asynchronously (each on its own devices), an evaluator
 evaluates each new checkpoint.
@@ -20,8 +20,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from absl import app, flags, logging  # noqa: E402
 
-from estimator_multigpu_cifar10 import config as config_lib  # noqa: E402
-from estimator_multigpu_cifar10 import data, device_flags, model  # noqa: E402
+from cifar10 import config as config_lib  # noqa: E402
+from cifar10 import data, device_flags, model  # noqa: E402
 
 _DATA_DIR = flags.DEFINE_string(
     "data_dir",
@@ -313,8 +313,8 @@ def _report_sync_replicas(config: config_lib.TrainConfig, workers: int) -> None:
 
 def _train_on_cluster(config: config_lib.TrainConfig, data_dir: str) -> None:
     """This task's part of training on the TF_CONFIG cluster."""
+    from cifar10 import trainer
     from estimator_multigpu import estimator
-    from estimator_multigpu_cifar10 import trainer
 
     train_input_fn, eval_input_fn = trainer.input_fns(config, data_dir)
     runner = trainer.estimator(config)
@@ -344,8 +344,8 @@ def _prepared_data(config: config_lib.TrainConfig, in_cluster: bool) -> str:
     Raises:
       SystemExit: with the message (printed to stderr, exit status 1).
     """
+    from cifar10 import trainer
     from estimator_multigpu import estimator
-    from estimator_multigpu_cifar10 import trainer
 
     try:
         return trainer.prepare(config, _print_download_progress, in_cluster)
@@ -391,8 +391,8 @@ def _errors_as_messages(config: config_lib.TrainConfig) -> Iterator[None]:
 
 def _diagnosis(config: config_lib.TrainConfig, data_dir: str) -> str:
     """The pipeline doctor's report on the training input_fn."""
+    from cifar10 import trainer
     from estimator_multigpu import diagnose
-    from estimator_multigpu_cifar10 import trainer
 
     train_input_fn, _ = trainer.input_fns(config, data_dir)
     try:
@@ -425,7 +425,7 @@ def main(argv):
             _train_on_cluster(config, data_dir)
         print(f"{task} finished", flush=True)
         return
-    from estimator_multigpu_cifar10 import trainer
+    from cifar10 import trainer
 
     _report_sync_replicas(config, workers=0)
     with _errors_as_messages(config):

@@ -7,7 +7,7 @@ import math
 import os
 import tempfile
 
-from estimator_multigpu_cifar10 import data, model, paths
+from cifar10 import data, model, paths
 
 INPUTS = ("tfdata", "queue")
 REMAINDERS = ("uneven", "error")  # The input builders' remainder choices.

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from absl import logging
 
-from estimator_multigpu_cifar10 import data, paths
+from cifar10 import data, paths
 
 URL = "https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz"
 SIZE = 170_052_171
@@ -26,7 +26,7 @@ OFFLINE = (
     "To work offline, fetch cifar-10-binary.tar.gz on a machine that can, "
     "extract it, and pass --data_dir=<the directory holding "
     "cifar-10-batches-bin/> without --download; or leave out the data flags to "
-    "train on generated data (python -m estimator_multigpu_cifar10.generate --out DIR writes a set)."
+    "train on generated data (python -m cifar10.generate --out DIR writes a set)."
 )
 # tarfile's own safety filter where this Python has it (3.12, and 3.11.4+).
 _FILTER = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
