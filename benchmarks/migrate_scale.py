@@ -4,10 +4,16 @@ Generates one legacy TF 1.x module per size (--sizes, in lines) by repeating
 a block of realistic code: a queue input function (string_input_producer ->
 TFRecordReader -> per-example decode -> shuffle_batch, which `--fix`
 rewrites), an Estimator `model_fn` (tf.layers, tf.estimator, which it
-renames or reports) and a hand-written tower loop with gradient averaging.
-Each block has its own names, as in a real module. For every size it times
-`migrate.process` (read, parse, scan, compute the rewrite), --repeats times,
-and prints the median seconds per 1,000 lines and the ratio of the largest
+renames or reports), a hand-written tower loop with gradient averaging, a
+CIFAR-tutorial record-object reader and its caller (flattened), slim
+model_deploy clones (rewritten, their device count resolved first) and
+module-level graph statements that assign the same names in every block
+(beside a contrib slim import). Each block has its own function names, as
+in a real module; these shapes are the ones where a step once cost a pass
+over the whole file per block. For every size it times (CPU time of this
+process, so other load on the machine counts less) `migrate.process` (read,
+parse, scan, compute the rewrite), --repeats times, and prints the median
+seconds per 1,000 lines and the ratio of the largest
 size to the smallest (near 1 when the tool scales linearly).
 
 Pure `ast`: never imports TensorFlow.
@@ -30,7 +36,11 @@ _SIZES = flags.DEFINE_list(
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Timed runs per size.", lower_bound=1)
 
 HEADER = """\
+import os
+
 import tensorflow as tf
+from deployment import model_deploy
+from tensorflow.contrib import slim
 
 FLAGS = tf.app.flags.FLAGS
 """
@@ -92,11 +102,63 @@ def train_{i}(images, labels, opt):
                 tf.get_variable_scope().reuse_variables()
                 tower_grads.append(opt.compute_gradients(loss))
     return opt.apply_gradients(average_gradients_{i}(tower_grads))
+
+
+def read_record_{i}(filename_queue):
+    class Record(object):
+        pass
+
+    result = Record()
+    reader = tf.FixedLengthRecordReader(record_bytes=3073)
+    result.key, value = reader.read(filename_queue)
+    record_bytes = tf.decode_raw(value, tf.uint8)
+    result.label = tf.cast(tf.strided_slice(record_bytes, [0], [1]), tf.int32)
+    result.image = tf.reshape(tf.strided_slice(record_bytes, [1], [3073]), [32, 32, 3])
+    return result
+
+
+def record_inputs_{i}(data_dir, batch_size):
+    filenames = [os.path.join(data_dir, "data_batch_%d.bin" % j) for j in range(1, 6)]
+    filename_queue = tf.train.string_input_producer(filenames)
+    read_input = read_record_{i}(filename_queue)
+    image = tf.cast(read_input.image, tf.float32)
+    read_input.label.set_shape([1])
+    return tf.train.batch([image, read_input.label], batch_size=batch_size)
+
+
+def clones_{i}(batch_queue, num_clones):
+    with tf.Graph().as_default():
+        deploy_config = model_deploy.DeploymentConfig(num_clones=num_clones)
+        with tf.device(deploy_config.variables_device()):
+            global_step = tf.train.create_global_step()
+
+        def clone_fn(batch_queue):
+            images, labels = batch_queue.get_next()
+            logits = slim.fully_connected(images, 10)
+            tf.losses.sparse_softmax_cross_entropy(labels, logits)
+            return logits
+
+        clones = model_deploy.create_clones(deploy_config, clone_fn, [batch_queue])
+        with tf.device(deploy_config.optimizer_device()):
+            optimizer = tf.train.GradientDescentOptimizer(0.5)
+        total_loss, clones_gradients = model_deploy.optimize_clones(
+            clones, optimizer, var_list=tf.trainable_variables()
+        )
+        grad_updates = optimizer.apply_gradients(
+            clones_gradients, global_step=global_step
+        )
+        return grad_updates
+
+
+x = tf.placeholder(tf.float32, [None, 4])
+w = tf.get_variable("w_{i}", [4, 3], initializer=tf.zeros_initializer())
+logits = tf.matmul(x, w)
+summary = tf.summary.scalar("logits_{i}", tf.reduce_mean(logits))
 """
 
 # What one block holds, for the generated file's expected findings.
 BLOCK_LINES = BLOCK.count("\n")
-FINDINGS_PER_BLOCK = 12
+FINDINGS_PER_BLOCK = 19
 
 
 def legacy_source(lines: int) -> str:
@@ -108,9 +170,9 @@ def legacy_source(lines: int) -> str:
 def _time_process(path: str) -> float:
     from estimator_multigpu.migrate import _runner as runner
 
-    start = time.perf_counter()
+    start = time.process_time()
     result = runner.process(path)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     if result.error or not result.findings:
         raise RuntimeError(f"{path}: no findings ({result.error})")
     return elapsed

@@ -14,6 +14,7 @@ binds it). The rewritten call then passes `devices=<name>`.
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 
 from estimator_multigpu.migrate import _astutil as astutil
@@ -76,7 +77,7 @@ def _statements(tree: ast.Module, node: ast.AST) -> list[tuple[list, int]] | Non
         return None
     out, block = [], tree.body
     while block:
-        index = next((i for i, s in enumerate(block) if _spans(s, node)), None)
+        index = _holder(block, node)
         if index is None:
             break
         out.append((block, index))
@@ -87,8 +88,15 @@ def _statements(tree: ast.Module, node: ast.AST) -> list[tuple[list, int]] | Non
     return out
 
 
+def _holder(block: list[ast.stmt], node: ast.AST) -> int | None:
+    """The index of the statement in `block` whose text holds `node`'s, found
+    by bisection (a block's statements are in source order), else None."""
+    index = bisect.bisect_right(block, _start(node), key=_start) - 1
+    return index if index >= 0 and _spans(block[index], node) else None
+
+
 def _spans_any(block: list[ast.stmt], node: ast.AST) -> bool:
-    return any(_spans(s, node) for s in block)
+    return _holder(block, node) is not None
 
 
 def _def_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
