@@ -50,3 +50,81 @@ def test_labels_none():
     assert labels == [None, None]
     assert counts == [3, 2]
     assert [s.shape.as_list() for s in shards] == [[3, 3], [2, 3]]
+
+
+# Rows 0..4 of a [5, 3] SparseTensor: row 3 is empty.
+_SPARSE = tf.compat.v1.SparseTensorValue(
+    indices=[[0, 0], [1, 0], [1, 2], [2, 1], [4, 1]],
+    values=[1.0, 2.0, 3.0, 4.0, 5.0],
+    dense_shape=[5, 3],
+)
+
+
+def _run_sparse(shards):
+    with tf.compat.v1.Session() as session:
+        return session.run([(s.indices, s.values, s.dense_shape) for s in shards])
+
+
+@pytest.mark.parametrize(
+    "dense_first", [True, False], ids=["dense_feature_first", "sparse_feature_first"]
+)
+def test_sparse_tensor_value_is_split_by_rows(dense_first):
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    with tf.Graph().as_default():
+        # tf.nest orders a dict's keys: "a" before "b".
+        features = {"a": x, "b": _SPARSE} if dense_first else {"a": _SPARSE, "b": x}
+        sparse_key, dense_key = ("b", "a") if dense_first else ("a", "b")
+        shards, _, counts = split.split(features, None, 2, "uneven")
+        assert counts == [3, 2]
+        pieces = [s[sparse_key] for s in shards]
+        assert all(isinstance(p, tf.SparseTensor) for p in pieces)
+        assert [p.shape.as_list() for p in pieces] == [[None, 3], [None, 3]]
+        (i0, v0, s0), (i1, v1, s1) = _run_sparse(pieces)
+        dense = tf.compat.v1.Session().run([s[dense_key] for s in shards])
+    np.testing.assert_array_equal(i0, [[0, 0], [1, 0], [1, 2], [2, 1]])
+    np.testing.assert_array_equal(v0, [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(s0, [3, 3])
+    np.testing.assert_array_equal(i1, [[1, 1]])  # Row 4, renumbered from 0.
+    np.testing.assert_array_equal(v1, [5.0])
+    np.testing.assert_array_equal(s1, [2, 3])
+    np.testing.assert_array_equal(np.concatenate(dense), x)
+
+
+def test_sparse_only_features_of_unknown_batch_size():
+    with tf.Graph().as_default():
+        ids = tf.compat.v1.sparse_placeholder(tf.float32, shape=[None, 3])
+        shards, labels, counts = split.split(ids, None, 3, "drop")
+        assert labels == [None] * 3
+        with tf.compat.v1.Session() as session:
+            feed = {ids: _SPARSE}
+            sizes = session.run(counts, feed)
+            pieces = session.run([(s.indices, s.dense_shape) for s in shards], feed)
+    assert sizes == [1, 1, 1]  # Rows 3 and 4 are dropped.
+    np.testing.assert_array_equal(pieces[1][0], [[0, 0], [0, 2]])  # Row 1.
+    assert [list(shape) for _, shape in pieces] == [[1, 3]] * 3
+
+
+@pytest.mark.parametrize(
+    "value, converted",
+    [
+        ([0, 1, 1], True),
+        ([[0.5], [1.5]], True),
+        ([np.int64(2), True], True),
+        ([], False),
+        ([0, None], False),
+        ("labels", False),
+    ],
+    ids=["ints", "nested_floats", "numpy_and_bool", "empty", "with_none", "string"],
+)
+def test_lists_of_plain_values_become_tensors(value, converted):
+    with tf.Graph().as_default():
+        out = split.lists_as_tensors({"k": (value, [tf.ones([2])])})
+        assert isinstance(out, dict) and type(out["k"]) is tuple
+        assert isinstance(out["k"][0], tf.Tensor) == converted
+        assert isinstance(out["k"][1], list)  # A list of tensors stays a list.
+        if converted:
+            np.testing.assert_array_equal(
+                tf.compat.v1.Session().run(out["k"][0]), value
+            )
+        else:
+            assert out["k"][0] is value

@@ -38,10 +38,23 @@ def lists_as_tensors(value: Any) -> Any:
     return value
 
 
-def _leaf(value: Any) -> Any:
-    """A tensor, or a `tf.SparseTensor` (split by rows)."""
+def _sparse_values_as_tensors(value: Any) -> Any:
+    """A nest with each `tf.compat.v1.SparseTensorValue` as a `tf.SparseTensor`.
+
+    A `SparseTensorValue` is a namedtuple, which `tf.nest` would flatten into
+    its indices, values and dense shape; a `tf.SparseTensor` stays one leaf.
+    """
     if isinstance(value, tf.compat.v1.SparseTensorValue):
         return tf.SparseTensor.from_value(value)
+    if isinstance(value, dict):
+        return {key: _sparse_values_as_tensors(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_sparse_values_as_tensors(item) for item in value)
+    return value
+
+
+def _leaf(value: Any) -> Any:
+    """A tensor, or a `tf.SparseTensor` (split by rows)."""
     if isinstance(value, tf.SparseTensor):
         return value
     if isinstance(value, tf.RaggedTensor):
@@ -115,7 +128,8 @@ def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor
 def split(features: Any, labels: Any, num: int, remainder: str):
     """Splits features and labels (nests of tensors) along their first axis.
 
-    A `tf.SparseTensor` is split by rows (`tf.sparse.slice`), as
+    A `tf.SparseTensor` (or `tf.compat.v1.SparseTensorValue`) is split by
+    rows (`tf.sparse.slice`), as
     tf.contrib's replicate_model_fn did: tower t gets rows
     `[offset_t, offset_t + counts[t])`, renumbered from 0.
 
@@ -136,6 +150,7 @@ def split(features: Any, labels: Any, num: int, remainder: str):
       scalar tensor. `labels_shards` holds Nones when `labels` is None.
     """
     structure = features if labels is None else (features, labels)
+    structure = _sparse_values_as_tensors(structure)
     tensors = [_leaf(t) for t in tf.nest.flatten(structure)]
     static, dynamic = _batch_size(tensors)
     with tf.name_scope("split_batch"):
