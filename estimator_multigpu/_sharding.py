@@ -4,24 +4,24 @@ One place for: splitting a global batch into per-device sizes, the
 `remainder` vocabulary, shard-then-shuffle, and the shard of a
 `tf.distribute.InputContext`.
 
-`remainder` is one of `REMAINDERS`, meaning everywhere:
+`remainder` is one of `REMAINDERS`, meaning everywhere what to do with a
+batch that does not divide by the device count, and `'uneven'` is the
+default everywhere (`sharded_input_fn`, `multi_device_input_fn`,
+`replicate_model_fn`, the tower loop): a final batch that does not divide
+is split unevenly, never a crash.
 
-- `'uneven'`: the first `global_batch_size % num_devices` devices take one
-  example more.
-- `'drop'`: every device takes `global_batch_size // num_devices`; the
-  examples that do not divide are left out of that batch.
-- `'error'`: a batch that does not divide is refused.
+- `'uneven'`: the first `batch % num_devices` devices take one example more.
+- `'drop'`: every device takes the same number of examples; those that do
+  not divide are left out. `replicate_model_fn` and the tower loop drop
+  `batch % num_devices` examples of the batch they split; the input
+  builders, whose `global_batch_size` must then divide, drop the short final
+  global batch (so every example of the others is seen once per epoch).
+- `'error'`: a batch that does not divide is refused: by the input builders,
+  a `global_batch_size` that does not divide (their short final batch is
+  still split unevenly); by `replicate_model_fn`, any batch.
 
-The defaults differ, for one reason: who chose the batch. The input builders
-(`sharded_input_fn`, `multi_device_input_fn`) take `global_batch_size` as an
-argument, so an indivisible one is a choice the user can fix before anything
-runs; they default to `'error'`, and accept `'uneven'`. They refuse `'drop'`,
-which would leave examples out of every step, against "every example exactly
-once per epoch" (and their short final batch is split unevenly regardless).
-`replicate_model_fn` and the tower loop split whatever batch the input_fn
-gives, including the short final one that must not crash; they default to
-`'uneven'`. tf.distribute replicas take equal batches, so its builders and
-DALI accept only `'error'`.
+tf.distribute replicas take equal batches, so its builders and DALI accept
+only `'error'`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ import numpy as np
 import tensorflow as tf
 
 REMAINDERS = ("uneven", "drop", "error")
-BUILDER_REMAINDERS = ("uneven", "error")
 _DEVICES = "the number of devices"
 
 
@@ -95,8 +94,12 @@ def _check_divides(global_batch_size, num_devices, remainder, count_name) -> Non
             f"{count_name} ({num_devices}); every device needs at least one "
             f"example per step. Pass {num_devices}, or run on fewer devices."
         )
-    if remainder == "error" and global_batch_size % num_devices:
+    if remainder in ("error", "drop") and global_batch_size % num_devices:
         uneven = ", or pass remainder='uneven'"
+        if remainder == "drop":
+            uneven = (
+                " with remainder='drop' (every device takes the same batch)" + uneven
+            )
         if count_name != _DEVICES:  # tf.distribute: replicas take equal batches.
             uneven = ": every replica takes the same number of examples per step"
         raise ValueError(
@@ -112,7 +115,7 @@ def per_device_batch_sizes(
     num_devices: int,
     remainder: str,
     *,
-    allowed: Sequence[str] = BUILDER_REMAINDERS,
+    allowed: Sequence[str] = REMAINDERS,
     count_name: str = _DEVICES,
 ) -> list[int]:
     """Splits a global batch size over devices, validated once.
@@ -130,7 +133,8 @@ def per_device_batch_sizes(
     Raises:
       TypeError: if `global_batch_size` is not an int.
       ValueError: for a non-positive batch, a batch smaller than the device
-        count, an uneven split with `remainder='error'`, or a bad `remainder`.
+        count, an uneven split with `remainder='error'` or `'drop'`, or a bad
+        `remainder`.
     """
     _check_positive_int(global_batch_size, "global_batch_size")
     _check_positive_int(num_devices, "num_devices")

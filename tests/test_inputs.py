@@ -196,6 +196,59 @@ def test_num_epochs_and_drop_remainder(builder):
     assert len(seen) >= 8 and max(seen.count(x) for x in set(seen)) == 2
 
 
+def test_remainder_drop_drops_the_short_final_global_batch(builder):
+    devices = devices_lib.resolve(num_gpus=2)
+    steps = _run_epoch(
+        builder(_range_pairs(5), devices, global_batch_size=4, remainder="drop")
+    )
+    assert [list(step[2]) for step in steps] == [[2, 2]]  # Examples 4.. dropped.
+    assert _concat(steps, 0).tolist() == [0, 1, 2, 3]
+
+
+def test_remainder_drop_needs_a_global_batch_that_divides(builder):
+    with pytest.raises(
+        ValueError,
+        match=r"^`global_batch_size` \(6\) must be divisible by the number of "
+        r"devices \(4\) with remainder='drop' \(every device takes the same "
+        r"batch\), or pass remainder='uneven'\. Pass 4 or 8",
+    ):
+        builder(
+            _range_pairs(8),
+            devices_lib.resolve(num_gpus=4),
+            global_batch_size=6,
+            remainder="drop",
+        )
+
+
+def test_drop_remainder_still_drops_with_a_deprecation_warning(builder):
+    devices = devices_lib.resolve(num_gpus=2)
+    with pytest.warns(
+        DeprecationWarning,
+        match=r"`drop_remainder` is deprecated; received drop_remainder=True\. "
+        r"Pass remainder='drop'",
+    ):
+        input_fn = builder(
+            _range_pairs(7), devices, global_batch_size=3, drop_remainder=True
+        )
+    steps = _run_epoch(input_fn)  # 'uneven' 2 + 1, the short final batch dropped.
+    assert [list(step[2]) for step in steps] == [[2, 1], [2, 1]]
+
+
+def test_drop_remainder_false_contradicting_remainder_drop_is_refused(builder):
+    with pytest.raises(
+        ValueError,
+        match=r"`drop_remainder=False` contradicts remainder='drop'; leave "
+        r"`drop_remainder` out",
+    ):
+        builder(
+            _range_pairs(8),
+            devices_lib.resolve(num_gpus=2),
+            global_batch_size=4,
+            remainder="drop",
+            drop_remainder=False,
+        )
+
+
 def test_sharded_context_and_user_batches():
     devices = devices_lib.resolve(num_gpus=2)
     contexts = []
@@ -249,7 +302,7 @@ def test_derived_seeds_are_distinct_and_stable(n_shards):
     "kwargs, error, match",
     [
         (
-            {"global_batch_size": 130},
+            {"global_batch_size": 130, "remainder": "error"},
             ValueError,
             r"`global_batch_size` \(130\) must be divisible by the number of devices \(4\), or pass remainder='uneven'",
         ),

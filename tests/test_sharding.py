@@ -1,5 +1,7 @@
 """The one home of the batching and sharding rules: `estimator_multigpu._sharding`."""
 
+import inspect
+
 import pytest
 import tensorflow as tf
 
@@ -25,15 +27,19 @@ def test_split_sizes_static_and_dynamic(batch, num, remainder, expected):
     assert [int(size) for size in dynamic] == expected
 
 
-@pytest.mark.parametrize("builder", ["sharded_input_fn", "multi_device_input_fn"])
-def test_input_builders_refuse_drop_with_the_reason(builder):
-    build = getattr(emg.inputs, builder)
-    with pytest.raises(
-        ValueError,
-        match=r"`remainder` must be one of \['uneven', 'error'\]; received 'drop'\. "
-        r"'drop' does not apply here",
-    ):
-        build(lambda ctx: None, ["/cpu:0"], global_batch_size=4, remainder="drop")
+@pytest.mark.parametrize(
+    "function",
+    [
+        emg.inputs.sharded_input_fn,
+        emg.inputs.multi_device_input_fn,
+        emg.replicate_model_fn,
+        emg.towers.minimize,
+    ],
+    ids=["sharded_input_fn", "multi_device_input_fn", "replicate_model_fn", "minimize"],
+)
+def test_one_remainder_default_everywhere(function):
+    # A final batch that does not divide is split unevenly, never a crash.
+    assert inspect.signature(function).parameters["remainder"].default == "uneven"
 
 
 def test_replicate_model_fn_accepts_every_remainder():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import tensorflow as tf
@@ -35,6 +36,35 @@ def check_common(
     check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
     check_int("num_epochs", num_epochs, 1, allow_none=True)
     return devices, sizes
+
+
+def drops_final_batch(remainder: str, drop_remainder: bool | None) -> bool:
+    """Whether a builder drops the short final global batch.
+
+    `remainder='drop'` does; `drop_remainder`, the spelling of earlier
+    releases, still works (True drops it, keeping `remainder`'s per-device
+    split) with a DeprecationWarning.
+
+    Raises:
+      ValueError: for `drop_remainder=False` with `remainder='drop'`.
+    """
+    if drop_remainder is None:
+        return remainder == "drop"
+    if remainder == "drop" and not drop_remainder:
+        raise ValueError(
+            f"`drop_remainder={drop_remainder!r}` contradicts remainder='drop'; "
+            "leave `drop_remainder` out (it is deprecated): remainder='drop' "
+            "drops the short final global batch, 'uneven' keeps it."
+        )
+    warnings.warn(
+        f"`drop_remainder` is deprecated; received drop_remainder={drop_remainder!r}. "
+        "Pass remainder='drop' to drop the short final global batch (it needs a "
+        "global_batch_size that divides by the device count), or leave "
+        "drop_remainder out to keep it.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return bool(drop_remainder)
 
 
 def check_int(name: str, value, low: int, allow_none: bool = False) -> None:

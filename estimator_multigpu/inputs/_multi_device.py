@@ -71,11 +71,11 @@ def multi_device_input_fn(
     devices: Sequence[str] | None = None,
     *,
     global_batch_size: int,
-    remainder: str = "error",
+    remainder: str = "uneven",
     shuffle_buffer_size: int | None = None,
     seed: int | None = None,
     num_epochs: int | None = 1,
-    drop_remainder: bool = False,
+    drop_remainder: bool | None = None,
     prefetch_buffer_size: int = 1,
     max_buffer_size: int = 1,
 ):
@@ -94,14 +94,16 @@ def multi_device_input_fn(
       dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset`; `ctx.num_shards == 1`.
       devices: devices to feed; default `emg.devices.resolve()`.
       global_batch_size: examples per step over all devices.
-      remainder: `'error'` (default) when `global_batch_size` does not divide
-        by the device count, or `'uneven'` per-device batches; see
-        `estimator_multigpu._sharding` for why the default differs from
-        `replicate_model_fn`'s.
+      remainder: when `global_batch_size` does not divide by the device
+        count: `'uneven'` (default) per-device batches, `'error'` to refuse
+        it; `'drop'` (which needs one that divides) drops a short final
+        global batch. The vocabulary of `estimator_multigpu._sharding`,
+        shared with `replicate_model_fn`.
       shuffle_buffer_size: examples in the shuffle buffer; None: no shuffle.
       seed: shuffle seed; the same seed gives the same order.
       num_epochs: passes over the data; None repeats forever.
-      drop_remainder: drop a short final global batch.
+      drop_remainder: deprecated: `True` is `remainder='drop'` (and keeps
+        `remainder`'s per-device split); warns.
       prefetch_buffer_size: batches buffered on each device.
       max_buffer_size: batches buffered per device on the host.
 
@@ -126,7 +128,7 @@ def multi_device_input_fn(
         shuffle_buffer_size=shuffle_buffer_size,
         seed=seed,
         num_epochs=num_epochs,
-        drop_remainder=drop_remainder,
+        drop_remainder=contract.drops_final_batch(remainder, drop_remainder),
     )
 
     def build(params, mode):

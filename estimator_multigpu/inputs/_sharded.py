@@ -28,7 +28,7 @@ def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: i
 
     `sharding.shard_then_shuffle` keeps the shards disjoint. Shards batch
     without dropping: a short global batch is dropped by the step
-    (`step.per_device_step`), so `drop_remainder` means the same in both
+    (`step.per_device_step`), so `remainder='drop'` means the same in both
     builders.
     """
     plan = sharding.Shard(
@@ -71,11 +71,11 @@ def sharded_input_fn(
     devices: Sequence[str] | None = None,
     *,
     global_batch_size: int,
-    remainder: str = "error",
+    remainder: str = "uneven",
     shuffle_buffer_size: int | None = None,
     seed: int | None = None,
     num_epochs: int | None = 1,
-    drop_remainder: bool = False,
+    drop_remainder: bool | None = None,
     prefetch_to_device: bool = True,
     user_shards: bool = False,
     user_batches: bool = False,
@@ -105,7 +105,7 @@ def sharded_input_fn(
 
     Shards may hold different numbers of batches; a device whose shard has
     ended gets zero-example shards while others still have data, and the step
-    after the last example raises `OutOfRangeError`. With `drop_remainder`
+    after the last example raises `OutOfRangeError`. With `remainder='drop'`
     the first step with fewer than `global_batch_size` examples in all (the
     short global batch) raises it instead, as in `multi_device_input_fn`,
     and every step has each device's full, static batch size.
@@ -114,15 +114,17 @@ def sharded_input_fn(
       dataset_fn: `dataset_fn(ctx) -> tf.data.Dataset`, called once per device.
       devices: devices to feed; default `emg.devices.resolve()`.
       global_batch_size: examples per step over all devices.
-      remainder: `'error'` (default) when `global_batch_size` does not divide
-        by the device count, or `'uneven'` per-device batches; see
-        `estimator_multigpu._sharding` for why the default differs from
-        `replicate_model_fn`'s.
+      remainder: when `global_batch_size` does not divide by the device
+        count: `'uneven'` (default) per-device batches, `'error'` to refuse
+        it; `'drop'` (which needs one that divides) drops the short final
+        global batch (see above). The vocabulary of
+        `estimator_multigpu._sharding`, shared with `replicate_model_fn`.
       shuffle_buffer_size: examples in each shard's shuffle buffer; None: no
         shuffle.
       seed: one seed for all shards; the same seed gives the same order.
       num_epochs: passes over the data; None repeats forever.
-      drop_remainder: drop the short final global batch (see above).
+      drop_remainder: deprecated: `True` is `remainder='drop'` (and keeps
+        `remainder`'s per-device split); warns.
       prefetch_to_device: copy each shard's batches to its device ahead of
         the step.
       user_shards: `dataset_fn` shards the data itself.
@@ -143,12 +145,15 @@ def sharded_input_fn(
         shuffle_buffer_size,
         num_epochs,
     )
-    if user_batches and (shuffle_buffer_size or num_epochs != 1 or drop_remainder):
+    drop_final = contract.drops_final_batch(remainder, drop_remainder)
+    if user_batches and (shuffle_buffer_size or num_epochs != 1 or drop_final):
         raise ValueError(
             "With user_batches=True, `dataset_fn` shuffles, repeats and batches "
             f"itself; received shuffle_buffer_size={shuffle_buffer_size!r}, "
-            f"num_epochs={num_epochs!r}, drop_remainder={drop_remainder!r}. Leave "
-            "them at their defaults (None, 1, False) and use ctx.seed and "
+            f"num_epochs={num_epochs!r}, remainder={remainder!r}, "
+            f"drop_remainder={drop_remainder!r}. Leave shuffle_buffer_size, "
+            "num_epochs and drop_remainder at their defaults (None, 1, unset), "
+            "pass remainder='uneven' or 'error', and use ctx.seed and "
             "ctx.per_device_batch_size in dataset_fn."
         )
     options = _ShardOptions(
@@ -156,7 +161,7 @@ def sharded_input_fn(
         num_epochs=num_epochs,
         user_shards=user_shards,
     )
-    full_sizes = sizes if drop_remainder else None
+    full_sizes = sizes if drop_final else None
 
     def build(params, mode):
         _check_predict_order(mode, user_shards, user_batches)

@@ -203,8 +203,8 @@ def replicate_model_fn(
         a device name.
       remainder: for split batches that do not divide by the device count:
         `'uneven'` (default: first towers get one example more), `'drop'` or
-        `'error'`; `estimator_multigpu._sharding` has the vocabulary and why
-        the input builders default to `'error'` instead.
+        `'error'`; the vocabulary (and default) of the input builders, see
+        `estimator_multigpu._sharding`.
 
     Returns:
       A model_fn `(features, labels, mode, params=None, config=None)`.
