@@ -404,6 +404,52 @@ def _diagnosis(config: config_lib.TrainConfig, data_dir: str) -> str:
     )
 
 
+def _dataset_name(config: config_lib.TrainConfig) -> str:
+    return config.dataset.upper().replace("CIFAR", "CIFAR-")  # CIFAR-10, CIFAR-100
+
+
+def _data_message(config: config_lib.TrainConfig, data_dir: str) -> str:
+    """Where the data is; for generated data, that it is not the real set."""
+    if config.data_dir is not None:
+        return f"Data: {data_dir}"
+    name = _dataset_name(config)
+    train, test = config.synthetic_examples
+    return (
+        f"Data: {train} training and {test} test examples generated in {data_dir} "
+        f"(synthetic class patterns in the {name} format, not {name}: accuracy "
+        f"on them says nothing about {name}). For the real set pass "
+        "--data_dir=DIR (with --download to fetch CIFAR-10 into it)."
+    )
+
+
+def _accuracy_message(config: config_lib.TrainConfig, results: dict) -> str:
+    where = f"the test files in {config.data_dir}"
+    if config.data_dir is None:
+        where = f"generated data, not {_dataset_name(config)}"
+    return (
+        f"Test accuracy: {results['accuracy']:.4f} on {where} (loss "
+        f"{results['loss']:.4f}, global step {results['global_step']}); the "
+        f"model is in {config.model_dir}"
+    )
+
+
+def _finished_message(config: config_lib.TrainConfig) -> str | None:
+    """What to say when model_dir already holds a model trained to train_steps."""
+    from cifar10 import model_dir
+
+    found = model_dir.trained_step(config.model_dir)
+    if config.eval_only or found is None or found[1] < config.train_steps:
+        return None
+    checkpoint, step = found
+    return (
+        f"model_dir {config.model_dir} already holds a model trained to step "
+        f"{step} (--train_steps={config.train_steps}): nothing to train, and it "
+        f"was evaluated when training ended. The model: {checkpoint}. Pass "
+        "--eval_only to evaluate it again, a larger --train_steps to train on, "
+        "or a new --model_dir to train from scratch."
+    )
+
+
 def main(argv):
     if len(argv) > 1:
         raise app.UsageError(f"Unexpected arguments: {argv[1:]}")
@@ -418,8 +464,13 @@ def main(argv):
         flush=True,
     )
     data_dir = _prepared_data(config, in_cluster=task is not None)
+    print(_data_message(config, data_dir), flush=True)
     if _DIAGNOSE.value:
         print(_diagnosis(config, data_dir), flush=True)
+    finished = None if task is not None else _finished_message(config)
+    if finished:
+        print(finished, flush=True)
+        return
     if task is not None:
         with _errors_as_messages(config):
             _train_on_cluster(config, data_dir)
@@ -430,11 +481,7 @@ def main(argv):
     _report_sync_replicas(config, workers=0)
     with _errors_as_messages(config):
         results = trainer.train_and_evaluate(config, data_dir)
-    print(
-        f"Test accuracy: {results['accuracy']:.4f} (loss {results['loss']:.4f}, "
-        f"global step {results['global_step']})",
-        flush=True,
-    )
+    print(_accuracy_message(config, results), flush=True)
     logging.info("Evaluation: %s", results)
 
 

@@ -45,6 +45,25 @@ def check(config: config_lib.TrainConfig, in_cluster: bool = False) -> None:
             _check_same_model(config, checkpoint)
 
 
+def trained_step(model_dir: str) -> tuple[str, int] | None:
+    """The latest checkpoint in `model_dir` and the global step it holds.
+
+    Returns:
+      `(checkpoint, step)`, or None when there is no checkpoint, or its global
+      step cannot be read (a damaged checkpoint: restoring it reports that).
+    """
+    if not os.path.isdir(model_dir):
+        return None
+    checkpoint = tf.train.latest_checkpoint(model_dir)
+    if not checkpoint:
+        return None
+    try:
+        step = tf.train.load_variable(checkpoint, "global_step")
+    except (tf.errors.OpError, ValueError):
+        return None
+    return checkpoint, int(step)
+
+
 def _require_checkpoint(model_dir: str) -> None:
     if os.path.isdir(model_dir) and tf.train.latest_checkpoint(model_dir):
         return
