@@ -10,7 +10,7 @@ import tempfile
 from cifar10 import data, model, paths
 
 INPUTS = ("tfdata", "queue")
-REMAINDERS = ("uneven", "error")  # The input builders' remainder choices.
+REMAINDERS = ("uneven", "drop", "error")  # The input builders' remainder choices.
 BASE_BATCH_SIZE = 128  # The paper's batch; the learning rate scales from it.
 MAX_SEED = 2**31 - 1  # Seeds feed int32 stateless ops.
 # Generated data is a demo held in memory while it is written; real data
@@ -43,7 +43,9 @@ class TrainConfig:
       data_format: `'channels_last'` or `'channels_first'`.
       devices: compute devices (resolved names).
       global_batch_size: examples per step over all devices.
-      remainder: `'error'` or `'uneven'` when the batch does not divide.
+      remainder: when the global batch does not divide by the devices:
+        `'uneven'` (the default, as in the library) splits it unevenly;
+        `'drop'` and `'error'` refuse it.
       train_steps: total training steps (global step to reach).
       learning_rate: at batch 128; scaled linearly with the global batch.
       momentum: SGD momentum.
@@ -68,7 +70,7 @@ class TrainConfig:
     data_format: str = "channels_last"
     devices: tuple[str, ...] = ("/cpu:0",)
     global_batch_size: int = 128
-    remainder: str = "error"
+    remainder: str = "uneven"
     train_steps: int = 120
     learning_rate: float = 0.1
     momentum: float = 0.9
@@ -132,7 +134,7 @@ def _check_flags(config: TrainConfig) -> None:
 def _check_batch(config: TrainConfig) -> None:
     n = len(config.devices)
     if config.global_batch_size < n or (
-        config.global_batch_size % n and config.remainder == "error"
+        config.global_batch_size % n and config.remainder != "uneven"
     ):
         raise ValueError(
             f"`global_batch_size` ({config.global_batch_size}) must be divisible by "

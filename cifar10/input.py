@@ -130,7 +130,7 @@ def input_fn(
     label: str | None = None,
     num_epochs: int | None = None,
     seed: int | None = None,
-    remainder: str = "error",
+    remainder: str = "uneven",
     normalize: bool = False,
 ):
     """The Estimator input_fn: shuffled, augmented, repeated for `'train'`.
@@ -150,7 +150,8 @@ def input_fn(
       num_epochs: passes over the training data (None: forever); the test
         split is always read once.
       seed: one seed for shuffling and augmentation.
-      remainder: `'error'` or `'uneven'` per-device batches.
+      remainder: `'uneven'` (the default), `'drop'` or `'error'`, as the
+        library's input builders take it.
       normalize: yield normalised float32 images instead of uint8 pixels.
 
     Returns:

@@ -61,9 +61,10 @@ _BATCH = flags.DEFINE_integer(
 )
 _REMAINDER = flags.DEFINE_enum(
     "remainder",
-    "error",
+    "uneven",
     list(config_lib.REMAINDERS),
-    "'uneven' allows a global batch that does not divide by the device count.",
+    "A global batch that does not divide by the device count: 'uneven' splits "
+    "it unevenly; 'drop' and 'error' refuse it.",
 )
 _STEPS = flags.DEFINE_integer(
     "train_steps", 120, "Total training steps.", lower_bound=1
@@ -166,8 +167,8 @@ def _two_sizes(value):
 
 @flags.multi_flags_validator(
     ["global_batch_size", "devices", "num_gpus", "simulate_devices", "remainder"],
-    message="--global_batch_size must be divisible by the number of devices "
-    "(or pass --remainder=uneven), and at least that number.",
+    message="--global_batch_size must be at least the number of devices, and "
+    "divisible by it unless --remainder=uneven (the default).",
 )
 def _batch_divides(values):
     if _device_flags_wrong(values):

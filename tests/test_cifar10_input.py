@@ -167,11 +167,20 @@ def test_bad_label_fails_before_the_graph(tiny):
         input_lib.input_fn(tiny, 8, label="fine")
 
 
-def test_bad_batch_for_devices(tiny):
+@pytest.mark.parametrize("remainder", ["error", "drop"])
+def test_bad_batch_for_devices(tiny, remainder):
     with pytest.raises(
         ValueError, match=r"`global_batch_size` \(9\) must be divisible"
     ):
-        input_lib.input_fn(tiny, 9, devices=["/cpu:0", "/cpu:1"])
+        input_lib.input_fn(tiny, 9, devices=["/cpu:0", "/cpu:1"], remainder=remainder)
+
+
+def test_a_batch_that_does_not_divide_is_split_unevenly_by_default(tiny):
+    input_fn = input_lib.input_fn(tiny, 9, devices=["/cpu:0", "/cpu:1"])
+    with tf.Graph().as_default():
+        images, _ = input_fn()
+        sizes = [int(t.shape[0]) if t.shape[0] is not None else None for t in images]
+    assert sizes in ([5, 4], [None, None]), sizes
 
 
 @pytest.mark.parametrize("batch", [0, -3], ids=["zero", "negative"])

@@ -30,12 +30,16 @@ def parse():
         (["--label=fine"], r"--label is for --dataset=cifar100"),
         (["--resnet_depth=18"], r"--resnet_depth must be one of"),
         (
-            ["--global_batch_size=9", "--devices=/cpu:0,/cpu:1"],
-            r"divisible by the number",
+            ["--global_batch_size=9", "--devices=/cpu:0,/cpu:1", "--remainder=error"],
+            r"divisible by it unless --remainder=uneven",
+        ),
+        (
+            ["--global_batch_size=9", "--devices=/cpu:0,/cpu:1", "--remainder=drop"],
+            r"divisible by it unless --remainder=uneven",
         ),
         (
             ["--global_batch_size=1", "--num_gpus=2", "--remainder=uneven"],
-            r"at least that",
+            r"at least the number of devices",
         ),
         (["--input=files"], r"value should be one of <tfdata\|queue>"),
         (["--synthetic_examples=10"], r"--synthetic_examples takes TRAIN,TEST"),
@@ -46,7 +50,8 @@ def parse():
         "download-cifar100",
         "label-cifar10",
         "depth",
-        "batch-indivisible",
+        "batch-indivisible-error",
+        "batch-indivisible-drop",
         "batch-too-small",
         "input",
         "synthetic",
@@ -57,9 +62,13 @@ def test_bad_flags_are_usage_errors(parse, args, match):
         parse(*args)
 
 
-def test_uneven_batch_is_allowed(parse):
-    parse("--global_batch_size=9", "--devices=/cpu:0,/cpu:1", "--remainder=uneven")
+@pytest.mark.parametrize(
+    "flag", [[], ["--remainder=uneven"]], ids=["default", "uneven"]
+)
+def test_uneven_batch_is_allowed(parse, flag):
+    parse("--global_batch_size=9", "--devices=/cpu:0,/cpu:1", *flag)
     assert FLAGS.global_batch_size == 9
+    assert FLAGS.remainder == "uneven"
 
 
 def test_config_from_flags(parse, tmp_path):
@@ -85,7 +94,7 @@ def test_config_from_flags(parse, tmp_path):
     "kwargs, match",
     [
         (
-            {"global_batch_size": 9, "devices": TWO},
+            {"global_batch_size": 9, "devices": TWO, "remainder": "error"},
             r"`global_batch_size` \(9\) must be divisible",
         ),
         ({"resnet_depth": 21}, r"`resnet_depth` must be one of"),
