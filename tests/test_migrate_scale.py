@@ -95,7 +95,8 @@ def test_work_per_line_does_not_grow_with_the_file(tmp_path):
 # enclosing function) and an inline tower loop after its batch splits (the
 # averaging helper's reads counted over the module per loop), and many
 # findings on one-line statements (each finding was looked up among all the
-# kept ones).
+# kept ones), and keras models exported through a placeholder of another
+# shape (the input-shape guard walked the module once per first layer).
 SHAPES = {
     "record_readers": """\
 
@@ -168,6 +169,26 @@ def train_{i}(images, targets, opt):
     grads = average_gradients_{i}(tower_grads)
     train_op = opt.apply_gradients(grads)
     return train_op
+""",
+    "keras_models": """\
+
+
+def create_model_{i}():
+    return tf.keras.Sequential(
+        [
+            tf.keras.layers.Reshape(target_shape=[28, 28, 1], input_shape=(28 * 28,)),
+            tf.keras.layers.Flatten(),
+            tf.keras.layers.Dense(10),
+        ]
+    )
+
+
+def export_{i}(classifier, export_dir):
+    image_{i} = tf.placeholder(tf.float32, [None, 28, 28])
+    input_fn = tf.estimator.export.build_raw_serving_input_receiver_fn(
+        {{"image": image_{i}}}
+    )
+    classifier.export_savedmodel(export_dir, input_fn)
 """,
 }
 SHAPES["many_findings"] = """\

@@ -166,11 +166,38 @@ def _receiver_text(call: ast.Call, features: ast.Dict, fixes: dict, calls) -> st
     return f"def {drop.RECEIVER_FN}(): " + "; ".join(body)
 
 
+def _by_size(declared) -> dict[int, tuple]:
+    """`{values: (last, other)}` over the declared layers of each input size.
+
+    `last` is the last `(dims, layer)` declaring that many values; `other`
+    the last one whose dims differ from `last`'s (or None), so the last
+    layer of a size whose dims differ from a placeholder's is found without
+    a pass over every layer per placeholder.
+    """
+    out = {}
+    for layer, dims in declared:
+        size = math.prod(dims)
+        last, other = out.get(size, (None, None))
+        if last is not None and last[0] != dims:
+            other = last
+        out[size] = ((dims, layer), other)
+    return out
+
+
+def _last_match(by_size: dict, dims: list[int]) -> tuple | None:
+    """The last `(dims, layer)` of `dims`' size whose dims are not `dims`, or None."""
+    last, other = by_size.get(math.prod(dims), (None, None))
+    if last is not None and last[0] != dims:
+        return last
+    return other
+
+
 def _hits(tree: ast.Module):
     """Yields (receiver call, placeholder name, dims, layer, receiver text)."""
     declared = _declared_input_shapes(tree)
     if not declared:
         return
+    by_size = _by_size(declared)
     calls = _placeholder_calls(tree)
     placeholders = _placeholders(calls)
     for node in ast.walk(tree):
@@ -184,11 +211,9 @@ def _hits(tree: ast.Module):
         fixes = {}
         for value in features.values:
             shape = placeholders.get(getattr(value, "id", None))
-            if shape is None:
-                continue
-            for layer, dims in declared:
-                if shape[1:] != dims and math.prod(shape[1:]) == math.prod(dims):
-                    fixes[value.id] = (dims, layer)
+            match = _last_match(by_size, shape[1:]) if shape is not None else None
+            if match is not None:
+                fixes[value.id] = match
         if not fixes:
             continue
         name, (dims, layer) = next(iter(fixes.items()))
@@ -199,17 +224,18 @@ def _hits(tree: ast.Module):
 
 def droppable(tree: ast.Module) -> dict[int, ast.Call]:
     """`{id(receiver call): layer call}` where `--fix` drops the declared shape."""
+    guard = drop.Guard(tree)
     return {
-        id(hit[0]): hit[3] for hit in _hits(tree) if drop.why_not(tree, hit[3]) is None
+        id(hit[0]): hit[3] for hit in _hits(tree) if drop.why_not(guard, hit[3]) is None
     }
 
 
-def _why(tree, name, dims, layer, text, shape) -> str:
+def _why(guard, name, dims, layer, text, shape) -> str:
     head = (
         f"`{name}` is {shape} but the layer at line {layer.lineno} "
         f"declares input_shape={tuple(dims)}; "
     )
-    reason = drop.why_not(tree, layer)
+    reason = drop.why_not(guard, layer)
     if reason is None:
         return head + (
             f"--fix drops that argument: the layer maps any input of "
@@ -225,8 +251,9 @@ def _why(tree, name, dims, layer, text, shape) -> str:
 
 def find(tree: ast.Module):
     """Yields (node, api, text, rule) for each receiver the model would refuse."""
+    guard = drop.Guard(tree)
     for node, name, dims, layer, text, shape in _hits(tree):
-        why = _why(tree, name, dims, layer, text, shape)
+        why = _why(guard, name, dims, layer, text, shape)
         yield node, "build_raw_serving_input_receiver_fn", ast.unparse(node), _rule(why)
 
 

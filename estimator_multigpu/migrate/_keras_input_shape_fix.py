@@ -57,16 +57,41 @@ def _first_layers(tree: ast.AST) -> dict[int, ast.Call]:
     return out
 
 
-def why_not(tree: ast.AST, layer: ast.Call) -> str | None:
-    """Why `--fix` keeps `layer`'s declared shape, or None when it can drop it."""
-    if id(layer) not in _first_layers(tree):
+class Guard:
+    """What `why_not` reads of one module, found once for all its layers.
+
+    The first layers come from one walk of the module and its built-model
+    reads from one analysis, made at the first layer that needs them; a
+    guard belongs to one tree (build another for another tree).
+    """
+
+    def __init__(self, tree: ast.AST):
+        self.tree = tree
+        self.first_layers = _first_layers(tree)
+        self._reads: list[tuple[int, str]] | None = None
+
+    def reads(self) -> list[tuple[int, str]]:
+        """`reads.reads(tree)`, computed at the first call."""
+        if self._reads is None:
+            self._reads = reads.reads(self.tree)
+        return self._reads
+
+
+def why_not(guard: Guard, layer: ast.Call) -> str | None:
+    """Why `--fix` keeps `layer`'s declared shape, or None when it can drop it.
+
+    Args:
+      guard: the `Guard` of the module holding `layer`.
+      layer: a layer call with a declared shape.
+    """
+    if id(layer) not in guard.first_layers:
         return "that layer is not the literal first layer of a `Sequential([...])`"
     if _name(layer.func) not in SHAPE_AGNOSTIC:
         return (
             f"`{_name(layer.func)}` is not shape-agnostic (only a Reshape or "
             "Flatten maps any input of that size the same way)"
         )
-    found = reads.reads(tree)
+    found = guard.reads()
     return f"the module {found[0][1]}" if found else None
 
 
