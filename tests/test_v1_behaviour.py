@@ -35,6 +35,7 @@ MODULES = {
     "test_towers_empty.py": None,
     "test_towers_split.py": None,
     "test_towers_gradients.py": None,
+    "test_towers_aggregate.py": None,
     "test_towers_plain_optimizer.py": None,
     "test_towers_minimize.py": None,
     "test_towers_clones.py": None,  # slim model_deploy ports run TF1-style.
