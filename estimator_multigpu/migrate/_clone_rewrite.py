@@ -156,7 +156,10 @@ def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
     if new:
         # The DeploymentConfig stays (its device helpers), and so does its finding.
         done = ("model_deploy.create_clones", "model_deploy.optimize_clones")
+        why = _device_hoist.late(new)
         for f in findings:
             if f.rule.rule_id == "slim-clones" and f.api in done:
                 f.fixed = True
+            if why and f.rule.rule_id == "slim-clones" and f.api == done[0]:
+                _device_hoist.keep_unfixed(f, why)  # the devices resolve too late
     return out + new

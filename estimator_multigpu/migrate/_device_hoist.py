@@ -9,6 +9,11 @@ its docstring) when the argument reads only parameters and globals, else
 right after the last statement, on the way to the rewritten code, that
 assigns a name it reads (or first in the body of the `for`/`with` that
 binds it). The rewritten call then passes `devices=<name>`.
+
+Where the count is read from a TensorFlow value (a tensor's shape, a session
+run), or the line goes after a statement that may start TensorFlow
+(`_runtime_start`), it is still written, but its edit says why it is late:
+the rewrite then leaves its finding unfixed with that reason.
 """
 
 from __future__ import annotations
@@ -18,9 +23,26 @@ import bisect
 import dataclasses
 
 from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _runtime_start as runtime_start
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+
+
+_FIX = (
+    "so emg.devices.resolve cannot simulate missing devices there (the "
+    "rewritten towers run where the devices exist); write the count as a flag "
+    "or constant read before any TensorFlow call, e.g. "
+    "`devices = emg.devices.resolve(num_gpus=FLAGS.num_gpus)` at the top of main"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class HoistEdit(Edit):
+    """The inserting edit, and why its line may run after TensorFlow started
+    ("" when it runs before)."""
+
+    late: str = ""
 
 
 @dataclasses.dataclass
@@ -28,7 +50,38 @@ class Hoist:
     """The name the resolved devices are assigned to, and the edit that does it."""
 
     name: str
-    edit: Edit
+    edit: HoistEdit
+
+
+def late(edits) -> str:
+    """Why the hoisted line among `edits` may run after TensorFlow started, else ""."""
+    return next((e.late for e in edits if getattr(e, "late", "")), "")
+
+
+def keep_unfixed(finding, why: str) -> None:
+    """Leaves `finding` unfixed, its replacement saying `why`."""
+    finding.fixed = False
+    finding.rule = dataclasses.replace(finding.rule, replacement=why)
+
+
+def _late(tree: ast.Module, scope, count: ast.AST, limit: int) -> tuple[str, bool]:
+    """(why the line after line `limit` is late or "", whether the count is
+    read from a TensorFlow value)."""
+    source = runtime_start.count_source(tree, scope, count, limit)
+    if source is not None:
+        why = (
+            f"the device count is read from `{ast.unparse(source)}` at line "
+            f"{source.lineno}, after TensorFlow may have started, {_FIX}"
+        )
+        return why, True
+    start = runtime_start.starter(tree, scope, limit)
+    if start is None:
+        return "", False
+    why = (
+        f"the device count is read at line {limit + 1}, after TensorFlow may "
+        f"have started (`{ast.unparse(start)}` at line {start.lineno}), {_FIX}"
+    )
+    return why, False
 
 
 def _child_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
@@ -237,17 +290,23 @@ def hoist(
     Returns:
       The name and the inserting edit, or None where no line can be placed
       (a statement sharing its line, a class body, a lambda): then the call
-      stays where the rewrite writes it.
+      stays where the rewrite writes it. The edit's `late` says why the line
+      may run after TensorFlow started, if it may (see `late`).
     """
     scope, path = _scope_path(tree, node)
     if not path:
         return None
-    names = set(astutil.reads(ast.parse(count, mode="eval")))
-    anchor, after = _place(scope, path, names)
+    expr = ast.parse(count, mode="eval").body
+    anchor, after = _place(scope, path, set(astutil.reads(expr)))
     pos = _after(off, anchor) if after else _before(off, anchor)
     if pos is None or _inside(pos, prior):
         return None
+    why, from_tf = _late(
+        tree, scope, expr, anchor.end_lineno if after else anchor.lineno - 1
+    )
+    if from_tf and astutil.call_target(expr) != "int":
+        count = f"int({count})"  # a shape's Dimension, a session's numpy int
     indent = " " * off.column(anchor)
     name = astutil.unique("devices", taken)
     text = f"{indent}{name} = {emg}.devices.resolve(num_gpus={count})"
-    return Hoist(name, Edit(pos, pos, text + off.newline))
+    return Hoist(name, HoistEdit(pos, pos, text + off.newline, why))

@@ -262,7 +262,7 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
     """
     out = list(prior)
     taken = astutil.writes(tree) | set(astutil.reads(tree))
-    done = []
+    done, late = [], []
     for block, index, scope, _ in _loops(tree, table):
         if _in_model_fn(scope):
             continue
@@ -284,9 +284,15 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             continue
         out += new
         done += [(e.start, e.end) for e in new]
+        if _device_hoist.late(new):
+            late.append(([(e.start, e.end) for e in new], _device_hoist.late(new)))
     for f in findings:
         if not f.fixed and done and _covered(f, off, done):
             f.fixed = True
+    for spans, why in late:  # rewritten, but the devices may resolve too late
+        for f in findings:
+            if isinstance(f.node, ast.For) and _covered(f, off, spans):
+                _device_hoist.keep_unfixed(f, why)
     if done:
         out += tower_init.edits(tree, table, off, out)
     return _model_fn_edits(tree, table, off, findings, out, emg, taken)
@@ -305,7 +311,10 @@ def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str, ta
     func = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
             and any(c is plan.loop for c in ast.walk(n))][-1]  # fmt: skip
     inside = {id(n) for n in ast.walk(func)}
+    why = _device_hoist.late(plan.edits)
     for f in findings:
         if f.rule.rule_id == "tower-loop" and id(f.node) in inside:
             f.fixed = True
+            if why and isinstance(f.node, ast.For):  # devices resolved too late
+                _device_hoist.keep_unfixed(f, why)
     return out + plan.edits
