@@ -319,9 +319,18 @@ def _check_between(block, tl, exported: list[str]) -> None:
             )
 
 
+def _indent(off: Offsets, stmt: ast.stmt) -> tuple[str, str]:
+    """(`stmt`'s indent as written, one level more: a tab in a tab-indented file)."""
+    indent = off.lines[stmt.lineno - 1][: off.column(stmt)]
+    if indent.strip():
+        indent = " " * len(indent)
+    return indent, "\t" if "\t" in indent else "    "
+
+
 def _lines(off: Offsets, body, keep, edits, indent: str) -> list[str]:
     """The kept statements with the comments above them, at `indent`."""
     out, previous = [], None
+    fill = "\t" if "\t" in indent else " "
     for stmt in body:
         first = stmt.lineno if previous is None else previous.end_lineno + 1
         previous = stmt
@@ -332,20 +341,20 @@ def _lines(off: Offsets, body, keep, edits, indent: str) -> list[str]:
         text = apply(off.source[start:end], inner, offset=start)
         shift = off.column(stmt) - len(indent)
         for line in text.splitlines():
-            pad = len(line) - len(line.lstrip(" "))
+            pad = len(line) - len(line.lstrip(" \t"))
             if not line.strip():
                 out.append("")
             else:
                 out.append(
-                    line[min(pad, shift) :] if shift >= 0 else " " * -shift + line
+                    line[min(pad, shift) :] if shift >= 0 else fill * -shift + line
                 )
     return out
 
 
 def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
     """The statements that replace the loop: the optimizer, then `def name(...)`."""
-    indent = " " * off.column(td.tl.stmt)
-    inner = indent + "    "
+    indent, step = _indent(off, td.tl.stmt)
+    inner = indent + step
     nl = off.newline
     out = []
     if td.hoisted is not None:
@@ -370,13 +379,13 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
     body = inner
     if td.scope_call is not None:
         out.append(f"{inner}with {off.text(td.scope_call)} as {td.bound}:")
-        body = inner + "    "
+        body = inner + step
     elif td.bound is not None:
         out.append(f"{inner}{td.bound} = {tf}.get_default_graph().get_name_scope()")
     out += _lines(off, td.body, lambda s: id(s) not in td.dropped, edits, body)
     out.append(f"{inner}return {td.tl.loss}")
     out.append("")
-    return nl.join(out).lstrip(" ").lstrip(nl)
+    return nl.join(out).lstrip(nl).lstrip(" \t")
 
 
 def minimize_text(
@@ -385,7 +394,7 @@ def minimize_text(
     """`loss, train_op = emg.towers.minimize(name, (X, ...), opt, ...)`;
     `devices`: the name the resolved devices were assigned to, if hoisted."""
     tl = td.tl
-    indent = " " * (tl.average if tl.at_average else tl.apply).col_offset
+    indent, step = _indent(off, tl.average if tl.at_average else tl.apply)
     batches = list(dict.fromkeys(b for _, b in td.params))
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
     optimizer = off.text(tl.optimizer)
@@ -410,7 +419,7 @@ def minimize_text(
         simple = isinstance(td.var_list, ast.Name)
         args.append(f"var_list={text}" if simple else f"var_list=lambda: {text}")
     nl = off.newline
-    lines = "".join(f"{indent}    {a},{nl}" for a in args)
+    lines = "".join(f"{indent}{step}{a},{nl}" for a in args)
     target = f"{tl.loss}, {off.text(tl.apply.targets[0])}"
     call = f"{target} = {emg}.towers.minimize({nl}{lines}{indent})"
     return f"{nl}{indent}".join(before + [call])
