@@ -15,9 +15,10 @@ in, built on the export helpers that TensorFlow itself still ships.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import tensorflow as tf
@@ -351,3 +352,61 @@ def _model_fn_kwargs(args, labels, mode, params, config) -> dict:
         if name in args:
             kwargs[name] = value
     return kwargs
+
+
+_SCALAR_FIX = (
+    "A model_fn's loss is one value for the whole batch: reduce the "
+    "per-example losses, e.g. loss = tf.reduce_mean(loss) (the "
+    "tf.compat.v1.losses functions already return a scalar)."
+)
+
+
+def _more_than_one(shape: tf.TensorShape) -> bool:
+    """Whether `shape` may hold more than one element."""
+    return shape.rank is not None and any(d != 1 for d in shape.as_list())
+
+
+def _non_scalar(loss: tf.Tensor) -> tf.Tensor | None:
+    """The non-scalar tensor behind `loss`, or None if `loss` is one value.
+
+    An EstimatorSpec reshapes a loss of unknown size (`[None, 1]`) to `[]`,
+    which fails only when the step runs with more than one example; that
+    reshape is looked through.
+    """
+    if _more_than_one(loss.shape):
+        return loss
+    if loss.shape.rank == 0 and loss.op.type == "Reshape":
+        source = loss.op.inputs[0]
+        if _more_than_one(source.shape):
+            return source
+    return None
+
+
+def check_scalar_loss(loss: Any, where: str = "") -> None:
+    """Raises ValueError, as tf.estimator does, for a loss that is not a scalar.
+
+    Args:
+      loss: the loss a model_fn computed (or passed to `compute_gradients`).
+      where: where it was made, for the message (e.g. `'in tower 1'`).
+    """
+    if not isinstance(loss, tf.Tensor):
+        return
+    source = _non_scalar(loss)
+    if source is not None:
+        where = f" ({where})" if where else ""
+        raise ValueError(
+            f"Loss must be scalar, given: {source}{where}, of shape "
+            f"{source.shape.as_list()}. {_SCALAR_FIX}"
+        )
+
+
+@contextlib.contextmanager
+def explain_non_scalar_loss() -> Iterator[None]:
+    """Adds the fix to an EstimatorSpec's own "Loss must be scalar" error."""
+    try:
+        yield
+    except ValueError as error:
+        text = str(error)
+        if not text.startswith("Loss must be scalar") or _SCALAR_FIX in text:
+            raise
+        raise ValueError(f"{text}. {_SCALAR_FIX}") from error

@@ -8,6 +8,10 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
+# The GPU runtime's threading lives in its own module (set before TensorFlow
+# starts); the device API re-exports it as emg.devices.tune_gpu_runtime.
+from estimator_multigpu._gpu_runtime import tune_gpu_runtime  # noqa: F401
+
 _DEVICE_RE = re.compile(
     r"^(?P<prefix>(/job:[\w-]+)?(/replica:\d+)?(/task:\d+)?)"
     r"/(device:)?(?P<type>cpu|gpu|tpu):(?P<index>\d+)$",
@@ -443,6 +447,3 @@ def _add_virtual_devices(virtual, split) -> None:
             virtual.priority.append(device.experimental_priority)
         if device.experimental_device_ordinal is not None:
             virtual.device_ordinal.append(device.experimental_device_ordinal)
-
-
-from estimator_multigpu._gpu_runtime import tune_gpu_runtime  # noqa: E402, F401

@@ -83,12 +83,7 @@ LAYERS, APART = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
 # Upward imports that exist today, each with the change that removes it:
 # {(importing module, imported unit): "issue part fixing it"}. They are left
 # out of the order and cycle checks; an entry that no longer exists fails.
-ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    # `emg.inputs.dali`: a lazy alias (module __getattr__) of the DALI adapter
-    # that issue 13 part 3 moved to `distribute/dali`; it goes when the old
-    # name is dropped.
-    ("estimator_multigpu.inputs", "distribute"): "issue 13, part 3",
-}
+ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -587,3 +582,93 @@ def test_import_table_drift_names_what_to_add_and_remove():
     assert import_table_drift(table, arrows_of(sources, set())) == {
         "towers": ({"estimator"}, {"devices"})
     }
+
+
+def _private_part(name: str, unit: str) -> bool:
+    """Whether `name` reaches inside `unit`: a component after it starts with `_`.
+
+    `estimator_multigpu.towers._losses` (or a name read from it) is inside
+    `towers`; `estimator_multigpu._model_fn` is a unit of its own, not inside.
+    """
+    parts = name.split(".")
+    start = 1 if parts[0] == CIFAR else 2
+    return any(part.startswith("_") for part in parts[start:])
+
+
+def private_reaches(
+    sources: dict[str, ast.Module], packages: set[str]
+) -> set[tuple[str, str]]:
+    """`(importing module, imported name)` where a unit imports another's internals.
+
+    A unit speaks to another through that unit's API: its package `__init__`
+    and its public modules. Its underscore modules may change in any release,
+    so only the unit itself imports them.
+    """
+    reaches = set()
+    for module, tree in sources.items():
+        source = _unit(module)
+        for name in imported_names(module, tree, module in packages):
+            target = _known_unit(name)
+            if target is None or source is None or target == source:
+                continue
+            if _private_part(name, target):
+                reaches.add((module, name))
+    return reaches
+
+
+def test_no_unit_imports_another_units_internal_module():
+    assert private_reaches(SOURCES, PACKAGES) == set(), (
+        "import the other unit's API (its package or a public module), or move "
+        "what both need into a base unit (docs/architecture.md, 'Layers')"
+    )
+
+
+PRIVATE_REACH_SAMPLES = {
+    "from a package, its private module": (
+        f"{T}.estimator.x",
+        "from estimator_multigpu.towers import _losses as towers_losses\n",
+        {(f"{T}.estimator.x", f"{T}.towers._losses")},
+    ),
+    "a name from a private module": (
+        f"{T}.distribute.x",
+        "from estimator_multigpu.inputs._context import InputContext\n",
+        {
+            (f"{T}.distribute.x", f"{T}.inputs._context"),
+            (f"{T}.distribute.x", f"{T}.inputs._context.InputContext"),
+        },
+    ),
+    "relative, into a sibling unit": (
+        f"{T}.estimator.x",
+        "from ..towers._split import split\n",
+        {
+            (f"{T}.estimator.x", f"{T}.towers._split"),
+            (f"{T}.estimator.x", f"{T}.towers._split.split"),
+        },
+    ),
+    "through the package alias": (
+        f"{T}.estimator.x",
+        "import estimator_multigpu as emg\n\nemg.towers._losses.check\n",
+        {
+            (f"{T}.estimator.x", f"{T}.towers._losses"),
+            (f"{T}.estimator.x", f"{T}.towers._losses.check"),
+        },
+    ),
+    "a unit's API: allowed": (
+        f"{T}.distribute.x",
+        "from estimator_multigpu.inputs import InputContext\n"
+        "from estimator_multigpu import _model_fn as model_fn_lib\n"
+        "from estimator_multigpu.estimator import export\n",
+        set(),
+    ),
+    "its own internals: allowed": (
+        f"{T}.towers.x",
+        "from estimator_multigpu.towers import _losses\nfrom . import _split\n",
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRIVATE_REACH_SAMPLES))
+def test_private_reach_samples(name):
+    module, source, expected = PRIVATE_REACH_SAMPLES[name]
+    assert private_reaches({module: ast.parse(source)}, set()) == expected

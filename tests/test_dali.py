@@ -170,10 +170,9 @@ def test_keras_fit_trains_on_dali_batches(strategy, image_dir):
     assert history.history["accuracy"][-1] >= 0.9
 
 
-def test_emg_inputs_dali_loads_on_first_use():
+def test_emg_distribute_dali_loads_on_first_use():
     import estimator_multigpu as emg
 
-    assert emg.inputs.dali.distribute_dali is emg_dali.distribute_dali
     assert emg.distribute.dali.distribute_dali is emg_dali.distribute_dali
 
 

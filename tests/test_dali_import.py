@@ -63,8 +63,7 @@ def test_the_rest_of_the_package_never_imports_dali():
 
 
 def test_inputs_does_not_import_distribute():
-    """`emg.inputs.dali` (the old name) resolves lazily, so `inputs` stays below
-    `distribute`."""
+    """`inputs` stays below `distribute`: importing it loads no part of it."""
     code = (
         "import sys, estimator_multigpu.inputs; "
         "print(sorted(m for m in sys.modules if m.startswith("
@@ -75,3 +74,10 @@ def test_inputs_does_not_import_distribute():
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_old_inputs_dali_name_says_where_the_adapter_went():
+    import estimator_multigpu as emg
+
+    with pytest.raises(AttributeError, match=r"use `emg\.distribute\.dali`"):
+        emg.inputs.dali  # noqa: B018

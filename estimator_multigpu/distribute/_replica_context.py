@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from estimator_multigpu import _sharding as sharding
 from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu.inputs._context import InputContext
+from estimator_multigpu.inputs import InputContext
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

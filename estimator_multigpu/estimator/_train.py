@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from estimator_multigpu import _model_fn as model_fn_lib
 from estimator_multigpu import _tf_internals as tf_internals
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import (
@@ -36,7 +37,6 @@ from estimator_multigpu.estimator import (
     _summaries as summaries,
 )
 from estimator_multigpu.estimator._spec import ModeKeys
-from estimator_multigpu.towers import _losses as towers_losses
 
 _HOOKS_MESSAGE = "Hooks must be a SessionRunHook, given: {!r}"
 SPEC_HOOKS_MESSAGE = "All hooks must be `SessionRunHook` instances, given: {!r}"
@@ -245,9 +245,9 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     # global step increment) wait for it, so each step reads the value before
     # its own increment (else two steps can read one value, and
     # StepCounterHook warns that the global step has not been increased).
-    with towers_losses.explain_non_scalar_loss(), tf.control_dependencies([step_read]):
+    with model_fn_lib.explain_non_scalar_loss(), tf.control_dependencies([step_read]):
         spec = model.call(features, labels, ModeKeys.TRAIN)
-    towers_losses.check_scalar_loss(spec.loss, "the model_fn's loss")
+    model_fn_lib.check_scalar_loss(spec.loss, "the model_fn's loss")
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
         checkpoints.maybe_warm_start(model.warm_start_settings)

@@ -48,13 +48,11 @@ __all__ = [
 
 
 def __getattr__(name):
-    """`emg.inputs.dali`, the old name of `emg.distribute.dali`, on first use.
-
-    The DALI adapter is a tf.distribute adapter and lives in `distribute`,
-    which `inputs` does not import; this name only resolves when asked for.
-    """
+    """Names `inputs` no longer has, each with where it went."""
     if name == "dali":
-        import importlib
-
-        return importlib.import_module("estimator_multigpu.distribute.dali")
+        raise AttributeError(
+            "`emg.inputs.dali` was the old name of the DALI adapter, which is a "
+            "tf.distribute adapter: use `emg.distribute.dali` (import "
+            "estimator_multigpu.distribute.dali)."
+        )
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,9 +25,6 @@ from estimator_multigpu.towers import (
     _empty as empty,
 )
 from estimator_multigpu.towers import (
-    _losses as losses,
-)
-from estimator_multigpu.towers import (
     _placement as placement,
 )
 from estimator_multigpu.towers import (
@@ -165,7 +162,7 @@ def _scopes(
 
 def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> Any:
     features, labels = shard
-    with losses.explain_non_scalar_loss():
+    with model_fn_lib.explain_non_scalar_loss():
         spec = model_fn_lib.call_model_fn(
             model_fn,
             features,
@@ -175,7 +172,7 @@ def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> An
             run_args.config,
             where=f"in tower {index}",
         )
-    losses.check_scalar_loss(spec.loss, f"the loss of tower {index}")
+    model_fn_lib.check_scalar_loss(spec.loss, f"the loss of tower {index}")
     return spec
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
+from estimator_multigpu import _model_fn as model_fn_lib
 from estimator_multigpu import _tf_internals as tf_internals
 from estimator_multigpu.towers import _context as context_lib
 from estimator_multigpu.towers import (
@@ -86,7 +87,9 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         """The wrapped optimizer's gradients of this tower's share of `loss`."""
         tower = context_lib.current()
         where = "" if tower is None else f" in tower {tower.index}"
-        losses.check_scalar_loss(loss, f"the loss passed to compute_gradients{where}")
+        model_fn_lib.check_scalar_loss(
+            loss, f"the loss passed to compute_gradients{where}"
+        )
         if tower is None:
             with plain.delegating():
                 return self._optimizer.compute_gradients(loss, var_list, **kwargs)

@@ -115,11 +115,11 @@ def _single_device(model_fn: Callable, device: str) -> Callable:
     def single_device_model_fn(features, labels, mode, params=None, config=None):
         if per_device.is_per_device(features):
             ((features, labels),) = _shards(features, labels, [device], "uneven")[0]
-        with tf.device(device), losses.explain_non_scalar_loss():
+        with tf.device(device), model_fn_lib.explain_non_scalar_loss():
             spec = model_fn_lib.call_model_fn(
                 model_fn, features, labels, mode, params, config
             )
-        losses.check_scalar_loss(spec.loss, "the model_fn's loss")
+        model_fn_lib.check_scalar_loss(spec.loss, "the model_fn's loss")
         scaffold = per_device.merge_into_scaffold(spec.scaffold)
         return spec if scaffold is spec.scaffold else spec._replace(scaffold=scaffold)
 

@@ -1,8 +1,8 @@
 """NVIDIA DALI pipelines as per-replica `tf.distribute` datasets (extra `[dali]`).
 
 Importing this package needs DALI and its TensorFlow plugin; nothing else in
-`estimator_multigpu` imports it (`emg.distribute.dali` and its old name
-`emg.inputs.dali` load it on first use).
+`estimator_multigpu` imports it (`emg.distribute.dali` loads it on first
+use).
 """
 
 try:
