@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _astutil
 
 # Calls that start the runtime in either mode (by their last name).
 _STARTERS = {
@@ -45,8 +45,31 @@ _QUIET = {
 _QUIET_PARTS = {"flags", "logging", "app"}
 
 
-def tf_names(tree: ast.Module) -> set[str]:
+def _facts(tree: ast.Module) -> tuple[frozenset[str], bool]:
+    """(tf_names, graph_mode) of `tree`, computed once per tree.
+
+    Each device hoist asks; walking the whole module each time made a scan
+    quadratic in the number of tower loops. The facts are kept on the tree
+    itself (the rewrites edit text, never the tree), so they cannot go stale.
+    """
+    facts = getattr(tree, "_emg_runtime_facts", None)
+    if facts is None:
+        facts = (frozenset(_tf_names(tree)), _graph_mode(tree))
+        tree._emg_runtime_facts = facts
+    return facts
+
+
+def tf_names(tree: ast.Module) -> frozenset[str]:
     """The names the module binds to TensorFlow (`tf` for `import ... as tf`)."""
+    return _facts(tree)[0]
+
+
+def graph_mode(tree: ast.Module) -> bool:
+    """Whether the module turns TF2 behaviour off (graph ops start nothing)."""
+    return _facts(tree)[1]
+
+
+def _tf_names(tree: ast.Module) -> set[str]:
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -61,10 +84,9 @@ def tf_names(tree: ast.Module) -> set[str]:
     return out
 
 
-def graph_mode(tree: ast.Module) -> bool:
-    """Whether the module turns TF2 behaviour off (graph ops start nothing)."""
+def _graph_mode(tree: ast.Module) -> bool:
     quiet = {"disable_v2_behavior", "disable_eager_execution"}
-    return any(astutil.call_target(n) in quiet for n in ast.walk(tree))
+    return any(_astutil.call_target(n) in quiet for n in ast.walk(tree))
 
 
 def _dotted(node: ast.AST) -> list[str]:
@@ -85,7 +107,7 @@ def tf_value(expr: ast.AST, tf: set[str]) -> ast.AST | None:
     for node in ast.walk(expr):
         if isinstance(node, ast.Attribute) and node.attr == "shape":
             return node
-        if astutil.call_target(node) in _READS or _tf_call(node, tf):
+        if _astutil.call_target(node) in _READS or _tf_call(node, tf):
             return node
     return None
 
@@ -93,17 +115,17 @@ def tf_value(expr: ast.AST, tf: set[str]) -> ast.AST | None:
 def _graph_blocks(scope_body: list[ast.stmt]) -> set[int]:
     """The ids of the nodes inside `with <graph>.as_default():` blocks."""
     out = set()
-    for node in astutil.walk_scope(scope_body):
+    for node in _astutil.walk_scope(scope_body):
         if isinstance(node, ast.With | ast.AsyncWith) and any(
-            astutil.call_target(i.context_expr) == "as_default" for i in node.items
+            _astutil.call_target(i.context_expr) == "as_default" for i in node.items
         ):
-            out |= {id(n) for n in astutil.walk_scope(node.body)}
+            out |= {id(n) for n in _astutil.walk_scope(node.body)}
     return out
 
 
 def _starts(node: ast.AST, tf: set[str], eager: bool) -> bool:
     """Whether the call `node` may start the runtime."""
-    name = astutil.call_target(node)
+    name = _astutil.call_target(node)
     if name in _STARTERS:
         return True
     if not (eager and _tf_call(node, tf)):
@@ -118,7 +140,7 @@ def starter(tree: ast.Module, scope, limit: int) -> ast.AST | None:
     graph = _graph_blocks(scope.body) if eager else set()
     found = [
         n
-        for n in astutil.walk_scope(scope.body)
+        for n in _astutil.walk_scope(scope.body)
         if isinstance(n, ast.Call)
         and n.end_lineno <= limit
         and id(n) not in graph
@@ -130,14 +152,14 @@ def starter(tree: ast.Module, scope, limit: int) -> ast.AST | None:
 def _values(stmt: ast.stmt) -> list[tuple[set[str], ast.AST]]:
     """(names, expression) for each value `stmt` binds to names."""
     if isinstance(stmt, ast.Assign):
-        return [(set().union(*map(astutil.writes, stmt.targets)), stmt.value)]
+        return [(set().union(*map(_astutil.writes, stmt.targets)), stmt.value)]
     if isinstance(stmt, ast.AugAssign | ast.AnnAssign) and stmt.value is not None:
-        return [(astutil.writes(stmt.target), stmt.value)]
+        return [(_astutil.writes(stmt.target), stmt.value)]
     if isinstance(stmt, ast.For | ast.AsyncFor):
-        return [(astutil.writes(stmt.target), stmt.iter)]
+        return [(_astutil.writes(stmt.target), stmt.iter)]
     if isinstance(stmt, ast.With | ast.AsyncWith):
         items = [i for i in stmt.items if i.optional_vars is not None]
-        return [(astutil.writes(i.optional_vars), i.context_expr) for i in items]
+        return [(_astutil.writes(i.optional_vars), i.context_expr) for i in items]
     return []
 
 
@@ -149,16 +171,16 @@ def count_source(tree: ast.Module, scope, count: ast.AST, limit: int):
     found = tf_value(count, tf)
     bound = [
         pair
-        for s in astutil.walk_scope(scope.body)
+        for s in _astutil.walk_scope(scope.body)
         if isinstance(s, ast.stmt) and s.lineno <= limit
         for pair in _values(s)
     ]
-    todo, seen = set(astutil.reads(count)), set()
+    todo, seen = set(_astutil.reads(count)), set()
     while found is None and todo - seen:
         name = (todo - seen).pop()
         seen.add(name)
         for names, value in bound:
             if name in names and value.end_lineno <= limit:
                 found = found or tf_value(value, tf)
-                todo |= set(astutil.reads(value))
+                todo |= set(_astutil.reads(value))
     return found
