@@ -5,14 +5,12 @@ import json
 import os
 import re
 import stat
-import subprocess
 import threading
 
 import pytest
-from migrate_helpers import CLI, CORPUS, run_cli, start
+from migrate_helpers import CLI, CORPUS, run, run_cli, start
 
-from estimator_multigpu.migrate import _files as files
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _files, _runner
 from estimator_multigpu.migrate.__main__ import main
 
 LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"
@@ -90,14 +88,14 @@ def test_failing_rename_or_flush_leaves_nothing_behind(tree, capsys, monkeypatch
 
 
 def test_interrupt_while_writing_leaves_nothing_behind(tree, monkeypatch):
-    result = runner.process(str(tree / "a.py"))
+    result = _runner.process(str(tree / "a.py"))
 
     def interrupt(*args):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "replace", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        runner.write(result)
+        _runner.write(result)
     assert (tree / "a.py").read_text() == legacy("a")
     assert listing(tree) == ["a.py", "b.py"]
 
@@ -117,7 +115,7 @@ def test_new_text_is_flushed_then_renamed_over_the_file(tree, monkeypatch):
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)
     path = tree / "a.py"
-    assert runner.write(runner.process(str(path)), backup=False)
+    assert _runner.write(_runner.process(str(path)), backup=False)
     _, inode, folder, dst = events[1]
     assert events[0] == ("fsync", inode) and (folder, dst) == (str(tree), str(path))
     assert os.stat(path).st_ino == inode and FIXED_LINE in path.read_text()
@@ -176,7 +174,7 @@ def test_backup_name_is_in_the_json_report(tree, capsys):
 
 
 def test_every_backup_name_taken_is_an_error(tree, capsys, monkeypatch):
-    monkeypatch.setattr(files, "MAX_BACKUPS", 2)
+    monkeypatch.setattr(_files, "MAX_BACKUPS", 2)
     for name in ("a.py.bak", "a.py.bak.1", "a.py.bak.2"):
         (tree / name).write_text("mine\n")
     assert main([str(tree / "a.py"), "--fix"]) == 2
@@ -238,15 +236,13 @@ def immutable_file(tree):
     """`a.py` with the immutable attribute (`chattr +i`), removed afterwards."""
     path = tree / "a.py"
     try:
-        proc = subprocess.run(
-            ["chattr", "+i", str(path)], capture_output=True, text=True
-        )
+        proc = run(["chattr", "+i", path], timeout=60)
     except FileNotFoundError:
         pytest.skip("no chattr command on this system")
     if proc.returncode != 0:
         pytest.skip(f"chattr +i is not supported where tmp_path lives: {proc.stderr}")
     yield path
-    subprocess.run(["chattr", "-i", str(path)], check=True)
+    assert run(["chattr", "-i", path], timeout=60).returncode == 0
 
 
 def test_immutable_file_is_reported_as_immutable(tree, immutable_file, capsys):
@@ -304,7 +300,7 @@ def test_broken_link_is_skipped_with_a_note(tree, capsys):
 
 def test_directory_is_skipped_by_process(tmp_path):
     (tmp_path / "x.py").mkdir()
-    result = runner.process(str(tmp_path / "x.py"))
+    result = _runner.process(str(tmp_path / "x.py"))
     assert result.skipped == (
         f"a directory, not a regular file; `{tmp_path / 'x.py'}` was not read"
     )
@@ -324,9 +320,9 @@ def test_directory_named_like_a_source_is_walked(tmp_path, capsys):
 
 def test_file_changed_since_it_was_read_is_not_written(tree):
     path = tree / "a.py"
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     path.write_text(legacy("a") + "z = 1\n")  # an editor saves meanwhile
-    assert not runner.write(result)
+    assert not _runner.write(result)
     assert result.error == (
         f"not rewritten: `{path}` changed since it was read (an editor, or another "
         "`--fix` run?); run emg-migrate on it again; file left unchanged"
@@ -338,10 +334,10 @@ def test_file_changed_since_it_was_read_is_not_written(tree):
 
 def test_file_replaced_by_a_link_since_it_was_read_is_not_written(tree):
     path = tree / "a.py"
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     path.unlink()
     path.symlink_to(tree / "b.py")
-    assert not runner.write(result)
+    assert not _runner.write(result)
     assert f"`{path}` is now a symbolic link, not the file that was read" in (
         result.error
     )
@@ -352,7 +348,7 @@ def test_two_fix_runs_at_once_lose_nothing(tmp_path):
     names = ["cifar10_queue_input.py", "estimator_replicate.py", "alias_variants.py"]
     for name in names:
         (tmp_path / name).write_bytes((CORPUS / name).read_bytes())
-    expected = {n: runner.process(str(tmp_path / n)).rewritten for n in names}
+    expected = {n: _runner.process(str(tmp_path / n)).rewritten for n in names}
     procs = [start([*CLI, tmp_path, "--fix"]) for _ in range(2)]
     outs = [p.communicate(timeout=120)[0] for p in procs]
     for out, proc in zip(outs, procs):
@@ -433,7 +429,7 @@ def test_fifo_swapped_in_after_the_check_is_not_read(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "stat", stat_before_the_swap)
     done = {}
     thread = threading.Thread(
-        target=lambda: done.update(result=runner.process(str(fifo))), daemon=True
+        target=lambda: done.update(result=_runner.process(str(fifo))), daemon=True
     )
     thread.start()
     thread.join(timeout=30)
@@ -473,7 +469,7 @@ def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_file_swapped_for_a_fifo_while_writing_is_not_written(tree, monkeypatch):
     path = tree / "a.py"
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     path.unlink()
     os.mkfifo(path)
     real_lstat = os.lstat
@@ -482,7 +478,7 @@ def test_file_swapped_for_a_fifo_while_writing_is_not_written(tree, monkeypatch)
         return real_lstat(tree / "b.py" if str(p) == str(path) else p, *args, **kwargs)
 
     monkeypatch.setattr(os, "lstat", lstat_before_the_swap)
-    assert not runner.write(result)
+    assert not _runner.write(result)
     assert result.error.startswith(
         f"not rewritten: `{path}` is no longer the file that was read: a FIFO"
     )
