@@ -6,7 +6,7 @@ import os
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 
 GPU_THREAD_MODES = ("global", "gpu_private", "gpu_shared")
 
@@ -20,7 +20,7 @@ def _check_int(value, argument: str, minimum: int) -> None:
 
 def _runtime_initialized() -> bool:
     """Whether TF has created its devices (after which the settings are ignored)."""
-    return tf_internals.runtime_initialized()
+    return _tf_internals.runtime_initialized()
 
 
 def default_private_threadpool_size(

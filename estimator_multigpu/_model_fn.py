@@ -23,10 +23,10 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 
 try:  # TF <= 2.15 ships tf.estimator.
-    ModeKeys, EstimatorSpec = tf_internals.estimator_spec_classes()
+    ModeKeys, EstimatorSpec = _tf_internals.estimator_spec_classes()
     HAS_TF_ESTIMATOR = True
 except ImportError:  # TF 2.16+: tf.estimator was removed.
     HAS_TF_ESTIMATOR = False
@@ -92,7 +92,7 @@ except ImportError:  # TF 2.16+: tf.estimator was removed.
             loss = _validate_loss(loss, mode)
             predictions = _validate_predictions(predictions, mode)
             if mode == ModeKeys.PREDICT:
-                export_outputs = tf_internals.export_utils().get_export_outputs(
+                export_outputs = _tf_internals.export_utils().get_export_outputs(
                     export_outputs, predictions
                 )
             return super().__new__(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import types
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 
 INSTALL = "pip install estimator-multigpu[slim]"
 
@@ -42,5 +42,5 @@ def tf_slim() -> types.ModuleType:
       ImportError: tf_slim is not installed (names the install command).
     """
     module = _import_tf_slim()
-    tf_internals.restore_control_flow_aliases()
+    _tf_internals.restore_control_flow_aliases()
     return module

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))
@@ -150,7 +150,7 @@ def script_lines(runs, preamble: str = "", before_each: str = "", **kwargs) -> d
 
 def rewrite(name: str, work: pathlib.Path) -> str:
     """Writes the `--fix` text of corpus script `name` under `work`; its path."""
-    result = runner.process(str(CORPUS / name))
+    result = _runner.process(str(CORPUS / name))
     assert result.rewritten, result.notes
     path = work / name
     path.write_text(result.rewritten)

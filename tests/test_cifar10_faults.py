@@ -18,8 +18,7 @@ from cifar10_helpers import tiny_config
 
 from cifar10 import data, generate, main, model, model_dir, trainer
 from estimator_multigpu import devices
-from estimator_multigpu.estimator import _lock as lock
-from estimator_multigpu.estimator import _processes as processes
+from estimator_multigpu.estimator import _lock, _processes
 
 FLAGS = flags.FLAGS
 BOUND = devices.max_simulated_devices()
@@ -522,12 +521,12 @@ def other_trainer(tmp_path):
         "pid": child.pid,
         "host": socket.gethostname(),
         "started": "2024-01-02 03:04:05 UTC",
-        "pid_namespace": processes.pid_namespace(),
-        "process_start": processes.start_time(child.pid),
+        "pid_namespace": _processes.pid_namespace(),
+        "process_start": _processes.start_time(child.pid),
         "command": "python -m cifar10",
         "token": "0" * 32,
     }
-    with open(lock.lock_path(str(model_dir)), "w") as f:
+    with open(_lock.lock_path(str(model_dir)), "w") as f:
         json.dump(holder, f)
     yield model_dir, child
     child.kill()

@@ -6,7 +6,7 @@ import tensorflow as tf
 
 from cifar10 import augment, data, generate, legacy_input
 from cifar10 import input as input_lib
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 from estimator_multigpu.inputs._context import InputContext
 
 
@@ -198,7 +198,7 @@ def test_legacy_bad_batch(tiny, batch):
 def test_shards_follow_the_library_rule(global_batch_size, num_shards):
     """The CIFAR shards are the ones `emg.inputs` takes: blocks, not every n-th."""
     total = 23
-    sizes = sharding.split_sizes(global_batch_size, num_shards, "uneven")
+    sizes = _sharding.split_sizes(global_batch_size, num_shards, "uneven")
     for index in range(num_shards):
         ctx = InputContext(
             num_shards=num_shards,
@@ -209,11 +209,11 @@ def test_shards_follow_the_library_rule(global_batch_size, num_shards):
             num_devices=num_shards,
             seed=None,
         )
-        plan = sharding.Shard(
+        plan = _sharding.Shard(
             num_shards=num_shards, shard_index=index, per_device_batch_size=sizes[index]
         )
         offset = sum(sizes[:index])
-        expected = sharding.shard_by_blocks(
+        expected = _sharding.shard_by_blocks(
             tf.data.Dataset.range(total), plan, global_batch_size, offset
         )
         got = input_lib._shard_indices(total, ctx).numpy()

@@ -9,8 +9,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import _dataset_graph as dataset_graph
-from estimator_multigpu import data_service
+from estimator_multigpu import _dataset_graph, data_service
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +107,7 @@ def test_graph_mode_dataset_is_checked_too():
 
 def test_graph_nodes_reads_function_bodies():
     dataset = tf.data.Dataset.range(3).map(lambda x: tf.math.square(x))
-    ops = {node.op for node in dataset_graph.graph_nodes(dataset)}
+    ops = {node.op for node in _dataset_graph.graph_nodes(dataset)}
     assert {"RangeDataset", "MapDataset", "Square"} <= ops
 
 

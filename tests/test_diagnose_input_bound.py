@@ -17,7 +17,7 @@ import tensorflow as tf
 
 import estimator_multigpu as emg
 from estimator_multigpu import diagnose
-from estimator_multigpu.diagnose import _stage_drain as stage_drain
+from estimator_multigpu.diagnose import _stage_drain
 from estimator_multigpu.diagnose._input_bound import classify
 
 SLOW_SECONDS, STEP_SECONDS = 0.03, 0.05
@@ -288,7 +288,7 @@ def test_input_that_ends_early_is_explained():
 
 @pytest.mark.tf_compat
 def test_fast_stages_are_not_capped_by_python():
-    elements, examples = stage_drain.rates(tf.data.Dataset.range(10**9), False, 0.3)
+    elements, examples = _stage_drain.rates(tf.data.Dataset.range(10**9), False, 0.3)
     assert elements > 200_000  # One Python next() per element tops out near 30k/s.
     assert examples == elements
 
@@ -299,7 +299,7 @@ def test_fast_stages_are_not_capped_by_python():
 )
 def test_stage_rates_of_finite_datasets(size, expected):
     batches = tf.data.Dataset.range(size * 4).batch(4)
-    elements, examples = stage_drain.rates(batches, True, 0.2)
+    elements, examples = _stage_drain.rates(batches, True, 0.2)
     if expected is None:
         assert (elements, examples) == (None, None)
     else:

@@ -16,7 +16,7 @@ from estimator_models import (
 )
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import _summaries as summaries
+from estimator_multigpu.estimator import _summaries
 
 pytestmark = pytest.mark.tf_compat
 
@@ -54,7 +54,7 @@ def _step(estimator):
 def _write_evals(directory, history):
     with tf.Graph().as_default():
         for step, loss in history.items():
-            summaries.write_dict(directory, {"loss": loss}, step)
+            _summaries.write_dict(directory, {"loss": loss}, step)
 
 
 # Early stopping: the same evaluation history stops both at the same step.

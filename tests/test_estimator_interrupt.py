@@ -13,7 +13,7 @@ import tensorflow as tf
 from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import _lock as lock
+from estimator_multigpu.estimator import _lock
 
 X, Y = make_data(20)
 TRAIN_FN = dataset_input_fn(X, Y, 8, repeat=True)
@@ -69,7 +69,7 @@ def test_sigkill_mid_training_then_resume(tmp_path):
     estimator.train(TRAIN_FN, steps=3)
     assert estimator.get_variable_value("global_step") == saved_step + 3
     # The killed trainer's lock and any half-written save are gone.
-    assert not os.path.exists(lock.lock_path(model_dir))
+    assert not os.path.exists(_lock.lock_path(model_dir))
     assert not glob.glob(os.path.join(model_dir, "*_temp"))
 
 

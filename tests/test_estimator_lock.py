@@ -15,8 +15,7 @@ import tensorflow as tf
 from estimator_models import dataset_input_fn, make_data, model_fn
 
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import _lock as lock
-from estimator_multigpu.estimator import _processes as processes
+from estimator_multigpu.estimator import _lock, _processes
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 
@@ -128,7 +127,7 @@ def test_second_trainer_started_together_is_refused(tmp_path):
             child.wait(timeout=90)
     _, winner_err = winner.communicate()
     assert winner.returncode == 0, winner_err
-    assert not os.path.exists(lock.lock_path(str(model_dir)))
+    assert not os.path.exists(_lock.lock_path(str(model_dir)))
     (event_file,) = glob.glob(str(model_dir / "events.out.tfevents.*"))
     assert "loss" in _tags(event_file)  # Whole, readable records only.
     assert tf.train.latest_checkpoint(str(model_dir))
@@ -177,7 +176,7 @@ def test_live_lock_refuses_training_but_not_readers(lock_holder):
     model_dir, child = lock_holder
     estimator = _estimator(model_dir)
     with pytest.raises(
-        lock.ModelDirLockedError,
+        _lock.ModelDirLockedError,
         match=rf"being trained by pid {child.pid} on host .*wait for it to finish",
     ):
         estimator.train(TRAIN_FN, steps=1)
@@ -197,7 +196,7 @@ def test_lock_of_a_killed_trainer_is_taken_over(lock_holder, caplog):
     assert estimator.get_variable_value("global_step") == 3
     assert f"from pid {child.pid} on host" in caplog.text
     assert "no longer running" in caplog.text
-    assert not os.path.exists(lock.lock_path(str(model_dir)))
+    assert not os.path.exists(_lock.lock_path(str(model_dir)))
 
 
 def _write_lock(model_dir, **fields):
@@ -209,14 +208,14 @@ def _write_lock(model_dir, **fields):
         "token": "0" * 32,
         **fields,
     }
-    with open(lock.lock_path(str(model_dir)), "w") as f:
+    with open(_lock.lock_path(str(model_dir)), "w") as f:
         json.dump(holder, f)
 
 
 def test_lock_from_another_host_is_not_broken(tmp_path):
     model_dir = tmp_path / "model"
     _write_lock(model_dir)
-    path = lock.lock_path(str(model_dir))
+    path = _lock.lock_path(str(model_dir))
     with pytest.raises(
         emg_estimator.ModelDirLockedError,
         match=rf"pid 4321 on host trainer-7.example .*delete {path} and start again",
@@ -243,11 +242,11 @@ def test_stale_lock_of_this_host_is_taken_over(tmp_path, caplog):
         model_dir,
         pid=pid,
         host=socket.gethostname(),
-        pid_namespace=processes.pid_namespace(),
+        pid_namespace=_processes.pid_namespace(),
     )
     _log_levels(caplog, "WARNING")
     _estimator(model_dir).train(TRAIN_FN, steps=1)
-    path = lock.lock_path(str(model_dir))
+    path = _lock.lock_path(str(model_dir))
     assert f"Taking over the training lock {path} from pid {pid} on host" in (
         caplog.text
     )
@@ -256,12 +255,12 @@ def test_stale_lock_of_this_host_is_taken_over(tmp_path, caplog):
 
 def test_process_liveness():
     me = os.getpid()
-    assert processes.is_running(me, processes.start_time(me))
-    assert not processes.is_running(me, "1")  # Its pid, reused by another process.
-    assert not processes.is_running(_dead_pid(), None)
+    assert _processes.is_running(me, _processes.start_time(me))
+    assert not _processes.is_running(me, "1")  # Its pid, reused by another process.
+    assert not _processes.is_running(_dead_pid(), None)
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     _wait_for(lambda: _state(child.pid) == "Z", None, "a zombie child")
-    assert not processes.is_running(child.pid, None)  # Exited, not yet reaped.
+    assert not _processes.is_running(child.pid, None)  # Exited, not yet reaped.
     child.wait()
 
 
@@ -272,9 +271,9 @@ def _state(pid):
 
 def test_a_second_train_in_this_process_is_refused(tmp_path):
     model_dir = str(tmp_path / "model")
-    with lock.hold(model_dir):
+    with _lock.hold(model_dir):
         with pytest.raises(
-            lock.ModelDirLockedError, match="already being trained by this process"
+            _lock.ModelDirLockedError, match="already being trained by this process"
         ):
             _estimator(model_dir).train(TRAIN_FN, steps=1)
     _estimator(model_dir).train(TRAIN_FN, steps=1)  # Released: trains.
@@ -426,7 +425,7 @@ def test_stale_temp_checkpoints_are_removed_at_start(tmp_path, caplog):
 def test_stale_temp_checkpoints_stay_while_another_process_trains(lock_holder):
     model_dir, _ = lock_holder
     temp = _interrupted_save(str(model_dir), 4)  # It may be the holder's save.
-    with pytest.raises(lock.ModelDirLockedError):
+    with pytest.raises(_lock.ModelDirLockedError):
         _estimator(model_dir).train(TRAIN_FN, steps=1)
     assert os.path.isdir(temp)
 
@@ -440,7 +439,7 @@ def test_check_before_slow_work_names_a_live_holder(tmp_path):
         r"trainer-7\.example",
     ):
         emg_estimator.check_model_dir_unlocked(str(model_dir))
-    assert os.path.exists(lock.lock_path(str(model_dir)))
+    assert os.path.exists(_lock.lock_path(str(model_dir)))
 
 
 @pytest.mark.parametrize("state", ["none", "stale"])
@@ -451,7 +450,7 @@ def test_check_before_slow_work_passes_what_train_would_take(tmp_path, state):
             model_dir,
             pid=_dead_pid(),
             host=socket.gethostname(),
-            pid_namespace=processes.pid_namespace(),
+            pid_namespace=_processes.pid_namespace(),
         )
     emg_estimator.check_model_dir_unlocked(str(model_dir))  # Takes nothing.
-    assert os.path.exists(lock.lock_path(str(model_dir))) is (state == "stale")
+    assert os.path.exists(_lock.lock_path(str(model_dir))) is (state == "stale")

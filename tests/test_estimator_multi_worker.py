@@ -13,10 +13,8 @@ from conftest import ALL_DEVICES
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator
 from estimator_multigpu.estimator import (
-    _continuous_eval as continuous_eval,
-)
-from estimator_multigpu.estimator import (
-    _distributed as distributed,
+    _continuous_eval,
+    _distributed,
 )
 
 # The launcher's layout: no chief, worker 0 is the chief.
@@ -92,7 +90,7 @@ def _model_fn(features, labels, mode, params=None, config=None):
     loss = tf.reduce_mean(tf.square(tf.matmul(features, weights) - labels))
     optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
     if (params or {}).get("sync"):
-        optimizer = distributed.sync_replicas_optimizer(optimizer, config)
+        optimizer = _distributed.sync_replicas_optimizer(optimizer, config)
     if (params or {}).get("towers"):
         optimizer = emg.TowerOptimizer(optimizer)
     step = tf.compat.v1.train.get_or_create_global_step()
@@ -109,7 +107,7 @@ def _input_fn():
 def _towers_graph(config, params=None):
     model_fn = emg.replicate_model_fn(_model_fn, devices=ALL_DEVICES[:2])
     graph = tf.Graph()
-    with graph.as_default(), graph.device(distributed.replica_device_setter(config)):
+    with graph.as_default(), graph.device(_distributed.replica_device_setter(config)):
         tf.compat.v1.train.create_global_step()
         features, labels = tf.compat.v1.data.make_one_shot_iterator(
             _input_fn()
@@ -129,7 +127,7 @@ def test_sync_replicas_under_towers_hooks_only_the_applying_optimizer(
     params = {"sync": True, "towers": True}
     graph = _towers_graph(emg_estimator.RunConfig(), params)
     with graph.as_default():
-        hooks = distributed.sync_hooks(is_chief)
+        hooks = _distributed.sync_hooks(is_chief)
         assert len(hooks) == 1
         hooks[0].begin()  # Raises for an optimizer that applied nothing.
 
@@ -155,7 +153,7 @@ def test_replica_device_setter_puts_variables_on_ps_towers_on_the_worker(
 
 def test_no_ps_means_no_device_setter(monkeypatch):
     _set_tf_config(monkeypatch, "worker", 1, jobs={"worker": JOBS["worker"]})
-    assert distributed.replica_device_setter(emg_estimator.RunConfig()) is None
+    assert _distributed.replica_device_setter(emg_estimator.RunConfig()) is None
 
 
 # Synchronous training on request.
@@ -167,27 +165,27 @@ def test_sync_replicas_optimizer_aggregates_every_training_task(monkeypatch):
     config = emg_estimator.RunConfig()
     with tf.Graph().as_default():
         plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
-        sync = distributed.sync_replicas_optimizer(plain, config)
+        sync = _distributed.sync_replicas_optimizer(plain, config)
         assert isinstance(sync, tf.compat.v1.train.SyncReplicasOptimizer)
         assert sync._replicas_to_aggregate == 2
-        assert distributed.sync_hooks(is_chief=False) == []  # Nothing applied.
+        assert _distributed.sync_hooks(is_chief=False) == []  # Nothing applied.
         weights = tf.compat.v1.get_variable("w", [1])
         step = tf.compat.v1.train.get_or_create_global_step()
         sync.minimize(tf.reduce_sum(weights), global_step=step)
-        assert len(distributed.sync_hooks(is_chief=False)) == 1
+        assert len(_distributed.sync_hooks(is_chief=False)) == 1
     with tf.Graph().as_default():
-        assert distributed.sync_hooks(is_chief=False) == []
+        assert _distributed.sync_hooks(is_chief=False) == []
 
 
 def test_sync_replicas_optimizer_is_public_at_emg_estimator():
     assert "sync_replicas_optimizer" in emg_estimator.__all__
-    assert emg.estimator.sync_replicas_optimizer is distributed.sync_replicas_optimizer
+    assert emg.estimator.sync_replicas_optimizer is _distributed.sync_replicas_optimizer
 
 
 def test_sync_replicas_optimizer_outside_a_cluster_is_the_optimizer():
     plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
     config = emg_estimator.RunConfig()
-    assert distributed.sync_replicas_optimizer(plain, config) is plain
+    assert _distributed.sync_replicas_optimizer(plain, config) is plain
 
 
 @pytest.mark.parametrize("value", [0, -1, True], ids=["zero", "negative", "bool"])
@@ -195,7 +193,7 @@ def test_sync_replicas_optimizer_rejects_bad_aggregation(monkeypatch, value):
     _set_tf_config(monkeypatch, "worker", 0)
     plain = tf.compat.v1.train.GradientDescentOptimizer(0.1)
     with pytest.raises(ValueError, match=r"`replicas_to_aggregate` must be an int"):
-        distributed.sync_replicas_optimizer(
+        _distributed.sync_replicas_optimizer(
             plain, emg_estimator.RunConfig(), replicas_to_aggregate=value
         )
 
@@ -218,7 +216,7 @@ def test_worker_waits_for_the_chief_at_most_its_delay(monkeypatch, tmp_path):
     _set_tf_config(monkeypatch, "worker", 1)
     config = emg_estimator.RunConfig(experimental_max_worker_delay_secs=1)
     start = time.monotonic()
-    distributed.wait_for_chief(config, str(tmp_path))
+    _distributed.wait_for_chief(config, str(tmp_path))
     assert 0.9 <= time.monotonic() - start < 5
 
 
@@ -230,7 +228,7 @@ def test_worker_waits_although_an_old_checkpoint_is_there(monkeypatch, tmp_path)
     _set_tf_config(monkeypatch, "worker", 0)
     config = emg_estimator.RunConfig(experimental_max_worker_delay_secs=1)
     start = time.monotonic()
-    distributed.wait_for_chief(config, str(tmp_path))
+    _distributed.wait_for_chief(config, str(tmp_path))
     assert time.monotonic() - start >= 0.9
 
 
@@ -239,7 +237,7 @@ def test_worker_stops_waiting_once_the_chief_checkpointed(monkeypatch, tmp_path)
     estimator.train(_input_fn, max_steps=1)
     _set_tf_config(monkeypatch, "worker", 1)
     start = time.monotonic()
-    distributed.wait_for_chief(emg_estimator.RunConfig(), str(tmp_path))
+    _distributed.wait_for_chief(emg_estimator.RunConfig(), str(tmp_path))
     assert time.monotonic() - start < 1
 
 
@@ -278,13 +276,13 @@ def _evaluator_at_step_1(tmp_path, input_fn):
         model_dir, os.path.join(model_dir, "model.ckpt-1")
     )
     spec = emg_estimator.EvalSpec(input_fn(model_dir, newer), steps=1)
-    return estimator, continuous_eval.Evaluator(estimator, spec, 2)
+    return estimator, _continuous_eval.Evaluator(estimator, spec, 2)
 
 
 def test_evaluator_skips_a_checkpoint_rotated_away_under_it(tmp_path):
     estimator, evaluator = _evaluator_at_step_1(tmp_path, _rotating_input_fn)
-    assert continuous_eval._evaluate_latest(estimator, evaluator) is None
-    metrics = continuous_eval._evaluate_latest(estimator, evaluator)
+    assert _continuous_eval._evaluate_latest(estimator, evaluator) is None
+    metrics = _continuous_eval._evaluate_latest(estimator, evaluator)
     assert metrics["global_step"] == 2
 
 
@@ -299,14 +297,14 @@ def test_evaluator_still_raises_for_a_damaged_latest_checkpoint(tmp_path):
 
     estimator, evaluator = _evaluator_at_step_1(tmp_path, damaging_input_fn)
     with pytest.raises(tf.errors.DataLossError, match="model.ckpt-1 cannot be read"):
-        continuous_eval._evaluate_latest(estimator, evaluator)
+        _continuous_eval._evaluate_latest(estimator, evaluator)
 
 
 def test_a_given_session_config_gets_the_cluster_device_filters(monkeypatch):
     _set_tf_config(monkeypatch, "worker", 1)
     given = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=3)
     config = emg_estimator.RunConfig(session_config=given)
-    session = distributed.session_config(config)
+    session = _distributed.session_config(config)
     assert list(session.device_filters) == ["/job:ps", "/job:worker/task:1"]
     assert session.intra_op_parallelism_threads == 3
     assert not given.device_filters  # The user's proto is not changed.
@@ -316,7 +314,7 @@ def test_own_device_filters_are_kept(monkeypatch):
     _set_tf_config(monkeypatch, "worker", 1)
     given = tf.compat.v1.ConfigProto(device_filters=["/job:ps"])
     assert (
-        distributed.session_config(emg_estimator.RunConfig(session_config=given))
+        _distributed.session_config(emg_estimator.RunConfig(session_config=given))
         is None
     )
 
@@ -387,7 +385,7 @@ def test_empty_tf_config_is_unset(monkeypatch):
 
 def test_checkpoint_watch_warns_once_while_nothing_is_new(tmp_path, caplog):
     estimator = emg_estimator.Estimator(_model_fn, model_dir=str(tmp_path))
-    watch = continuous_eval.CheckpointWatch(estimator)
+    watch = _continuous_eval.CheckpointWatch(estimator)
     with caplog.at_level("WARNING", logger="tensorflow"):
         assert [watch.new_checkpoint() for _ in range(3)] == [None] * 3
     assert caplog.text.count("Estimator is not trained yet") == 1

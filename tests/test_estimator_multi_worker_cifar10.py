@@ -12,7 +12,7 @@ from cifar10_helpers import tiny_config
 import estimator_multigpu as emg
 from cifar10 import main, model_fn, trainer
 from estimator_multigpu import estimator
-from estimator_multigpu.estimator import _distributed as distributed
+from estimator_multigpu.estimator import _distributed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -114,7 +114,7 @@ def test_sync_replicas_wraps_the_momentum_optimizer_on_a_cluster(
     monkeypatch.setenv("TF_CONFIG", json.dumps(config))
     graph = _cifar10_train_graph(tiny_config(tmp_path, sync_replicas=sync))
     with graph.as_default():
-        hooks = distributed.sync_hooks(is_chief=True)
+        hooks = _distributed.sync_hooks(is_chief=True)
     assert len(hooks) == int(sync)
     if sync:
         wrapped = hooks[0]._sync_optimizer._opt

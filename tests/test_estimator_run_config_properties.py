@@ -11,11 +11,9 @@ import tensorflow as tf
 
 from estimator_multigpu.estimator import (
     RunConfig,
+    _run_config_properties,
 )
 from estimator_multigpu.estimator import _run_config as run_config_lib
-from estimator_multigpu.estimator import (
-    _run_config_properties as run_config_properties,
-)
 
 CLUSTER = (
     "cluster_spec",
@@ -42,9 +40,9 @@ def _declared_fields(cls: type) -> set[str]:
             func = getattr(value, "func", None)
             if isinstance(node, ast.Assign) and isinstance(func, ast.Subscript):
                 name = getattr(func.value, "id", "")
-                declared = getattr(run_config_properties, name, None)
+                declared = getattr(_run_config_properties, name, None)
                 if isinstance(declared, type) and issubclass(
-                    declared, run_config_properties.Field
+                    declared, _run_config_properties.Field
                 ):
                     names.update(t.id for t in node.targets)
     return names
@@ -53,7 +51,7 @@ def _declared_fields(cls: type) -> set[str]:
 @pytest.mark.parametrize("name", FIELDS + CLUSTER)
 def test_property_is_declared_with_its_type_and_doc(name):
     field = inspect.getattr_static(RunConfig, name)
-    assert isinstance(field, run_config_properties.Field)
+    assert isinstance(field, _run_config_properties.Field)
     assert name in _declared_fields(RunConfig)
     assert getattr(RunConfig, name).__doc__.strip()  # the docstring IDEs show
     assert typing.get_args(field.__orig_class__)  # its type: Field[T]

@@ -14,7 +14,7 @@ from estimator_models import dataset_input_fn, make_data, model_fn
 
 from cifar10 import model as cifar_model
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import _checkpoints as checkpoints
+from estimator_multigpu.estimator import _checkpoints
 
 pytestmark = pytest.mark.tf_compat  # The runner must behave alike on TF 2.15.
 
@@ -178,7 +178,7 @@ def _touch(root, relative):
 def test_start_up_removes_interrupted_tempstate_files_only(tmp_path):
     for relative in _INTERRUPTED + _USERS:
         _touch(str(tmp_path), relative)
-    checkpoints.remove_interrupted_saves(str(tmp_path))
+    _checkpoints.remove_interrupted_saves(str(tmp_path))
     left = sorted(
         os.path.relpath(os.path.join(d, f), tmp_path)
         for d, _, files in os.walk(tmp_path)
@@ -244,7 +244,7 @@ def test_save_killed_mid_write_leaves_what_the_cleanup_removes(tmp_path, layout)
         child.send_signal(signal.SIGKILL)
         child.wait()
     assert _tempstate_files(tmp_path), os.listdir(tmp_path)
-    checkpoints.remove_interrupted_saves(str(tmp_path))
+    _checkpoints.remove_interrupted_saves(str(tmp_path))
     assert not _tempstate_files(tmp_path), os.listdir(tmp_path)
     assert not [n for n in os.listdir(tmp_path) if n.endswith("_temp")]
 

@@ -9,8 +9,7 @@ import textwrap
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu import _gpu_runtime as gpu_runtime
-from estimator_multigpu import devices
+from estimator_multigpu import _gpu_runtime, devices
 
 pytestmark = pytest.mark.tf_compat
 
@@ -74,7 +73,7 @@ def test_env_vars_and_thread_pool_set_before_tf_starts(child):
 
 @pytest.mark.slow  # a fresh TensorFlow process
 def test_default_thread_pool_is_sized_from_cpus_and_gpus(child):
-    expected = gpu_runtime.default_private_threadpool_size(1, 2, os.cpu_count())
+    expected = _gpu_runtime.default_private_threadpool_size(1, 2, os.cpu_count())
     assert child[0]["default_pool"] == ["gpu_shared", expected]
 
 
@@ -133,5 +132,6 @@ def test_argument_errors(kwargs, match):
 )
 def test_default_private_threadpool_size(num_gpus, threads, cpus, expected):
     assert (
-        gpu_runtime.default_private_threadpool_size(num_gpus, threads, cpus) == expected
+        _gpu_runtime.default_private_threadpool_size(num_gpus, threads, cpus)
+        == expected
     )

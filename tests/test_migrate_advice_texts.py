@@ -4,13 +4,13 @@ devices, and replicate_model_fn's Reduction.NONE (refused, as contrib did)."""
 import numpy as np
 import pytest
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 
 def _findings(tmp_path, text, rule_id):
     path = tmp_path / "train.py"
     path.write_text(text)
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     return result, [f for f in result.findings if f.rule.rule_id == rule_id]
 
 

@@ -9,8 +9,7 @@ import sys
 import pytest
 from migrate_helpers import run
 
-from estimator_multigpu.migrate import _edits as edits
-from estimator_multigpu.migrate import _fixer as fixer
+from estimator_multigpu.migrate import _edits, _fixer
 from estimator_multigpu.migrate.__main__ import main
 
 LEGACY = "import tensorflow as tf\nx = tf.estimator.RunConfig()  # keep me\ny = tf.train.Supervisor\n"
@@ -217,7 +216,7 @@ def test_a_failing_rewrite_leaves_the_file_alone_and_is_reported(
     def broken_fix(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(fixer, "fix", broken_fix)
+    monkeypatch.setattr(_fixer, "fix", broken_fix)
     path = tree / "legacy.py"
     assert main([str(path), "--fix"]) == 1
     out = capsys.readouterr().out
@@ -227,4 +226,4 @@ def test_a_failing_rewrite_leaves_the_file_alone_and_is_reported(
 
 def test_overlapping_edits_are_an_error():
     with pytest.raises(ValueError, match=r"edits overlap at offset 2"):
-        edits.apply("abcdef", [edits.Edit(0, 3, "x"), edits.Edit(2, 4, "y")])
+        _edits.apply("abcdef", [_edits.Edit(0, 3, "x"), _edits.Edit(2, 4, "y")])

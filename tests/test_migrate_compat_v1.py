@@ -7,13 +7,9 @@ import pytest
 from migrate_helpers import CORPUS, run_scripts
 
 from estimator_multigpu.migrate import (
-    _compat_v1 as compat_v1,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _v1_names as v1_names,
+    _compat_v1,
+    _runner,
+    _v1_names,
 )
 from estimator_multigpu.migrate.__main__ import main
 
@@ -31,7 +27,7 @@ PORT_CORPUS = (
 def _process(tmp_path, source, name="a.py"):
     path = tmp_path / name
     path.write_text(source)
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 def _names(result):
@@ -54,10 +50,10 @@ def test_name_tables_match_the_installed_tensorflow():
     if not tf.__version__.startswith("2.21."):
         pytest.skip(f"the tables list TensorFlow 2.21, not {tf.__version__}")
     v1 = tf.compat.v1
-    missing = [n for n in sorted(v1_names.V1_ONLY) if not _has(v1, n[3:])]
-    in_v2 = [n for n in sorted(v1_names.V1_ONLY) if _has(tf, n[3:])]
+    missing = [n for n in sorted(_v1_names.V1_ONLY) if not _has(v1, n[3:])]
+    in_v2 = [n for n in sorted(_v1_names.V1_ONLY) if _has(tf, n[3:])]
     assert (missing, in_v2) == ([], [])
-    assert [n for n in sorted(v1_names.V2_ONLY) if _has(v1, n[3:])] == []
+    assert [n for n in sorted(_v1_names.V2_ONLY) if _has(v1, n[3:])] == []
 
 
 @pytest.mark.parametrize(
@@ -73,7 +69,7 @@ def test_name_tables_match_the_installed_tensorflow():
     ],
 )
 def test_v1_only(path, prefix):
-    assert v1_names.v1_only(path) == prefix
+    assert _v1_names.v1_only(path) == prefix
 
 
 def test_bare_names_are_one_fixable_finding_at_the_import(tmp_path):
@@ -195,11 +191,11 @@ def test_no_finding(tmp_path, source):
 
 
 def test_the_port_is_a_reason_on_the_rule():
-    assert compat_v1.group_rule("tf", None).guide.endswith("#step-0-the-compatv1-port")
+    assert _compat_v1.group_rule("tf", None).guide.endswith("#step-0-the-compatv1-port")
 
 
 def test_the_fixed_trainer_trains_on_this_tensorflow(tmp_path):
-    result = runner.process(str(TRAINER))
+    result = _runner.process(str(TRAINER))
     assert all(f.fixed for f in result.findings)
     fixed = tmp_path / "fixed.py"
     fixed.write_text(result.rewritten)
@@ -227,30 +223,31 @@ def _marked(path):
 @pytest.mark.parametrize("name", PORT_CORPUS)
 def test_corpus_findings_with_the_passes(name):
     path = CORPUS / name
-    found = runner.process(str(path)).findings
+    found = _runner.process(str(path)).findings
     assert sorted((f.line, f.rule.rule_id) for f in found) == _marked(path)
 
 
 def test_every_guide_rule_links_to_a_section_of_the_guide():
     from estimator_multigpu.migrate import (
-        _era as era,
-    )
-    from estimator_multigpu.migrate import (
-        _guide_rules as guide_rules,
-    )
-    from estimator_multigpu.migrate import (
-        _slim as slim,
+        _era,
+        _guide_rules,
+        _slim,
     )
 
     guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
     rules_ = [
-        compat_v1.group_rule("tf", None),
-        era.layers_rule(),
-        era.summary_rule("scalar"),
+        _compat_v1.group_rule("tf", None),
+        _era.layers_rule(),
+        _era.summary_rule("scalar"),
     ]
-    rules_ += [era.GPU_PROBE, era.READER_VALUE, slim.CLONES, slim.group_rule(slim.CORE)]
+    rules_ += [
+        _era.GPU_PROBE,
+        _era.READER_VALUE,
+        _slim.CLONES,
+        _slim.group_rule(_slim.CORE),
+    ]
     heading = "## Step 0: the compat.v1 port"  # its anchor: step-0-the-compatv1-port
-    assert heading in guide and guide_rules.COMPAT_ANCHOR == "step-0-the-compatv1-port"
+    assert heading in guide and _guide_rules.COMPAT_ANCHOR == "step-0-the-compatv1-port"
     for rule in rules_:
         anchor = rule.guide.split("#", 1)[1]
-        assert anchor == guide_rules.COMPAT_ANCHOR or f'<a id="{anchor}">' in guide
+        assert anchor == _guide_rules.COMPAT_ANCHOR or f'<a id="{anchor}">' in guide

@@ -14,13 +14,9 @@ import numpy as np
 from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _passes,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = CORPUS / "contrib_download_records.py"
@@ -30,8 +26,8 @@ API = "tf.contrib.learn.datasets.base.maybe_download"
 def scan(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    found = scanner.scan_rules(tree, source, "snippet.py")
-    return passes.scan(tree, source, "snippet.py", found)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    return _passes.scan(tree, source, "snippet.py", found)
 
 
 def contrib(findings):
@@ -45,7 +41,7 @@ GET_FILE = (
 
 
 def test_maybe_download_is_rewritten_to_get_file():
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     finding = contrib(result.findings)[API]
     assert finding.rule.replacement.startswith(
         "tf.keras.utils.get_file(filename, origin=source_url, "
@@ -56,7 +52,7 @@ def test_maybe_download_is_rewritten_to_get_file():
 
 
 def test_migrated_writer_runs_as_fix_wrote_it(tmp_path):
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     script = tmp_path / "writer.py"
     script.write_text(result.rewritten)
     data = tmp_path / "data"

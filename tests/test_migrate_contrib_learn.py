@@ -7,21 +7,17 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok, run_script
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings).source, findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings).source, findings
 
 
 def only(findings, rule_id):
@@ -212,7 +208,7 @@ def test_learn_runner_imported_from_its_module_is_found():
 @pytest.mark.slow
 def test_contrib_era_estimator_script_trains_after_fix(tmp_path):
     name = "contrib_era_estimator.py"
-    result = runner.process(str(CORPUS / name))
+    result = _runner.process(str(CORPUS / name))
     assert result.rewritten and not result.remaining
     script = tmp_path / name
     script.write_text(result.rewritten)

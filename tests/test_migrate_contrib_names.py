@@ -8,13 +8,11 @@ import pytest
 from migrate_helpers import run
 
 from estimator_multigpu.migrate import (
-    _contrib_names as contrib_names,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
+    _contrib_names,
+    _runner,
 )
 
-NAMES = sorted(contrib_names.REPLACEMENTS)
+NAMES = sorted(_contrib_names.REPLACEMENTS)
 # tf.compat.v1.layers exists on TF 2.16+ only with tf-keras and TF_USE_LEGACY_KERAS=1.
 LEGACY = "tf.compat.v1.layers."
 
@@ -35,12 +33,12 @@ def _exists(tf, dotted):
 def test_every_named_replacement_exists_in_tensorflow(name):
     import tensorflow as tf
 
-    names = _tf_names(contrib_names.REPLACEMENTS[name])
+    names = _tf_names(_contrib_names.REPLACEMENTS[name])
     assert [n for n in names if not n.startswith(LEGACY) and not _exists(tf, n)] == []
 
 
 def test_the_legacy_layer_replacements_exist_with_tf_keras():
-    names = [n for r in contrib_names.REPLACEMENTS.values() for n in _tf_names(r)]
+    names = [n for r in _contrib_names.REPLACEMENTS.values() for n in _tf_names(r)]
     names = sorted({n for n in names if n.startswith(LEGACY)})
     assert len(names) == 5
     code = (
@@ -69,7 +67,7 @@ def test_the_legacy_layer_replacements_exist_with_tf_keras():
 def test_a_known_contrib_name_gets_its_exact_replacement(tmp_path, use, replacement):
     path = tmp_path / "a.py"
     path.write_text(f"import tensorflow.compat.v1 as tf\nx = {use}\n")
-    [finding] = runner.process(str(path)).findings
+    [finding] = _runner.process(str(path)).findings
     assert finding.rule.rule_id == "contrib"
     assert finding.rule.replacement.startswith(replacement)
 
@@ -77,7 +75,7 @@ def test_a_known_contrib_name_gets_its_exact_replacement(tmp_path, use, replacem
 def test_an_unknown_contrib_name_keeps_the_general_advice(tmp_path):
     path = tmp_path / "a.py"
     path.write_text("import tensorflow.compat.v1 as tf\nx = tf.contrib.foo.bar\n")
-    [finding] = runner.process(str(path)).findings
+    [finding] = _runner.process(str(path)).findings
     assert "the core API named in the guide" in finding.rule.replacement
 
 

@@ -9,7 +9,7 @@ compares what one pair printed.
 import pytest
 from migrate_helpers import CORPUS, run_pairs
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 # script -> whether its pipeline has a fixed order (one thread, no shuffling).
 SCRIPTS = {
@@ -36,7 +36,7 @@ def outputs(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_rewrite_replaces_the_queue_chains(name):
-    result = runner.process(str(CORPUS / name))
+    result = _runner.process(str(CORPUS / name))
     assert result.rewritten and "emg.inputs.queues.get_next(" in result.rewritten
     assert not [
         f

@@ -2,13 +2,13 @@
 
 import pytest
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 
 def _process(tmp_path, source):
     path = tmp_path / "a.py"
     path.write_text(source)
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 def _found(tmp_path, source):

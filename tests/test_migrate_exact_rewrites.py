@@ -8,13 +8,13 @@ import ast
 
 import pytest
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 
 def _fix(tmp_path, body, name="train.py"):
     path = tmp_path / name
     path.write_text("import tensorflow as tf\n" + body)
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     return result, result.rewritten or ""
 
 
@@ -296,18 +296,14 @@ def test_contrib_layers_that_tf_slim_keeps_become_tf_slim(tmp_path):
 def test_every_listed_contrib_layer_is_in_tf_slim():
     tf_slim = pytest.importorskip("tf_slim")
     from estimator_multigpu.migrate import (
-        _contrib_names as contrib_names,
-    )
-    from estimator_multigpu.migrate import (
-        _slim as slim,
-    )
-    from estimator_multigpu.migrate import (
-        _slim_layers as slim_layers,
+        _contrib_names,
+        _slim,
+        _slim_layers,
     )
 
     assert [
-        n for n in slim_layers.NAMES if not callable(getattr(tf_slim, n, None))
+        n for n in _slim_layers.NAMES if not callable(getattr(tf_slim, n, None))
     ] == []
-    assert not set(slim_layers.NAMES) & set(slim.LACKS)
-    keys = {k[len("layers.") :] for k in contrib_names.REPLACEMENTS}
-    assert not set(slim_layers.NAMES) & keys
+    assert not set(_slim_layers.NAMES) & set(_slim.LACKS)
+    keys = {k[len("layers.") :] for k in _contrib_names.REPLACEMENTS}
+    assert not set(_slim_layers.NAMES) & keys

@@ -8,21 +8,17 @@ import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES, parse_ok
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _passes,
+    _scanner,
 )
 
 
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def squash(text):
@@ -31,7 +27,7 @@ def squash(text):
 
 
 def rescan(source):
-    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
+    return _scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 CHAIN = """\
@@ -350,15 +346,15 @@ def test_crlf_and_untouched_lines_are_kept_byte_for_byte():
 def refined_scan(source):
     """The tool's findings: the rule scan, then its passes (era shapes, port)."""
     tree = ast.parse(source)
-    found = scanner.scan_rules(tree, source, "snippet.py")
-    return tree, passes.scan(tree, source, "snippet.py", found)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    return tree, _passes.scan(tree, source, "snippet.py", found)
 
 
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_corpus_fix_parses_and_only_manual_findings_remain(name):
     source = (CORPUS / name).read_text()
     tree, findings = refined_scan(source)
-    result = fixer.fix(source, tree, findings)
+    result = _fixer.fix(source, tree, findings)
     assert parse_ok(result.source)
     remaining = sorted(f.api for f in findings if not f.fixed)
     assert sorted(f.api for f in refined_scan(result.source)[1]) == remaining

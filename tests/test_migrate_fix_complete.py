@@ -6,9 +6,7 @@ import collections
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES
 
-from estimator_multigpu.migrate import _report as report
-from estimator_multigpu.migrate import _runner as runner
-from estimator_multigpu.migrate import scan_tree
+from estimator_multigpu.migrate import _report, _runner, scan_tree
 
 # A tutorial-style eval loop: the Coordinator stops the queue runners' threads
 # that the QUEUE_RUNNERS loop starts; --fix removes the queues and the loop.
@@ -55,7 +53,7 @@ def main(_):
 
 
 def _fixed_and_rescanned(path):
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     new = result.rewritten if result.rewritten is not None else result.original
     return result, scan_tree(ast.parse(new), new, str(path))
 
@@ -89,11 +87,11 @@ def test_snippet_findings_survive_the_fix(tmp_path, source):
 def test_coordinator_left_by_the_fix_is_reported_as_idle(tmp_path):
     path = tmp_path / "a.py"
     path.write_text(COORDINATED_EVAL)
-    result = runner.process(str(path))
-    runner.write(result, backup=False)
-    out = report.as_text([result])
+    result = _runner.process(str(path))
+    _runner.write(result, backup=False)
+    out = _report.as_text([result])
     assert ":16:21: queue-runner [manual] `tf.train.Coordinator`" in out
-    again = report.as_text([runner.process(str(path))])
+    again = _report.as_text([_runner.process(str(path))])
     assert "queue-runner [manual] `tf.train.Coordinator`" in again
     assert (
         "a Coordinator with no queue runners or Python threads to coordinate" in again
@@ -103,5 +101,5 @@ def test_coordinator_left_by_the_fix_is_reported_as_idle(tmp_path):
 def test_flags_read_through_an_alias_are_not_findings(tmp_path):
     path = tmp_path / "a.py"
     path.write_text(FLAG_ALIAS)
-    lines = [f.line for f in runner.process(str(path)).findings]
+    lines = [f.line for f in _runner.process(str(path)).findings]
     assert lines == [1]

@@ -2,8 +2,7 @@
 
 import pytest
 
-from estimator_multigpu.migrate import _ignore as ignore
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _ignore, _runner
 from estimator_multigpu.migrate.__main__ import main
 
 TWO_RULES = (
@@ -15,7 +14,7 @@ TWO_RULES = (
 def _rules(tmp_path, source, ignored=frozenset()):
     path = tmp_path / "a.py"
     path.write_text(source)
-    return sorted(f.rule.rule_id for f in runner.process(str(path), ignored).findings)
+    return sorted(f.rule.rule_id for f in _runner.process(str(path), ignored).findings)
 
 
 @pytest.mark.parametrize(
@@ -110,7 +109,7 @@ def test_a_fully_migrated_tree_exits_0(tmp_path, capsys):
 
 def test_comments_reads_only_comments():
     source = 'x = "# emg-migrate: ignore"  # emg-migrate: ignore[a, b]\n# emg-migrate: ignore\n'
-    assert ignore.comments(source) == {1: {"a", "b"}, 2: {"*"}}
+    assert _ignore.comments(source) == {1: {"a", "b"}, 2: {"*"}}
 
 
 CHAIN = (

@@ -10,10 +10,8 @@ import pytest
 import tensorflow as tf
 
 from estimator_multigpu.migrate import (
-    _keras_input_shape as keras_input_shape,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
+    _keras_input_shape,
+    _runner,
 )
 from tests.migrate_helpers import CORPUS
 from tests.test_migrate_compat_v1 import _marked
@@ -22,7 +20,7 @@ SCRIPT = CORPUS / "keras_serving_shape.py"
 
 
 def _found(source: str) -> list:
-    return list(keras_input_shape.find(ast.parse(textwrap.dedent(source))))
+    return list(_keras_input_shape.find(ast.parse(textwrap.dedent(source))))
 
 
 def _source(placeholder_shape: str, input_shape: str = "(28 * 28,)") -> str:
@@ -35,7 +33,7 @@ def _source(placeholder_shape: str, input_shape: str = "(28 * 28,)") -> str:
 
 
 def test_the_corpus_script_gets_the_finding_and_nothing_else():
-    findings = runner.process(str(SCRIPT)).findings
+    findings = _runner.process(str(SCRIPT)).findings
     assert sorted((f.line, f.rule.rule_id) for f in findings) == _marked(SCRIPT)
 
 

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu.migrate import _fixer as fixer
-from estimator_multigpu.migrate import _passes as passes
+from estimator_multigpu.migrate import _fixer, _passes
 from tests import migrate_helpers as helpers
 
 RULE = "keras-input-shape"
@@ -18,8 +17,8 @@ def _fix(source: str) -> tuple[str, list]:
     """The `--fix` text of `source` and its keras-input-shape findings."""
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = passes.scan_tree(tree, source, "m.py")
-    new = fixer.fix(source, tree, findings).source
+    findings = _passes.scan_tree(tree, source, "m.py")
+    new = _fixer.fix(source, tree, findings).source
     return new, [f for f in findings if f.rule.rule_id == RULE]
 
 
@@ -228,15 +227,15 @@ def test_after_fix_it_trains_exports_and_serves_28x28_as_the_flat_input(tmp_path
 
 
 def test_another_file_reading_the_built_model_keeps_the_shape(tmp_path):
-    from estimator_multigpu.migrate import _queue_program as queue_program
+    from estimator_multigpu.migrate import _queue_program
 
     model = tmp_path / "model_def.py"
     model.write_text(textwrap.dedent(_program("l.Flatten(input_shape=(784,))")))
     other = tmp_path / "report.py"
     other.write_text("import model_def\nmodel_def.create_model().summary()\n")
-    (alone,) = queue_program.process_all([str(model)])
+    (alone,) = _queue_program.process_all([str(model)])
     assert "input_shape" not in alone.rewritten.split("image =")[0]
-    both = queue_program.process_all([str(model), str(other)])
+    both = _queue_program.process_all([str(model), str(other)])
     (finding,) = [f for f in both[0].findings if f.rule.rule_id == RULE]
     assert not finding.fixed
     assert "input_shape=(784,)" in (both[0].rewritten or both[0].original)

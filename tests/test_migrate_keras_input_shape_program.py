@@ -97,13 +97,13 @@ def test_a_file_the_parser_cannot_take_is_reported_not_fatal(tmp_path):
 
 def _kept(tmp_path, module: str, reader: str, source: str) -> tuple[bool, str]:
     """(declared shape kept, finding text) with `reader` reading `module`."""
-    from estimator_multigpu.migrate import _queue_program as queue_program
+    from estimator_multigpu.migrate import _queue_program
 
     path = tmp_path / module
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(MODEL_DEF))
     (tmp_path / reader).write_text(textwrap.dedent(source))
-    first, _ = queue_program.process_all([str(path), str(tmp_path / reader)])
+    first, _ = _queue_program.process_all([str(path), str(tmp_path / reader)])
     (finding,) = [f for f in first.findings if f.rule.rule_id == "keras-input-shape"]
     return not finding.fixed, finding.rule.replacement
 

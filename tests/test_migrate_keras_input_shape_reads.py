@@ -5,8 +5,7 @@ import textwrap
 
 import pytest
 
-from estimator_multigpu.migrate import _fixer as fixer
-from estimator_multigpu.migrate import _passes as passes
+from estimator_multigpu.migrate import _fixer, _passes
 from tests import migrate_helpers as helpers
 
 RULE = "keras-input-shape"
@@ -39,8 +38,8 @@ def _program(extra: str, head: str = "") -> str:
 def _fix(source: str) -> tuple[str, object]:
     """The `--fix` text of `source` and its keras-input-shape finding."""
     tree = ast.parse(source)
-    findings = passes.scan_tree(tree, source, "m.py")
-    new = fixer.fix(source, tree, findings).source
+    findings = _passes.scan_tree(tree, source, "m.py")
+    new = _fixer.fix(source, tree, findings).source
     (finding,) = [f for f in findings if f.rule.rule_id == RULE]
     return new, finding
 

@@ -11,7 +11,7 @@ import pytest
 from migrate_helpers import run_script
 from test_migrate_tower_hoist import QUEUE_TOWERS
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 _GRAPH = '    with tf.Graph().as_default(), tf.device("/cpu:0"):\n'
 _SPLIT = "        features_splits = tf.split(features, num_gpus)\n"
@@ -27,7 +27,7 @@ def _towers_from(line: str, source: str = QUEUE_TOWERS) -> str:
 def _process(tmp_path, source: str):
     path = tmp_path / "towers.py"
     path.write_text(source)
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     (loop,) = [f for f in result.findings if f.text.startswith("for i in range(")]
     return result, loop, path
 

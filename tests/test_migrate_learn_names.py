@@ -7,22 +7,18 @@ import textwrap
 import pytest
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _passes,
+    _scanner,
 )
 
 
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    found = scanner.scan_rules(tree, source, "snippet.py")
-    findings = passes.scan(tree, source, "snippet.py", found)
-    return fixer.fix(source, tree, findings).source, findings
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    findings = _passes.scan(tree, source, "snippet.py", found)
+    return _fixer.fix(source, tree, findings).source, findings
 
 
 UTILS = """\

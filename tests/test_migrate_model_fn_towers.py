@@ -13,16 +13,10 @@ import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, run_script, script_lines
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _passes,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = CORPUS / "estimator_hand_towers.py"
@@ -75,8 +69,8 @@ print("w", np.round(estimator.get_variable_value("model/w"), 4).tolist())
 def scan(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    found = scanner.scan_rules(tree, source, "snippet.py")
-    return passes.scan(tree, source, "snippet.py", found)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    return _passes.scan(tree, source, "snippet.py", found)
 
 
 def _loop_finding(findings):
@@ -91,7 +85,7 @@ def _run(path, model_dir):
 
 
 def test_loop_in_model_fn_names_every_edit_at_the_loop():
-    finding = _loop_finding(runner.process(str(SCRIPT)).findings)
+    finding = _loop_finding(_runner.process(str(SCRIPT)).findings)
     line = (
         SCRIPT.read_text()
         .splitlines()
@@ -115,7 +109,7 @@ def test_loop_in_model_fn_names_every_edit_at_the_loop():
 
 
 def test_inline_averaging_in_model_fn_says_to_delete_it():
-    findings = runner.process(str(SCRIPT)).findings
+    findings = _runner.process(str(SCRIPT)).findings
     (finding,) = [f for f in findings if f.api == "gradient averaging"]
     assert (
         finding.line
@@ -152,7 +146,7 @@ def test_loop_outside_a_model_fn_keeps_the_minimize_advice():
 
 def test_fixed_script_trains_and_the_reported_port_matches_it(tmp_path):
     fixed = tmp_path / "fixed.py"
-    fixed.write_text(runner.process(str(SCRIPT)).rewritten)
+    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
     ported = tmp_path / "ported.py"
     ported.write_text(PORTED)
     one = _run(fixed, tmp_path / "one")
@@ -165,7 +159,7 @@ LOOP_IN_FN = CORPUS / "estimator_model_fn_loop.py"
 
 
 def test_cifar10_estimator_loop_becomes_one_replicated_tower():
-    result = runner.process(str(LOOP_IN_FN))
+    result = _runner.process(str(LOOP_IN_FN))
     new = result.rewritten
     assert not result.remaining
     assert "        for i in range(1):  # expect: tower-loop\n" in new
@@ -184,7 +178,7 @@ def test_cifar10_estimator_loop_becomes_one_replicated_tower():
 
 
 def test_rewritten_model_fn_loop_finding_names_the_edits_made():
-    findings = runner.process(str(LOOP_IN_FN)).findings
+    findings = _runner.process(str(LOOP_IN_FN)).findings
     loop = _loop_finding(findings)
     assert loop.fixed
     assert loop.rule.replacement == (
@@ -216,10 +210,10 @@ def test_other_model_fn_loops_keep_their_edits_described(old, new):
     assert old in source
     source = source.replace(old, new)
     tree = ast.parse(source)
-    findings = passes.scan(
-        tree, source, "s.py", scanner.scan_rules(tree, source, "s.py")
+    findings = _passes.scan(
+        tree, source, "s.py", _scanner.scan_rules(tree, source, "s.py")
     )
-    rewritten = fixer.fix(source, tree, findings).source
+    rewritten = _fixer.fix(source, tree, findings).source
     assert "replicate_model_fn" not in rewritten
     assert "range(num_devices)" in rewritten
     loop = _loop_finding(findings)
@@ -231,7 +225,7 @@ def test_other_model_fn_loops_keep_their_edits_described(old, new):
 @pytest.mark.slow
 def test_rewritten_model_fn_loop_trains_alike_on_one_and_two_devices(tmp_path):
     fixed = tmp_path / "fixed.py"
-    fixed.write_text(runner.process(str(LOOP_IN_FN)).rewritten)
+    fixed.write_text(_runner.process(str(LOOP_IN_FN)).rewritten)
     runs = [(str(n), fixed, [tmp_path / f"model{n}", n]) for n in (1, 2)]
     out = script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600)
     assert out["1"][0] == "global_step 3"

@@ -3,7 +3,7 @@
 import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, script_lines
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 CALL = "q = {call}([images, labels], capacity=2 * 4)\n"
 NEW = CALL.format(call="emg.inputs.queues.prefetch_queue")
@@ -41,7 +41,7 @@ SPELLINGS = [
 def _process(tmp_path, source):
     path = tmp_path / "a.py"
     path.write_text(source)
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ def test_slim_import_becomes_tf_slim_once_the_queue_is_rewritten(tmp_path):
 def test_rewritten_tutorial_shape_trains_alike_at_one_and_two_devices(tmp_path):
     # Two dequeues per step must be two different batches: the same batch twice
     # would give the 2-device step other weights than the 1-device step.
-    result = runner.process(str(CORPUS / "slim_prefetch_tower_train.py"))
+    result = _runner.process(str(CORPUS / "slim_prefetch_tower_train.py"))
     assert not result.remaining
     script = tmp_path / "rewritten.py"
     script.write_text(result.rewritten)

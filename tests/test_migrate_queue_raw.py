@@ -7,13 +7,9 @@ import pytest
 from migrate_helpers import CORPUS, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = "raw_queue_threads.py"
@@ -39,8 +35,8 @@ def inputs(values, files):
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def squash(text):
@@ -141,7 +137,7 @@ def test_a_queue_made_in_branches_names_every_blocker():
 
 
 def test_corpus_script_has_no_queue_left():
-    result = runner.process(str(CORPUS / SCRIPT))
+    result = _runner.process(str(CORPUS / SCRIPT))
     assert result.notes == []
     assert result.queues == []
     left = sorted(f.api for f in result.remaining)

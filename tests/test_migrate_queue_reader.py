@@ -9,13 +9,9 @@ import pytest
 from migrate_helpers import CORPUS, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = "raw_queue_reader_branches.py"
@@ -46,8 +42,8 @@ def inputs(files, mode, batch_size):
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def test_branches_split_into_the_example_function_and_the_queues():
@@ -113,7 +109,7 @@ def test_what_cannot_move_is_left_with_the_reason(old, new, reason):
 
 
 def test_corpus_script_has_no_queue_left():
-    result = runner.process(str(CORPUS / SCRIPT))
+    result = _runner.process(str(CORPUS / SCRIPT))
     assert result.notes == []
     assert result.queues == []
     left = sorted(f.api for f in result.remaining)

@@ -7,13 +7,9 @@ import pytest
 from migrate_helpers import CORPUS, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = "cifar10_scoped_input.py"
@@ -36,8 +32,8 @@ def inputs(files):
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def test_chain_through_a_name_scope_is_rewritten_inside_the_scope():
@@ -87,7 +83,7 @@ def test_other_with_blocks_are_not_read_through():
 
 
 def test_corpus_script_has_no_queue_left_and_no_note():
-    result = runner.process(str(CORPUS / SCRIPT))
+    result = _runner.process(str(CORPUS / SCRIPT))
     left = [f for f in result.remaining if f.rule.rule_id.startswith("queue")]
     # start_queue_runners becomes the drop-in; the idle Coordinator stays.
     assert [f.api for f in left] == ["tf.train.Coordinator"]

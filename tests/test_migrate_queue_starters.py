@@ -14,16 +14,10 @@ import pytest
 from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _queue_program as queue_program,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _queue_program,
+    _runner,
+    _scanner,
 )
 from estimator_multigpu.migrate.__main__ import main
 
@@ -67,7 +61,7 @@ def test_loop_stays_while_another_file_keeps_a_queue(program, capsys):
 
 
 def test_starter_findings_name_the_queue_left(program):
-    results = queue_program.process_all(runner.collect([str(program)]))
+    results = _queue_program.process_all(_runner.collect([str(program)]))
     starters = _starters(results)
     for f in starters.values():
         assert not f.fixed
@@ -88,7 +82,7 @@ def test_loop_goes_when_every_file_is_rewritten(program, capsys):
 def test_one_file_alone_cannot_know_and_drops_the_loop(program):
     # Given the eval script alone, no queue is in sight: the loop goes. The
     # CLI given both files (above) keeps it.
-    result = runner.process(str(program / "records_eval.py"))
+    result = _runner.process(str(program / "records_eval.py"))
     assert LOOP not in result.rewritten
 
 
@@ -114,8 +108,8 @@ def evaluate(files):
 def _fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "eval.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "eval.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def test_loop_stays_while_the_same_file_keeps_a_queue():
@@ -136,7 +130,7 @@ def test_an_ignored_queue_keeps_the_loop(tmp_path):
     )
     path = tmp_path / "eval.py"
     path.write_text(source)
-    assert LOOP not in runner.process(str(path)).rewritten
+    assert LOOP not in _runner.process(str(path)).rewritten
     ignored = source.replace(
         "    with tf.Session()",
         "    side = tf.FIFOQueue(4, tf.int32)  # emg-migrate: ignore[queue]\n"
@@ -144,7 +138,7 @@ def test_an_ignored_queue_keeps_the_loop(tmp_path):
         "    with tf.Session()",
     )
     path.write_text(ignored)
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     assert "emg.inputs.queues.get_next(" in result.rewritten
     assert LOOP in result.rewritten
     assert [f.api for f in result.queues] == ["tf.FIFOQueue"]

@@ -7,16 +7,10 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok, run_scripts
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _records as records,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _records,
+    _runner,
+    _scanner,
 )
 
 EVAL = CORPUS / "cifar10_record_eval.py"
@@ -25,13 +19,13 @@ EVAL = CORPUS / "cifar10_record_eval.py"
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings), findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings), findings
 
 
 def test_record_fields_the_callers_read_are_returned_in_order():
     source = EVAL.read_text()
-    flat = records.flatten(source, ast.parse(source))
+    flat = _records.flatten(source, ast.parse(source))
     assert "class CIFAR10Record" not in flat and "CIFAR10Record()" not in flat
     assert "    return result_uint8image, result_label\n" in flat
     assert "read_input_uint8image, read_input_label = read_cifar10(" in flat
@@ -66,7 +60,7 @@ def test_other_record_shapes_are_left_alone(old, new):
     source = EVAL.read_text()
     assert old in source
     source = source.replace(old, new)
-    assert records.flatten(source, ast.parse(source)) is None
+    assert _records.flatten(source, ast.parse(source)) is None
     result, findings = fix(source)
     assert "class CIFAR10Record" in result.source
     assert any("read_cifar10" in note for _, note in result.notes), result.notes
@@ -116,7 +110,7 @@ _THREADS = (
 
 @pytest.mark.slow
 def test_rewritten_record_eval_reads_the_same_examples(tmp_path):
-    result = runner.process(str(EVAL))
+    result = _runner.process(str(EVAL))
     assert result.remaining == []
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)

@@ -7,8 +7,7 @@ import pstats
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES
 
-from estimator_multigpu.migrate import _runner as runner
-from estimator_multigpu.migrate import _scanner as scanner
+from estimator_multigpu.migrate import _runner, _scanner
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 BLOCK = """\
@@ -56,7 +55,7 @@ def legacy_module(blocks: int) -> str:
 def _process(tmp_path, blocks):
     path = tmp_path / f"legacy_{blocks}.py"
     path.write_text(legacy_module(blocks))
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 @pytest.mark.parametrize("blocks", [1, 40], ids=["one_block", "forty_blocks"])
@@ -75,7 +74,7 @@ def _calls(tmp_path, blocks: int) -> int:
     path = tmp_path / f"legacy_{blocks}.py"
     path.write_text(legacy_module(blocks))
     profile = cProfile.Profile()
-    profile.runcall(runner.process, str(path))
+    profile.runcall(_runner.process, str(path))
     return pstats.Stats(profile).total_calls
 
 
@@ -208,7 +207,7 @@ def _shape_calls(tmp_path, shape: str, blocks: int) -> int:
     blocks_text = "".join(SHAPES[shape].format(i=i) for i in range(blocks))
     path.write_text(SHAPES_HEADER + blocks_text)
     profile = cProfile.Profile()
-    result = profile.runcall(runner.process, str(path))
+    result = profile.runcall(_runner.process, str(path))
     assert result.error is None and result.findings
     return pstats.Stats(profile).total_calls
 
@@ -252,7 +251,7 @@ def test_offsets_segment_matches_get_source_segment(source):
 
 def test_finding_columns_count_characters():
     source = "import tensorflow as tf\nx = ('é€', tf.train.batch)\n"
-    found = scanner.scan_rules(ast.parse(source), source, "u.py")
+    found = _scanner.scan_rules(ast.parse(source), source, "u.py")
     assert [(f.line, f.col, f.text) for f in found] == [(2, 12, "tf.train.batch")]
 
 

@@ -8,19 +8,15 @@ import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES, expected_findings
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _aliases,
+    _rules,
+    _scanner,
 )
 
 
 def scan(source):
     source = textwrap.dedent(source)
-    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
+    return _scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 @pytest.mark.parametrize(
@@ -49,7 +45,7 @@ def scan(source):
     ],
 )
 def test_canonical(dotted, expected):
-    assert aliases.canonical(dotted) == expected
+    assert _aliases.canonical(dotted) == expected
 
 
 @pytest.mark.parametrize(
@@ -65,7 +61,7 @@ def test_canonical(dotted, expected):
     ids=["exact", "attribute_of_class", "family", "slim_family", "contrib", "layers"],
 )
 def test_lookup_takes_the_longest_prefix(path, prefix, rule_id):
-    found_prefix, rule = rules.lookup(path)
+    found_prefix, rule = _rules.lookup(path)
     assert (found_prefix, rule.rule_id) == (prefix, rule_id)
     assert rule.guide.startswith("migration_guide.md#")
 
@@ -76,7 +72,7 @@ def test_lookup_takes_the_longest_prefix(path, prefix, rule_id):
     ids=["saver", "data", "keras_layers", "lookalike"],
 )
 def test_lookup_leaves_current_apis_alone(path):
-    assert rules.lookup(path) is None
+    assert _rules.lookup(path) is None
 
 
 @pytest.mark.parametrize(
@@ -197,19 +193,19 @@ def test_averaging_helper_is_reported():
 def test_corpus_every_expected_finding_and_nothing_else(name):
     path = CORPUS / name
     source = path.read_text()
-    found = scanner.scan_rules(ast.parse(source), source, str(path))
+    found = _scanner.scan_rules(ast.parse(source), source, str(path))
     assert sorted((f.line, f.rule.rule_id) for f in found) == expected_findings(path)
 
 
 def test_every_topic_has_a_guide_anchor():
-    topics = {r.topic for r in rules.TABLE.values()} | {rules.TOWER_RULE.topic}
-    assert topics <= set(rules.ANCHORS)
+    topics = {r.topic for r in _rules.TABLE.values()} | {_rules.TOWER_RULE.topic}
+    assert topics <= set(_rules.ANCHORS)
 
 
 def test_every_guide_link_names_a_section_of_the_guide():
     guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
     anchors = set(re.findall(r'id="([^"]+)"', guide))
-    links = {r.guide for r in rules.TABLE.values()} | {rules.TOWER_RULE.guide}
+    links = {r.guide for r in _rules.TABLE.values()} | {_rules.TOWER_RULE.guide}
     missing = sorted(link for link in links if link.split("#")[1] not in anchors)
     assert missing == []
 

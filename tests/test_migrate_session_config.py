@@ -13,22 +13,12 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok, rewrite, script_lines
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
-)
-from estimator_multigpu.migrate import (
-    _session_config as session_config,
+    _aliases,
+    _fixer,
+    _passes,
+    _runner,
+    _scanner,
+    _session_config,
 )
 from estimator_multigpu.migrate._edits import Offsets, apply
 
@@ -46,10 +36,10 @@ def fix(source: str):
     """(new text, findings) of `--fix` on `source`."""
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = passes.scan(
-        tree, source, "snippet.py", scanner.scan_rules(tree, source, "snippet.py")
+    findings = _passes.scan(
+        tree, source, "snippet.py", _scanner.scan_rules(tree, source, "snippet.py")
     )
-    new = fixer.fix(source, tree, findings).source
+    new = _fixer.fix(source, tree, findings).source
     assert parse_ok(new)
     return new, findings
 
@@ -144,12 +134,12 @@ def test_a_real_tf_estimator_run_config_gets_its_config_wrapped():
     # Where no rewrite renamed it (it stays tf.estimator's), the pass wraps it.
     source = HEAD + "r = tf.estimator.RunConfig(None, None, 100, None, None, c)\n"
     tree = ast.parse(source)
-    findings = passes.scan(
-        tree, source, "a.py", scanner.scan_rules(tree, source, "a.py")
+    findings = _passes.scan(
+        tree, source, "a.py", _scanner.scan_rules(tree, source, "a.py")
     )
-    table = aliases.AliasTable(tree)
+    table = _aliases.AliasTable(tree)
     off = Offsets(source)
-    edits = session_config.edits(tree, table, off, findings, [], "emg")
+    edits = _session_config.edits(tree, table, off, findings, [], "emg")
     assert apply(source, edits).endswith(
         "RunConfig(None, None, 100, None, None, emg.devices.session_config(c))\n"
     )
@@ -173,7 +163,7 @@ def test_a_file_that_resolves_no_devices_keeps_its_configs():
 
 
 def test_tower_loop_script_gets_the_import_and_both_sessions_wrapped():
-    result = runner.process(str(CORPUS / CORPUS_SCRIPT))
+    result = _runner.process(str(CORPUS / CORPUS_SCRIPT))
     new = result.rewritten
     assert new.count("emg.devices.resolve(") == 1
     assert "\nimport estimator_multigpu as emg\n" in new
@@ -189,7 +179,7 @@ def test_tower_loop_script_gets_the_import_and_both_sessions_wrapped():
         "with tf.train.MonitoredTrainingSession",
     ]
     assert all(f.fixed for f in found)
-    again = runner.process(str(CORPUS / CORPUS_SCRIPT))
+    again = _runner.process(str(CORPUS / CORPUS_SCRIPT))
     assert again.rewritten == new
 
 
@@ -206,5 +196,5 @@ def test_rewritten_tower_loop_runs_tower_1_on_cpu_1(tmp_path):
 
 def test_the_rule_links_to_its_guide_section():
     guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    anchor = session_config.RULE.guide.split("#")[1]
+    anchor = _session_config.RULE.guide.split("#")[1]
     assert f'<a id="{anchor}"></a>' in guide

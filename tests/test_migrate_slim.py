@@ -3,8 +3,7 @@
 import pytest
 from migrate_helpers import CORPUS, run_script, run_scripts
 
-from estimator_multigpu.migrate import _runner as runner
-from estimator_multigpu.migrate import _slim as slim
+from estimator_multigpu.migrate import _runner, _slim
 from estimator_multigpu.migrate.__main__ import main
 
 SLIM_CORE = "import tensorflow.compat.v1 as tf\n{binding}\nx = slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])\ny = slim.flatten(x)\n"
@@ -13,7 +12,7 @@ SLIM_CORE = "import tensorflow.compat.v1 as tf\n{binding}\nx = slim.conv2d(tf.ze
 def _process(tmp_path, source):
     path = tmp_path / "a.py"
     path.write_text(source)
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 @pytest.mark.parametrize(
@@ -144,8 +143,8 @@ def test_a_fixed_decoder_script_decodes(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
     path = tmp_path / "decode.py"
     path.write_text(_DECODE)
-    result = runner.process(str(path))
-    runner.write(result, backup=False)
+    result = _runner.process(str(path))
+    _runner.write(result, backup=False)
     proc = run_script(path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "decoded 126" in proc.stdout
@@ -168,11 +167,11 @@ def test_a_module_that_keeps_a_lacking_call_imports_and_runs(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten module needs tf-slim")
     path = tmp_path / "model.py"
     path.write_text(_LACKING_MODULE)
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     assert "import tf_slim as slim\nimport tf_slim.nets  # slim.nets\n" in (
         result.rewritten
     )
-    runner.write(result, backup=False)
+    _runner.write(result, backup=False)
     proc = run_script(path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "(1, 32) (1, 10)" in proc.stdout
@@ -202,16 +201,16 @@ def test_slim_rules_can_be_ignored(tmp_path):
 
 
 def test_module_of():
-    assert slim.module_of("tf.contrib.slim.conv2d") == slim.CORE
-    assert slim.module_of("tf.contrib.slim") == slim.CORE
-    assert slim.module_of("tf.contrib.slim.prefetch_queue.prefetch_queue") == (
+    assert _slim.module_of("tf.contrib.slim.conv2d") == _slim.CORE
+    assert _slim.module_of("tf.contrib.slim") == _slim.CORE
+    assert _slim.module_of("tf.contrib.slim.prefetch_queue.prefetch_queue") == (
         "prefetch_queue"
     )
 
 
 def test_the_fixed_slim_trainer_trains(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
-    result = runner.process(str(CORPUS / "slim_model_train.py"))
+    result = _runner.process(str(CORPUS / "slim_model_train.py"))
     assert all(f.fixed for f in result.findings)
     assert "import tf_slim as slim\n" in result.rewritten
     fixed = tmp_path / "fixed.py"

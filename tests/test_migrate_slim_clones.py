@@ -6,16 +6,10 @@ import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, parse_ok, script_lines
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _passes,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = CORPUS / "slim_deploy_clones.py"
@@ -35,7 +29,7 @@ class DeploymentConfig:
 
 
 def test_clones_become_emg_create_clones():
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     new = result.rewritten
     assert parse_ok(new)
     # The config stays for its device helpers; its finding too.
@@ -80,10 +74,10 @@ def test_other_clone_shapes_stay_reported(old, new):
     assert old in source
     source = source.replace(old, new)
     tree = ast.parse(source)
-    findings = passes.scan(
-        tree, source, "s.py", scanner.scan_rules(tree, source, "s.py")
+    findings = _passes.scan(
+        tree, source, "s.py", _scanner.scan_rules(tree, source, "s.py")
     )
-    assert "create_clones(clone_fn" not in fixer.fix(source, tree, findings).source
+    assert "create_clones(clone_fn" not in _fixer.fix(source, tree, findings).source
     assert not any(f.fixed for f in findings if f.rule.rule_id == "slim-clones")
 
 
@@ -93,7 +87,7 @@ def test_rewritten_clones_take_the_one_device_step_on_two(tmp_path):
     (tmp_path / "deployment" / "__init__.py").write_text("")
     (tmp_path / "deployment" / "model_deploy.py").write_text(_DEPLOY)
     fixed = tmp_path / "fixed.py"
-    fixed.write_text(runner.process(str(SCRIPT)).rewritten)
+    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
     runs = [(str(n), fixed, [f"{fixed}.work", n]) for n in (1, 2)]
     out = script_lines(runs, TWO_DEVICES, RESET_GRAPH, timeout=600, pythonpath=tmp_path)
     assert out["1"][3:5] == ["clones 1", "step 3"]

@@ -2,13 +2,13 @@
 
 import json
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 
 def _process(tmp_path, text, name="train.py"):
     path = tmp_path / name
     path.write_text(text)
-    return runner.process(str(path))
+    return _runner.process(str(path))
 
 
 def test_a_tensorflow_star_import_is_a_finding_naming_what_to_write(tmp_path):
@@ -61,7 +61,7 @@ def test_a_notebooks_code_cells_are_scanned_and_it_is_never_rewritten(tmp_path):
     path = tmp_path / "explore.ipynb"
     path.write_text(_notebook(NOTEBOOK))
     before = path.read_bytes()
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     apis = [f.api for f in result.findings]
     assert "tf.train.string_input_producer" in apis
     assert (
@@ -69,13 +69,13 @@ def test_a_notebooks_code_cells_are_scanned_and_it_is_never_rewritten(tmp_path):
     )
     assert result.rewritten is None and not any(f.fixed for f in result.findings)
     assert "jupyter nbconvert --to script" in result.info[0][1]
-    assert not runner.write(result) and path.read_bytes() == before
+    assert not _runner.write(result) and path.read_bytes() == before
 
 
 def test_a_folder_scan_includes_notebooks(tmp_path):
     (tmp_path / "explore.ipynb").write_text(_notebook(NOTEBOOK))
     (tmp_path / "train.py").write_text("x = 1\n")
-    assert [p.rsplit("/", 1)[1] for p in runner.collect([str(tmp_path)])] == [
+    assert [p.rsplit("/", 1)[1] for p in _runner.collect([str(tmp_path)])] == [
         "explore.ipynb",
         "train.py",
     ]

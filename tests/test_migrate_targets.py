@@ -3,7 +3,7 @@
 import pytest
 
 import estimator_multigpu as emg
-from estimator_multigpu.migrate import _rules as rules
+from estimator_multigpu.migrate import _rules
 
 
 def _resolve(dotted):
@@ -13,9 +13,12 @@ def _resolve(dotted):
     return obj
 
 
-RENAMES = sorted({r.rename for r in rules.TABLE.values() if r.rename})
+RENAMES = sorted({r.rename for r in _rules.TABLE.values() if r.rename})
 QUEUE_NAMES = sorted(
-    {f"emg.inputs.queues.{n}" for n in rules.PRODUCERS + rules.BATCHERS + rules.READERS}
+    {
+        f"emg.inputs.queues.{n}"
+        for n in _rules.PRODUCERS + _rules.BATCHERS + _rules.READERS
+    }
     | {"emg.inputs.queues.read", "emg.inputs.queues.get_next"}
 )
 

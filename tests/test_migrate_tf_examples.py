@@ -15,13 +15,9 @@ import pytest
 from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _passes,
+    _runner,
+    _scanner,
 )
 
 SCRIPT = CORPUS / "mnist_tutorial_trainer.py"
@@ -31,8 +27,8 @@ IMPORT = "from tensorflow.examples.tutorials.mnist import mnist"
 def scan(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    found = scanner.scan_rules(tree, source, "snippet.py")
-    return passes.scan(tree, source, "snippet.py", found)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    return _passes.scan(tree, source, "snippet.py", found)
 
 
 def examples_findings(findings):
@@ -44,7 +40,7 @@ def test_tensorflow_examples_is_not_installed():
 
 
 def test_model_module_import_is_reported_at_its_line_and_fixed():
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     (finding,) = examples_findings(result.findings)
     line = SCRIPT.read_text().splitlines().index(IMPORT) + 1
     assert (finding.line, finding.col) == (line, 1)
@@ -125,7 +121,7 @@ def test_other_tensorflow_imports_are_not_reported():
 
 
 def test_fix_imports_the_drop_in():
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     assert IMPORT not in result.rewritten
     assert "from estimator_multigpu.tutorials import mnist\n" in result.rewritten
     assert "import tensorflow.compat.v1 as tf" in result.rewritten
@@ -133,7 +129,7 @@ def test_fix_imports_the_drop_in():
 
 
 def test_migrated_script_trains_after_fix_alone(tmp_path):
-    result = runner.process(str(SCRIPT))
+    result = _runner.process(str(SCRIPT))
     assert not result.remaining, [f.api for f in result.remaining]
     (tmp_path / "trainer.py").write_text(result.rewritten)
     proc = run_script(tmp_path / "trainer.py", tmp_path, cwd=tmp_path)
@@ -151,7 +147,7 @@ def fixed(tmp_path, source):
     """`--fix` on `source`: (the file's result, the rewritten text's findings)."""
     path = tmp_path / "train.py"
     path.write_text(textwrap.dedent(source))
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     return result, scan(result.rewritten or "")
 
 
@@ -267,7 +263,7 @@ def test_an_unused_legacy_import_finding_names_its_file(tmp_path):
     path.write_text(
         "from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets\n"
     )
-    (finding,) = runner.process(str(path)).findings
+    (finding,) = _runner.process(str(path)).findings
     assert finding.path == str(path)
 
 
@@ -313,7 +309,7 @@ def test_a_next_batch_feed_loop_trains_after_fix_alone(tmp_path):
     _write_mnist(tmp_path, 20)
     result, _ = fixed(tmp_path, INPUT_DATA_SCRIPT)
     assert not result.remaining, [(f.api, f.rule.rule_id) for f in result.remaining]
-    runner.write(result, backup=False)
+    _runner.write(result, backup=False)
     proc = run_script(tmp_path / "train.py", tmp_path, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.split("\n")[:3] == [

@@ -4,14 +4,14 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok
 from test_migrate_tower_loops import CANONICAL, fix, run_at_one_and_two
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 SLICES = (CORPUS / "tower_loop_slices.py").read_text()
 
 
 def _run(path, tmp_path, counts=(1, 2)):
     """The corpus script and its --fix rewrite at each device count."""
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     assert not result.remaining
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)

@@ -14,13 +14,9 @@ import pytest
 from migrate_helpers import CORPUS, parse_ok, rewrite, run_script
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 # The cifar10 multi-GPU tutorial's shape: a queue input built inside the
@@ -115,8 +111,8 @@ _WARNING = "simulating 2 logical devices on the CPU"
 def fix(source: str) -> str:
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    new = fixer.fix(source, tree, findings).source
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    new = _fixer.fix(source, tree, findings).source
     assert parse_ok(new)
     return new
 
@@ -159,7 +155,7 @@ def test_plain_loop_resolves_its_devices_before_the_graph():
     ids=["inception", "inception_every_tower", "slim_clones", "model_fn"],
 )
 def test_every_tower_shape_resolves_first(name, function, count):
-    new = runner.process(str(CORPUS / name)).rewritten
+    new = _runner.process(str(CORPUS / name)).rewritten
     first = _first_statement(_function(new, function))
     assert first == f"devices = emg.devices.resolve(num_gpus={count})"
     assert new.count("emg.devices.resolve(") == 1
@@ -168,7 +164,7 @@ def test_every_tower_shape_resolves_first(name, function, count):
 
 def test_model_fn_devices_go_to_the_function_building_the_estimator():
     """Not the model_fn: it runs after the input_fn, inside Estimator.train."""
-    new = runner.process(str(CORPUS / "estimator_model_fn_loop.py")).rewritten
+    new = _runner.process(str(CORPUS / "estimator_model_fn_loop.py")).rewritten
     main = new[new.index("def main(") :]
     assert main.index("devices = emg.devices.resolve(") < main.index("Estimator(")
     assert "emg.replicate_model_fn(get_model_fn(num_gpus, " in new
@@ -176,7 +172,7 @@ def test_model_fn_devices_go_to_the_function_building_the_estimator():
 
 
 def test_sliced_loop_at_module_level_resolves_after_its_count():
-    new = runner.process(str(CORPUS / "tower_loop_slices.py")).rewritten
+    new = _runner.process(str(CORPUS / "tower_loop_slices.py")).rewritten
     assert (
         "num_gpus = int(sys.argv[2]) if len(sys.argv) > 2 else 2\n"
         "devices = emg.devices.resolve(num_gpus=num_gpus)\n"

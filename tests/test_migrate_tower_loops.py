@@ -7,26 +7,22 @@ import pytest
 from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, parse_ok, script_lines
 
 from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _fixer,
+    _runner,
+    _scanner,
 )
 
 
 def scan(source):
     source = textwrap.dedent(source)
-    return scanner.scan_rules(ast.parse(source), source, "snippet.py")
+    return _scanner.scan_rules(ast.parse(source), source, "snippet.py")
 
 
 def fix(source):
     source = textwrap.dedent(source)
     tree = ast.parse(source)
-    findings = scanner.scan_rules(tree, source, "snippet.py")
-    return fixer.fix(source, tree, findings).source, findings
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings).source, findings
 
 
 def towers_found(source):
@@ -238,7 +234,7 @@ def run_at_one_and_two(scripts, counts=(1, 2)) -> dict:
 
 @pytest.mark.slow
 def test_rewritten_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
-    result = runner.process(str(CORPUS / "tower_loop_split.py"))
+    result = _runner.process(str(CORPUS / "tower_loop_split.py"))
     assert not result.remaining
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)
@@ -330,7 +326,7 @@ def test_dequeue_shapes_that_stay_findings(old, new, reason):
 
 @pytest.mark.slow
 def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
-    result = runner.process(str(CORPUS / "tower_loop_dequeue.py"))
+    result = _runner.process(str(CORPUS / "tower_loop_dequeue.py"))
     assert not result.remaining
     new = tmp_path / "rewritten.py"
     new.write_text(result.rewritten)

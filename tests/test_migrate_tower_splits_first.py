@@ -5,7 +5,7 @@ import ast
 import pytest
 from test_migrate_tower_loops import run_at_one_and_two
 
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _runner
 
 HEAD = '''\
 """Two towers on a batch split at the top of the function that builds them.
@@ -125,7 +125,7 @@ SCRIPTS = {
 def _fixed(name: str, tmp_path) -> str:
     path = tmp_path / f"{name}.py"
     path.write_text(SCRIPTS[name])
-    result = runner.process(str(path))
+    result = _runner.process(str(path))
     assert result.notes == [] and result.rewritten, result.notes
     assert all(f.fixed for f in result.findings if f.rule.rule_id == "tower-loop")
     ast.parse(result.rewritten)

@@ -3,26 +3,25 @@
 import pytest
 from migrate_helpers import CORPUS, run_cli, run_script
 
-from estimator_multigpu.migrate import _compat_v1 as compat_v1
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _compat_v1, _runner
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
 
 
 def test_the_default_is_the_compat_v1_import_not_the_upgrader():
-    new = runner.process(str(TRAINER)).rewritten
+    new = _runner.process(str(TRAINER)).rewritten
     assert "import tensorflow.compat.v1 as tf" in new
     assert "tf.compat.v1.placeholder" not in new
 
 
 def test_graph_mode_goes_after_the_opening_imports():
     source = "import os\nimport tensorflow as tf\n\nx = tf.compat.v1.placeholder(tf.float32)\n"
-    assert compat_v1.graph_mode(source) == source.replace(
+    assert _compat_v1.graph_mode(source) == source.replace(
         "import tensorflow as tf\n",
         "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\n",
     )
     done = "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\n"
-    assert compat_v1.graph_mode(done) == done
+    assert _compat_v1.graph_mode(done) == done
 
 
 @pytest.mark.slow

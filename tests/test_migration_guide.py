@@ -106,9 +106,9 @@ def test_anchor_exists(anchor):
 
 
 def test_migrate_tool_links_resolve():
-    from estimator_multigpu.migrate import _rules as rules
+    from estimator_multigpu.migrate import _rules
 
-    assert set(rules.ANCHORS.values()) <= _anchors()
+    assert set(_rules.ANCHORS.values()) <= _anchors()
 
 
 def test_library_warnings_link_to_existing_sections():

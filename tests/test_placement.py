@@ -14,7 +14,7 @@ from placement_helpers import PlacementRecorder, traced_devices
 
 import estimator_multigpu as emg
 from estimator_multigpu import estimator as emg_estimator
-from estimator_multigpu.estimator import _distributed as distributed
+from estimator_multigpu.estimator import _distributed
 from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR
 
 pytestmark = pytest.mark.tf_compat  # Every TF leg must place towers alike.
@@ -102,7 +102,7 @@ def test_the_user_session_config_is_not_changed():
 
 def test_a_cluster_server_makes_the_logical_devices():
     """A task's server builds the devices its sessions see, from its config."""
-    server_config = distributed._server_config(tf.compat.v1.ConfigProto())
+    server_config = _distributed._server_config(tf.compat.v1.ConfigProto())
     server = tf.distribute.Server.create_local_server(config=server_config)
     with tf.Graph().as_default():
         with tf.device("/cpu:1"), tf.name_scope("tower_1"):

@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 
 pytestmark = pytest.mark.tf_compat
 
@@ -22,8 +22,8 @@ pytestmark = pytest.mark.tf_compat
     ids=["uneven", "drop", "error", "fewer_than_devices"],
 )
 def test_split_sizes_static_and_dynamic(batch, num, remainder, expected):
-    assert sharding.split_sizes(batch, num, remainder) == expected
-    dynamic = sharding.split_sizes(tf.constant(batch), num, remainder)
+    assert _sharding.split_sizes(batch, num, remainder) == expected
+    dynamic = _sharding.split_sizes(tf.constant(batch), num, remainder)
     assert [int(size) for size in dynamic] == expected
 
 
@@ -43,14 +43,14 @@ def test_one_remainder_default_everywhere(function):
 
 
 def test_replicate_model_fn_accepts_every_remainder():
-    for remainder in sharding.REMAINDERS:
-        assert sharding.check_remainder(remainder) == remainder
+    for remainder in _sharding.REMAINDERS:
+        assert _sharding.check_remainder(remainder) == remainder
 
 
 def test_distribute_shard_checks_the_global_batch_where_it_is_chosen():
     context = tf.distribute.InputContext(2, 1, 4)
-    shard = sharding.distribute_shard(context, 8, 3, "record_dataset_fn")
-    assert shard == sharding.Shard(
+    shard = _sharding.distribute_shard(context, 8, 3, "record_dataset_fn")
+    assert shard == _sharding.Shard(
         num_shards=2, shard_index=1, per_device_batch_size=2, seed=3
     )
     with pytest.raises(
@@ -58,16 +58,16 @@ def test_distribute_shard_checks_the_global_batch_where_it_is_chosen():
         match=r"`global_batch_size` \(9\) must be divisible by "
         r"`num_replicas_in_sync` \(4\).*Pass 8 or 12",
     ):
-        sharding.distribute_shard(context, 9, 3, "record_dataset_fn")
+        _sharding.distribute_shard(context, 9, 3, "record_dataset_fn")
 
 
 def test_shard_then_shuffle_keeps_shards_disjoint_whatever_the_seeds():
     seen = []
     for index in range(3):
-        plan = sharding.Shard(
+        plan = _sharding.Shard(
             num_shards=3, shard_index=index, per_device_batch_size=2, seed=index
         )
-        dataset = sharding.shard_then_shuffle(
+        dataset = _sharding.shard_then_shuffle(
             tf.data.Dataset.range(20), plan, shuffle_buffer_size=20, num_epochs=1
         )
         seen.append(sorted(int(x) for x in dataset))

@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu import _slim_compat as slim_compat
+from estimator_multigpu import _slim_compat
 
 
 def _example(image: np.ndarray, label: int) -> bytes:
@@ -37,7 +37,7 @@ def _decoder(slim):
 def test_tf_slim_is_the_module_and_exported():
     import tf_slim
 
-    assert emg.tf_slim is slim_compat.tf_slim
+    assert emg.tf_slim is _slim_compat.tf_slim
     assert emg.tf_slim() is tf_slim
 
 

@@ -12,14 +12,12 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu import _dataset_graph as dataset_graph
+from estimator_multigpu import _dataset_graph
 from estimator_multigpu import _tf_internals as internals
 from estimator_multigpu._tf_internals import _access
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _run_config as run_config,
+    _checkpoints,
+    _run_config,
 )
 from tests.conftest import ALL_DEVICES
 
@@ -189,7 +187,7 @@ def test_options_deterministic_decodes_serialized_options(value):
     if value is not None:
         options.deterministic = value
     dataset = tf.data.Dataset.range(3).with_options(options)
-    nodes = dataset_graph.graph_nodes(dataset)
+    nodes = _dataset_graph.graph_nodes(dataset)
     (node,) = [n for n in nodes if n.op == "OptionsDataset"]
     serialized = node.attr["serialized_options"].s
     assert internals.options_deterministic(serialized) is value
@@ -308,7 +306,7 @@ def test_default_session_config_equals_the_rewriter_config_proto():
         allow_soft_placement=True,
         graph_options=tf.compat.v1.GraphOptions(rewrite_options=rewrite),
     )
-    assert run_config.get_default_session_config() == expected
+    assert _run_config.get_default_session_config() == expected
 
 
 def test_public_summary_proto_is_the_core_one():
@@ -323,7 +321,7 @@ def test_warm_start_from_saved_model_reads_path_helpers_variables(tmp_path):
     variables = tmp_path / "variables"
     variables.mkdir()
     (variables / "variables.index").write_bytes(b"")
-    settings = checkpoints.warm_start_settings(str(tmp_path))
+    settings = _checkpoints.warm_start_settings(str(tmp_path))
     expected = path_helpers.get_variables_path(str(tmp_path))
     assert settings.ckpt_to_initialize_from == expected
 

@@ -103,10 +103,10 @@ def test_bad_values(value, error, message):
 
 def test_towers_making_different_calls_are_refused():
     def uneven_model_fn(features, mode):
-        from estimator_multigpu.towers import _context as context
+        from estimator_multigpu.towers import _context
 
         loss = tf.reduce_mean(features)
-        if context.current().index == 0:
+        if _context.current().index == 0:
             emg.towers.all_towers_mean(loss)
         return EstimatorSpec(mode, predictions={"x": features}, loss=loss)
 

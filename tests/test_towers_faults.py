@@ -204,10 +204,10 @@ def test_sparse_features_are_split_by_rows(static):
 
 
 def test_sparse_split_keeps_each_row_in_its_tower():
-    from estimator_multigpu.towers import _split as split
+    from estimator_multigpu.towers import _split
 
     with tf.Graph().as_default():
-        features, _, counts = split.split(_sparse_input(False), None, 3, "uneven")
+        features, _, counts = _split.split(_sparse_input(False), None, 3, "uneven")
         with tf.compat.v1.Session() as session:
             shards = session.run([f["ids"] for f in features])
     dense = np.zeros(_IDS.dense_shape, np.int64)

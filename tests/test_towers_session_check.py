@@ -7,7 +7,7 @@ import pytest
 import tensorflow as tf
 
 import estimator_multigpu as emg
-from estimator_multigpu.towers import _session_check as session_check
+from estimator_multigpu.towers import _session_check
 
 DEVICES = ["/cpu:0", "/cpu:1"]
 
@@ -59,9 +59,9 @@ def test_tf_estimator_default_run_config_warns():
     estimator = pytest.importorskip("tensorflow_estimator")
     del estimator
     config = tf.estimator.RunConfig()
-    message = session_check.hidden_devices(config, DEVICES)
+    message = _session_check.hidden_devices(config, DEVICES)
     assert message and "sees 1 CPU(s)" in message
     wrapped = tf.estimator.RunConfig(
         session_config=emg.devices.session_config(tf.compat.v1.ConfigProto())
     )
-    assert session_check.hidden_devices(wrapped, DEVICES) is None
+    assert _session_check.hidden_devices(wrapped, DEVICES) is None

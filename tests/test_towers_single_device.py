@@ -6,8 +6,7 @@ from conftest import ALL_DEVICES
 
 import estimator_multigpu as emg
 from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
-from estimator_multigpu.estimator import RunConfig
-from estimator_multigpu.estimator import _model_fn_args as model_fn_args
+from estimator_multigpu.estimator import RunConfig, _model_fn_args
 
 
 def model_fn(features, labels, mode):
@@ -66,7 +65,7 @@ def test_one_device_pins_the_model(device, expected):
 def test_num_gpus_zero_pins_the_model_to_the_cpu():
     config = RunConfig(num_gpus=0)
     assert config.compute_devices == ["/cpu:0"]
-    ops, _ = _model_ops(model_fn_args.maybe_replicate(model_fn, config))
+    ops, _ = _model_ops(_model_fn_args.maybe_replicate(model_fn, config))
     _check_pinned(ops, _spec("/device:CPU:0"))
 
 

@@ -4,17 +4,17 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from estimator_multigpu.towers import _split as split
+from estimator_multigpu.towers import _split
 
 
-def _split(batch_size, num, remainder, static):
+def _split_values(batch_size, num, remainder, static):
     """Returns (feature shards, label shards, counts) as numpy values."""
     with tf.Graph().as_default():
         x = np.arange(batch_size * 2, dtype=np.float32).reshape(batch_size, 2)
         shape = [batch_size if static else None, 2]
         features = {"x": tf.compat.v1.placeholder_with_default(x, shape)}
         labels = tf.compat.v1.placeholder_with_default(x[:, 0], shape[:1])
-        shards, label_shards, counts = split.split(features, labels, num, remainder)
+        shards, label_shards, counts = _split.split(features, labels, num, remainder)
         if static:
             assert all(isinstance(c, int) for c in counts)
         counts = [tf.convert_to_tensor(c) for c in counts]
@@ -36,7 +36,7 @@ def _split(batch_size, num, remainder, static):
     ids=["even", "uneven", "fewer_than_towers", "drop", "drop_all", "error_divides"],
 )
 def test_shard_sizes_and_order(batch_size, num, remainder, expected, static):
-    shards, label_shards, counts = _split(batch_size, num, remainder, static)
+    shards, label_shards, counts = _split_values(batch_size, num, remainder, static)
     assert list(counts) == expected
     assert [len(s) for s in shards] == expected
     joined = np.concatenate(shards)
@@ -46,7 +46,7 @@ def test_shard_sizes_and_order(batch_size, num, remainder, expected, static):
 
 def test_labels_none():
     with tf.Graph().as_default():
-        shards, labels, counts = split.split(tf.ones([5, 3]), None, 2, "uneven")
+        shards, labels, counts = _split.split(tf.ones([5, 3]), None, 2, "uneven")
     assert labels == [None, None]
     assert counts == [3, 2]
     assert [s.shape.as_list() for s in shards] == [[3, 3], [2, 3]]
@@ -74,7 +74,7 @@ def test_sparse_tensor_value_is_split_by_rows(dense_first):
         # tf.nest orders a dict's keys: "a" before "b".
         features = {"a": x, "b": _SPARSE} if dense_first else {"a": _SPARSE, "b": x}
         sparse_key, dense_key = ("b", "a") if dense_first else ("a", "b")
-        shards, _, counts = split.split(features, None, 2, "uneven")
+        shards, _, counts = _split.split(features, None, 2, "uneven")
         assert counts == [3, 2]
         pieces = [s[sparse_key] for s in shards]
         assert all(isinstance(p, tf.SparseTensor) for p in pieces)
@@ -93,7 +93,7 @@ def test_sparse_tensor_value_is_split_by_rows(dense_first):
 def test_sparse_only_features_of_unknown_batch_size():
     with tf.Graph().as_default():
         ids = tf.compat.v1.sparse_placeholder(tf.float32, shape=[None, 3])
-        shards, labels, counts = split.split(ids, None, 3, "drop")
+        shards, labels, counts = _split.split(ids, None, 3, "drop")
         assert labels == [None] * 3
         with tf.compat.v1.Session() as session:
             feed = {ids: _SPARSE}
@@ -118,7 +118,7 @@ def test_sparse_only_features_of_unknown_batch_size():
 )
 def test_lists_of_plain_values_become_tensors(value, converted):
     with tf.Graph().as_default():
-        out = split.lists_as_tensors({"k": (value, [tf.ones([2])])})
+        out = _split.lists_as_tensors({"k": (value, [tf.ones([2])])})
         assert isinstance(out, dict) and type(out["k"]) is tuple
         assert isinstance(out["k"][0], tf.Tensor) == converted
         assert isinstance(out["k"][1], list)  # A list of tensors stays a list.

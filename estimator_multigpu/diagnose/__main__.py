@@ -13,16 +13,10 @@ import json
 import sys
 
 from estimator_multigpu.diagnose import (
-    _checking as checking,
-)
-from estimator_multigpu.diagnose import (
-    _loading as loading,
-)
-from estimator_multigpu.diagnose import (
-    _plot as plot,
-)
-from estimator_multigpu.diagnose import (
-    _report as report,
+    _checking,
+    _loading,
+    _plot,
+    _report,
 )
 from estimator_multigpu.diagnose._findings import (
     ERROR,
@@ -71,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a function returning a tf.data.Dataset, or an Estimator input_fn",
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--mode", choices=loading.MODES, default="train")
+    p.add_argument("--mode", choices=_loading.MODES, default="train")
     p.add_argument("--params", type=_params, default=None, help="JSON object")
     p.add_argument("--num-devices", type=_positive, default=1)
     p.add_argument("--num-input-pipelines", type=_positive, default=None)
@@ -93,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args, target) -> int:
-    findings = checking.check_input_fn(
+    findings = _checking.check_input_fn(
         target,
         mode=args.mode,
         params=args.params,
@@ -115,11 +109,11 @@ def _progress(phase: str, done: int, total: int, rate: float) -> None:
 def _input_bound(args, target, parser) -> int:
     if bool(args.step) == bool(args.model_fn):
         parser.error("--input-bound needs exactly one of --step and --model-fn")
-    step = loading.load_target(args.step) if args.step else None
-    model_fn = loading.load_target(args.model_fn) if args.model_fn else None
+    step = _loading.load_target(args.step) if args.step else None
+    model_fn = _loading.load_target(args.model_fn) if args.model_fn else None
     if args.plot:
-        plot.check_path(args.plot, "--plot")
-        plot.require_matplotlib()
+        _plot.check_path(args.plot, "--plot")
+        _plot.require_matplotlib()
     result = input_bound(
         target,
         step,
@@ -131,10 +125,10 @@ def _input_bound(args, target, parser) -> int:
         progress=_progress,
         input_timeout=args.input_timeout,
     )
-    text = report.report_as_json if args.format == "json" else report.format_report
+    text = _report.report_as_json if args.format == "json" else _report.format_report
     sys.stdout.write(text(result))
     if args.plot:
-        sys.stderr.write(f"Wrote {plot.plot_stages(result, args.plot)}\n")
+        sys.stderr.write(f"Wrote {_plot.plot_stages(result, args.plot)}\n")
     return 0
 
 
@@ -143,14 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        target = loading.load_input_fn(args.target)
+        target = _loading.load_input_fn(args.target)
         if args.input_bound:
             return _input_bound(args, target, parser)
         return _check(args, target)
     except (
-        loading.UsageError,
-        checking.NoPipelineError,
-        plot.PlotPathError,
+        _loading.UsageError,
+        _checking.NoPipelineError,
+        _plot.PlotPathError,
         InputTimeoutError,
         ImportError,
     ) as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import weakref
 
-from estimator_multigpu.diagnose import _ops as ops
+from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._pipeline import DEVICE_COPY, Stage, topological
 
 INFINITE = math.inf
@@ -67,7 +67,7 @@ def _take_skip(stage: Stage, n: float) -> float | None:
 
 def _unary(stage: Stage, n: float) -> float | None:
     family = stage.family
-    if family in _SAME or stage.op in ops.PASS_THROUGH or stage.kind == DEVICE_COPY:
+    if family in _SAME or stage.op in _ops.PASS_THROUGH or stage.kind == DEVICE_COPY:
         if stage.op.startswith("ShuffleAndRepeat"):
             return _repeat(stage.int_arg("count"), n)
         return n

@@ -7,7 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _loading as loading
+from estimator_multigpu.diagnose import _loading
 from estimator_multigpu.diagnose._discovery import pipeline_feeding
 from estimator_multigpu.diagnose._findings import Finding, sort_findings
 from estimator_multigpu.diagnose._pipeline import Pipeline
@@ -92,7 +92,7 @@ def _independent_pipelines(pipeline: Pipeline) -> int:
 
 def _input_fn_pipeline(input_fn: Callable, mode: str, params, config) -> Pipeline:
     with tf.Graph().as_default():
-        result = loading.call_input_fn(input_fn, mode, params, config)
+        result = _loading.call_input_fn(input_fn, mode, params, config)
         if isinstance(result, tf.data.Dataset):
             return read_dataset(result)
         pipeline = pipeline_feeding(result)
@@ -143,9 +143,9 @@ def check_input_fn(
       TypeError, ValueError: for bad arguments, or when the input_fn's result
         comes from no dataset.
     """
-    loading.check_input_fn_signature(input_fn)
-    if mode not in loading.MODES:
-        raise ValueError(f"`mode` must be one of {loading.MODES}; received {mode!r}.")
+    _loading.check_input_fn_signature(input_fn)
+    if mode not in _loading.MODES:
+        raise ValueError(f"`mode` must be one of {_loading.MODES}; received {mode!r}.")
     _check_count("num_input_pipelines", num_input_pipelines, allow_none=True)
     pipeline = _input_fn_pipeline(input_fn, mode, params, config)
     pipelines = num_input_pipelines or _independent_pipelines(pipeline)

@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _ops as ops
+from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._library import Library
 from estimator_multigpu.diagnose._pipeline import Pipeline, Stage
 from estimator_multigpu.diagnose._reading import (
@@ -29,7 +29,7 @@ def _sources(tensors: list[tf.Tensor]) -> list[tf.Operation]:
         if op.name in seen:
             continue
         seen.add(op.name)
-        if op.type in ITERATOR_OPS or ops.is_dataset_op(op.type):
+        if op.type in ITERATOR_OPS or _ops.is_dataset_op(op.type):
             found.append(op)
             continue
         pending.extend(t.op for t in op.inputs)
@@ -67,7 +67,7 @@ def pipeline_feeding(result: Any) -> Pipeline | None:
     reader, inits = GraphReader(nodes, library), iterator_datasets(nodes)
     roots = []
     for op in _sources(tensors):
-        if ops.is_dataset_op(op.type):
+        if _ops.is_dataset_op(op.type):
             roots.append(reader.stage(op.name))
         elif op.name in inits:
             roots.append(reader.stage(inits[op.name]))

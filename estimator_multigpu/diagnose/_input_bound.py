@@ -10,13 +10,9 @@ import tensorflow as tf
 
 from estimator_multigpu import _tf_internals as internals
 from estimator_multigpu.diagnose import (
-    _loading as loading,
-)
-from estimator_multigpu.diagnose import (
-    _stage_timing as stage_timing,
-)
-from estimator_multigpu.diagnose import (
-    _step_runs as step_runs,
+    _loading,
+    _stage_timing,
+    _step_runs,
 )
 from estimator_multigpu.diagnose._stage_timing import StageThroughput
 
@@ -119,8 +115,8 @@ def _eager_dataset(source, params) -> tf.data.Dataset:
     if isinstance(source, tf.data.Dataset):
         dataset = source
     else:
-        loading.check_input_fn_signature(source, "input_fn_or_dataset")
-        dataset = loading.call_input_fn(source, "train", params)
+        _loading.check_input_fn_signature(source, "input_fn_or_dataset")
+        dataset = _loading.call_input_fn(source, "train", params)
     if not isinstance(dataset, tf.data.Dataset):
         raise TypeError(
             "`input_fn_or_dataset` must return a tf.data.Dataset when called "
@@ -136,7 +132,7 @@ def _eager_dataset(source, params) -> tf.data.Dataset:
     return dataset
 
 
-def _share(real: step_runs.Run, synthetic: step_runs.Run) -> tuple[float, str]:
+def _share(real: _step_runs.Run, synthetic: _step_runs.Run) -> tuple[float, str]:
     if real.wait_seconds is not None:
         return sum(real.wait_seconds) / real.total_seconds, MEASURED
     saved = 1 - synthetic.total_seconds / real.total_seconds
@@ -157,7 +153,7 @@ def _report(real, synthetic, stages) -> InputBoundReport:
         share_method=method,
         classification=classify(share),
         stages=tuple(stages),
-        slowest_stage=stage_timing.slowest(stages),
+        slowest_stage=_stage_timing.slowest(stages),
     )
 
 
@@ -228,17 +224,17 @@ def input_bound(
     progress = progress or _log_progress
     if model_fn is not None:
         args = (source, model_fn, params, steps, warmup_steps)
-        real = step_runs.graph_run(*args, False, progress, input_timeout)
-        synthetic = step_runs.graph_run(*args, True, progress)
+        real = _step_runs.graph_run(*args, False, progress, input_timeout)
+        synthetic = _step_runs.graph_run(*args, True, progress)
         dataset = _eager_dataset(source, params) if time_stages else None
     else:
         dataset = _eager_dataset(source, params)
-        real, synthetic = step_runs.eager_runs(
+        real, synthetic = _step_runs.eager_runs(
             dataset, step_fn, steps, warmup_steps, progress, input_timeout
         )
     stages = []
     if time_stages:
-        stages = stage_timing.stage_throughputs(
+        stages = _stage_timing.stage_throughputs(
             dataset, stage_seconds, _stage_progress(progress)
         )
     return _report(real, synthetic, stages)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _ops as ops
+from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._library import Library, function_names
 
 DEVICE_COPY = "device_copy"  # prefetch_to_device / copy_to_device.
@@ -42,17 +42,17 @@ class Stage:
 
     @property
     def family(self) -> str:
-        return ops.family(self.op)
+        return _ops.family(self.op)
 
     @property
     def label(self) -> str:
         """What the user wrote, with the op: `'map (ParallelMapDatasetV2)'`."""
         api = {DEVICE_COPY: "prefetch_to_device", MULTI_DEVICE: "MultiDeviceIterator"}
-        return f"{api.get(self.kind) or ops.api_name(self.op)} ({self.op})"
+        return f"{api.get(self.kind) or _ops.api_name(self.op)} ({self.op})"
 
     def arg(self, name: str) -> Any:
         """A constant input by argument name (e.g. `'buffer_size'`), or None."""
-        index = ops.ARGUMENTS.get(self.op, {}).get(name)
+        index = _ops.ARGUMENTS.get(self.op, {}).get(name)
         if index is None or not -len(self.arg_nodes) <= index < len(self.arg_nodes):
             return None
         return const_value(self.arg_nodes[index])
@@ -161,6 +161,6 @@ class Pipeline:
 
     def last(self, root: Stage) -> Stage:
         """The final transformation of a root, options wrappers skipped."""
-        while root.op in ops.PASS_THROUGH and root.inputs:
+        while root.op in _ops.PASS_THROUGH and root.inputs:
             root = root.inputs[0]
         return root

@@ -12,7 +12,7 @@ import tensorflow as tf
 
 from estimator_multigpu import _tf_internals as internals
 from estimator_multigpu._dataset_graph import serialize as _serialize
-from estimator_multigpu.diagnose import _ops as ops
+from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._library import Library
 from estimator_multigpu.diagnose._pipeline import (
     DEVICE_COPY,
@@ -86,7 +86,7 @@ class GraphReader:
         names = []
         for text in self._nodes[name].input:
             producer = None if text.startswith("^") else self._producer(text)
-            if producer is not None and ops.is_dataset_op(producer.op):
+            if producer is not None and _ops.is_dataset_op(producer.op):
                 names.append(producer.name)
         return names
 
@@ -101,7 +101,7 @@ class GraphReader:
         inputs, arg_nodes = [], []
         for text in data:
             producer = self._producer(text)
-            if producer is not None and ops.is_dataset_op(producer.op):
+            if producer is not None and _ops.is_dataset_op(producer.op):
                 inputs.append(self.stage(producer.name))
                 arg_nodes.append(None)
             else:
@@ -121,7 +121,7 @@ class GraphReader:
             if node is None or name in seen or depth > _CAPTURE_DEPTH:
                 continue
             seen.add(name)
-            if ops.is_dataset_op(node.op):
+            if _ops.is_dataset_op(node.op):
                 found.append(self.stage(name))
                 kind = kind or DEVICE_COPY
             elif name in self._iterators:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu import _tf_internals as internals
-from estimator_multigpu.diagnose import _stage_drain as stage_drain
+from estimator_multigpu.diagnose import _stage_drain
 from estimator_multigpu.diagnose._pipeline import Stage, topological
 from estimator_multigpu.diagnose._reading import read_dataset
 from estimator_multigpu.diagnose._rules._common import batch_levels
@@ -80,7 +80,7 @@ def _labels(dataset: tf.data.Dataset, datasets: list) -> tuple[list, list]:
 
 
 def _rates(dataset: tf.data.Dataset, level: int | None, seconds: float):
-    elements, examples = stage_drain.rates(dataset, bool(level), seconds)
+    elements, examples = _stage_drain.rates(dataset, bool(level), seconds)
     return elements, (examples if level is not None else None)
 
 

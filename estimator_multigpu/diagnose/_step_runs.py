@@ -15,7 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.diagnose import _loading as loading
+from estimator_multigpu.diagnose import _loading
 from estimator_multigpu.diagnose._stage_drain import examples_in
 from estimator_multigpu.diagnose._waiting import bounded
 
@@ -122,7 +122,7 @@ def _call_model_fn(model_fn: Callable, features, labels, params):
 
 
 def _graph_dataset(input_fn, params, synthetic: bool) -> tf.data.Dataset:
-    dataset = loading.call_input_fn(input_fn, "train", params)
+    dataset = _loading.call_input_fn(input_fn, "train", params)
     if not isinstance(dataset, tf.data.Dataset):
         raise TypeError(
             "With `model_fn`, the input_fn must return a tf.data.Dataset (it is "

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 from estimator_multigpu.distribute import _batch_size as batch_size_lib
-from estimator_multigpu.distribute import _multi_worker as multi_worker
+from estimator_multigpu.distribute import _multi_worker
 from estimator_multigpu.distribute import _options as options_lib
 from estimator_multigpu.distribute._replica_context import (
     ReplicaInputContext,
@@ -77,18 +77,18 @@ class _PipelineSettings:
 def _shard_shuffle_batch(dataset, ctx, settings: _PipelineSettings):
     """Shards, then shuffles with the shard's seed, repeats and batches
     (`sharding.shard_then_shuffle`: shards stay disjoint whatever the seeds)."""
-    plan = sharding.Shard(
+    plan = _sharding.Shard(
         num_shards=ctx.num_shards,
         shard_index=ctx.shard_index,
         per_device_batch_size=ctx.per_replica_batch_size,
         seed=ctx.seed,
     )
-    dataset = sharding.shard_then_shuffle(
+    dataset = _sharding.shard_then_shuffle(
         dataset,
         plan,
         shuffle_buffer_size=settings.shuffle_buffer_size,
         num_epochs=settings.num_epochs,
-        sharder=None if settings.user_shards else sharding.shard,
+        sharder=None if settings.user_shards else _sharding.shard,
     )
     dataset = dataset.batch(
         ctx.per_replica_batch_size, drop_remainder=settings.drop_remainder
@@ -174,7 +174,7 @@ def per_replica_dataset_fn(
             _check_dataset(dataset, ctx, user_batches)
             if not user_batches:
                 dataset = _shard_shuffle_batch(dataset, ctx, settings)
-        return multi_worker.explicit_auto_shard(dataset)
+        return _multi_worker.explicit_auto_shard(dataset)
 
     return replica_dataset_fn
 

@@ -7,8 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _sharding, _tf_internals
 from estimator_multigpu.inputs import InputContext
 
 
@@ -70,7 +69,7 @@ def input_workers(strategy, options) -> list[tuple[str, tuple[str, ...]]]:
     runs on its CPU and feeds all its replicas. (A MirroredStrategy that was
     once given `'per_replica'` keeps one pipeline per replica afterwards.)
     """
-    workers = tf_internals.input_workers(strategy.extended, options)
+    workers = _tf_internals.input_workers(strategy.extended, options)
     if workers is None:
         return _fallback_workers(strategy, options)
     return [
@@ -119,12 +118,12 @@ def make_context(
         num_shards=input_context.num_input_pipelines,
         shard_index=index,
         device=device,
-        per_device_batch_size=sharding.per_replica_batch_size(
+        per_device_batch_size=_sharding.per_replica_batch_size(
             global_batch_size, input_context.num_replicas_in_sync
         ),
         global_batch_size=global_batch_size,
         num_devices=input_context.num_replicas_in_sync,
-        seed=sharding.derive_seed(seed, index),
+        seed=_sharding.derive_seed(seed, index),
         devices=fed,
         input_context=input_context,
     )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import _exporters as exporters
+from estimator_multigpu.estimator import _exporters
 
 
 def _read_eval_results(event_file: str):
@@ -24,7 +24,7 @@ def _read_eval_results(event_file: str):
             yield result
 
 
-class BestExporter(exporters.Exporter):
+class BestExporter(_exporters.Exporter):
     """Exports when `compare_fn(best, current)` says the new result is better.
 
     On its first use with an Estimator it reads the best result so far from
@@ -55,17 +55,17 @@ class BestExporter(exporters.Exporter):
         name: str = "best_exporter",
         serving_input_receiver_fn: Callable | None = None,
         event_file_pattern: str = "eval/*.tfevents.*",
-        compare_fn: Callable = exporters.loss_smaller,
+        compare_fn: Callable = _exporters.loss_smaller,
         assets_extra: dict | None = None,
         as_text: bool = False,
         exports_to_keep: int | None = 5,
     ):
         if compare_fn is None:
             raise ValueError("`compare_fn` must not be None.")
-        exporters.verify_compare_fn_args(compare_fn)
-        exporters.check_exports_to_keep(exports_to_keep)
+        _exporters.verify_compare_fn_args(compare_fn)
+        _exporters.check_exports_to_keep(exports_to_keep)
         self._compare_fn = compare_fn
-        self._exporter = exporters.SavedModelExporter(
+        self._exporter = _exporters.SavedModelExporter(
             name, serving_input_receiver_fn, assets_extra, as_text
         )
         self._event_file_pattern = event_file_pattern
@@ -93,7 +93,7 @@ class BestExporter(exporters.Exporter):
         result = self._exporter.export(
             estimator, export_path, checkpoint_path, eval_result, is_the_final_export
         )
-        exporters.garbage_collect_exports(export_path, self._exports_to_keep)
+        _exporters.garbage_collect_exports(export_path, self._exports_to_keep)
         self._has_exported = True
         return result
 

@@ -9,7 +9,7 @@ import tempfile
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import _damaged as damaged
+from estimator_multigpu.estimator import _damaged
 
 # What an interrupted save leaves: the sharded saver's `<prefix>-<step>_temp/`
 # of `part-*` files, TensorFlow's bundle writer's `<file>.tempstate<uint64>`
@@ -155,9 +155,9 @@ def existing_latest(model_dir: str) -> str | None:
     """
     path = latest_checkpoint(model_dir)
     if not path:
-        named = damaged.state_checkpoint(model_dir)
+        named = _damaged.state_checkpoint(model_dir)
         if named:
-            damaged.check_readable(named)
+            _damaged.check_readable(named)
     return path
 
 
@@ -171,7 +171,7 @@ def given_checkpoint(checkpoint_path) -> str | None:
     path = as_path(checkpoint_path, "checkpoint_path")
     if not path or tf.io.gfile.exists(path + ".index") or tf.io.gfile.exists(path):
         return path
-    found = damaged.earlier_checkpoints(path)
+    found = _damaged.earlier_checkpoints(path)
     hint = (
         f"checkpoints there: {', '.join(found)}"
         if found
@@ -213,13 +213,13 @@ def global_step_in(model_dir: str) -> int:
     reader = load_checkpoint(path)
     if not reader.has_tensor(tf.compat.v1.GraphKeys.GLOBAL_STEP):
         return 0
-    with damaged.explain_restore_errors(path):
+    with _damaged.explain_restore_errors(path):
         return int(reader.get_tensor(tf.compat.v1.GraphKeys.GLOBAL_STEP))
 
 
 def load_checkpoint(path: str):
     """`tf.train.load_checkpoint`, with a clear error for a damaged checkpoint."""
-    with damaged.explain_restore_errors(path):
+    with _damaged.explain_restore_errors(path):
         return tf.train.load_checkpoint(path)
 
 

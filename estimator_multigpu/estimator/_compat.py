@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from estimator_multigpu.estimator import _spec as spec
+from estimator_multigpu.estimator import _spec
 
 
 def _real_classes() -> dict:
@@ -11,7 +11,7 @@ def _real_classes() -> dict:
     Taken once, so code that later rebinds `tf.estimator.RunConfig` to ours
     does not make ours look like the real one.
     """
-    if not spec.HAS_TF_ESTIMATOR:
+    if not _spec.HAS_TF_ESTIMATOR:
         return {}
     import tensorflow as tf
 

@@ -27,16 +27,12 @@ import tensorflow as tf
 from estimator_multigpu import cluster as cluster_lib
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator import (
-    _cluster as cluster,
+    _cluster,
+    _run_config,
+    _waits,
 )
 from estimator_multigpu.estimator import _estimator as estimator_lib
-from estimator_multigpu.estimator import (
-    _run_config as run_config,
-)
 from estimator_multigpu.estimator import _train as train_lib
-from estimator_multigpu.estimator import (
-    _waits as waits,
-)
 from estimator_multigpu.estimator._continuous_eval import run_evaluator
 from estimator_multigpu.estimator._sync_replicas import (
     step_timed_out,
@@ -46,7 +42,7 @@ from estimator_multigpu.estimator._sync_replicas import (
 
 __all__ = ["run", "sync_hooks", "sync_replicas_optimizer"]
 
-_TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
+_TRAINER_JOBS = (_cluster.CHIEF, _cluster.MASTER, _cluster.WORKER)
 _DELAY_SECS_PER_WORKER = 5  # tf.estimator's worker start delay.
 _MAX_DELAY_SECS = 60
 _POLL_SECS = 0.5
@@ -60,7 +56,7 @@ _STARTED = time.time()  # About when this process started.
 
 def is_distributed(config) -> bool:
     """Whether `config` names a task of a cluster (tf.estimator's test)."""
-    return bool(config.cluster_spec) or config.task_type == cluster.EVALUATOR
+    return bool(config.cluster_spec) or config.task_type == _cluster.EVALUATOR
 
 
 def run(estimator, train_spec, eval_spec) -> None:
@@ -70,7 +66,7 @@ def run(estimator, train_spec, eval_spec) -> None:
       ValueError: for a second evaluator or a task type that has no part.
     """
     config = estimator.config
-    if config.task_type == cluster.EVALUATOR and config.task_id > 0:
+    if config.task_type == _cluster.EVALUATOR and config.task_id > 0:
         raise ValueError(
             "For distributed training, there can only be one `evaluator` task "
             f"(with task id 0).  Given task id {config.task_id} (TF_CONFIG "
@@ -78,8 +74,8 @@ def run(estimator, train_spec, eval_spec) -> None:
             "tf.estimator did; run one evaluator, with index 0)."
         )
     runners = {
-        cluster.PS: run_ps,
-        cluster.EVALUATOR: run_evaluator,
+        _cluster.PS: run_ps,
+        _cluster.EVALUATOR: run_evaluator,
         **{job: run_trainer for job in _TRAINER_JOBS},
     }
     if config.task_type not in runners:
@@ -173,9 +169,9 @@ def train_on_server(estimator, train_spec, server) -> None:
     """
     config = estimator.config
     if server is not None:
-        ps_tasks = waits.tasks_of(config.cluster_spec, (cluster.PS,))
-        waits.wait_for_servers(ps_tasks, config.session_creation_timeout_secs)
-    if config.task_type == cluster.WORKER and not config.is_chief:
+        ps_tasks = _waits.tasks_of(config.cluster_spec, (_cluster.PS,))
+        _waits.wait_for_servers(ps_tasks, config.session_creation_timeout_secs)
+    if config.task_type == _cluster.WORKER and not config.is_chief:
         wait_for_chief(config, estimator.model_dir)
     try:
         train_lib.train(
@@ -190,7 +186,7 @@ def train_on_server(estimator, train_spec, server) -> None:
     except tf.errors.DeadlineExceededError as error:
         raise step_timed_out(config) from error
     finally:
-        waits.stop_watching()
+        _waits.stop_watching()
 
 
 def placement(config, server) -> train_lib.Placement:
@@ -217,8 +213,10 @@ def session_config(config) -> tf.compat.v1.ConfigProto | None:
     """
     if config.session_config is not None and config.session_config.device_filters:
         return None
-    default = config.session_config or run_config.get_default_session_config()
-    return cluster.distributed_session_config(config.task_type, config.task_id, default)
+    default = config.session_config or _run_config.get_default_session_config()
+    return _cluster.distributed_session_config(
+        config.task_type, config.task_id, default
+    )
 
 
 def replica_device_setter(config):

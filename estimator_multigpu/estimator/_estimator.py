@@ -11,18 +11,12 @@ import tensorflow as tf
 
 from estimator_multigpu import _model_fn as model_fn_lib
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _compat as compat,
-)
-from estimator_multigpu.estimator import (
-    _damaged as damaged,
+    _checkpoints,
+    _compat,
+    _damaged,
+    _model_fn_args,
 )
 from estimator_multigpu.estimator import _evaluate as evaluate_lib
-from estimator_multigpu.estimator import (
-    _model_fn_args as model_fn_args,
-)
 from estimator_multigpu.estimator import _predict as predict_lib
 from estimator_multigpu.estimator import _saved_model as saved_model_lib
 from estimator_multigpu.estimator import _train as train_lib
@@ -73,14 +67,14 @@ class Estimator:
         """
         _assert_members_not_overridden(type(self))
         self._config = _merge_config(config, model_dir)
-        model_fn_args.verify_model_fn_args(model_fn, params)
+        _model_fn_args.verify_model_fn_args(model_fn, params)
         self._session_config = self._config.session_config
         self._model_fn = model_fn
         self._replicated_model_fn = None
         self._params = copy.deepcopy(params or {})
-        self._model = model_fn_args.BoundModel(
+        self._model = _model_fn_args.BoundModel(
             call=self._call_model_fn,
-            warm_start_settings=checkpoints.warm_start_settings(warm_start_from),
+            warm_start_settings=_checkpoints.warm_start_settings(warm_start_from),
         )
         tf.get_logger().info("Using config: %s", self._config)
 
@@ -107,18 +101,18 @@ class Estimator:
 
     def latest_checkpoint(self) -> str | None:
         """The latest checkpoint in `model_dir`, or None."""
-        return checkpoints.latest_checkpoint(self.model_dir)
+        return _checkpoints.latest_checkpoint(self.model_dir)
 
     def get_variable_names(self) -> list[str]:
         """Names of the variables in the latest checkpoint."""
-        path = checkpoints.require_checkpoint(self.model_dir)
-        with damaged.explain_restore_errors(path):
+        path = _checkpoints.require_checkpoint(self.model_dir)
+        with _damaged.explain_restore_errors(path):
             return [name for name, _ in tf.train.list_variables(path)]
 
     def get_variable_value(self, name: str):
         """Value (numpy) of variable `name` in the latest checkpoint."""
-        path = checkpoints.require_checkpoint(self.model_dir)
-        with damaged.explain_restore_errors(path):
+        path = _checkpoints.require_checkpoint(self.model_dir)
+        with _damaged.explain_restore_errors(path):
             return tf.train.load_variable(path, name)
 
     def eval_dir(self, name: str | None = None) -> str:
@@ -251,11 +245,11 @@ class Estimator:
         model_fn = self._model_fn
         if replicate:
             if self._replicated_model_fn is None:
-                self._replicated_model_fn = model_fn_args.maybe_replicate(
+                self._replicated_model_fn = _model_fn_args.maybe_replicate(
                     self._model_fn, self._config
                 )
             model_fn = self._replicated_model_fn
-        with model_fn_args.explain_per_device_errors(features, labels, model_fn):
+        with _model_fn_args.explain_per_device_errors(features, labels, model_fn):
             tf.get_logger().info("Calling model_fn.")
             spec = model_fn_lib.call_model_fn(
                 model_fn, features, labels, mode, self.params, config or self.config
@@ -264,7 +258,7 @@ class Estimator:
             return spec
 
 
-def model_of(estimator: Estimator) -> model_fn_args.BoundModel:
+def model_of(estimator: Estimator) -> _model_fn_args.BoundModel:
     """What `estimator` passes to the train/evaluate/predict/export modules."""
     return estimator._model
 
@@ -295,7 +289,7 @@ def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:
     if config is None:
         tf.get_logger().info("Using default config.")
         config = RunConfig()
-    config = compat.as_emg_run_config(config)
+    config = _compat.as_emg_run_config(config)
     if not isinstance(config, RunConfig):
         raise ValueError(
             f"config must be an instance of `RunConfig`, but provided {config!r} "
@@ -304,12 +298,12 @@ def _merge_config(config: RunConfig | None, model_dir) -> RunConfig:
     if config.session_config is None:
         config = config.replace(session_config=get_default_session_config())
     if model_dir is not None:
-        model_dir = checkpoints.as_path(model_dir, "model_dir")
+        model_dir = _checkpoints.as_path(model_dir, "model_dir")
         if config.model_dir is not None and config.model_dir != model_dir:
             raise ValueError(
                 "`model_dir` are set both in constructor and `RunConfig`, but with "
                 f"different values. In constructor: '{model_dir}', in `RunConfig`: "
                 f"'{config.model_dir}' "
             )
-    model_dir = checkpoints.resolve_model_dir(model_dir or config.model_dir)
+    model_dir = _checkpoints.resolve_model_dir(model_dir or config.model_dir)
     return config.replace(model_dir=model_dir)

@@ -7,22 +7,15 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu import per_device
+from estimator_multigpu import _tf_internals, per_device
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _damaged as damaged,
+    _checkpoints,
+    _damaged,
+    _model_fn_args,
+    _summaries,
 )
 from estimator_multigpu.estimator import _hooks as hooks_lib
 from estimator_multigpu.estimator import _input_fn as input_fn_lib
-from estimator_multigpu.estimator import (
-    _model_fn_args as model_fn_args,
-)
-from estimator_multigpu.estimator import (
-    _summaries as summaries,
-)
 from estimator_multigpu.estimator._spec import ModeKeys
 from estimator_multigpu.estimator._train import as_step_count, check_hooks
 
@@ -46,7 +39,7 @@ def eval_dir(model_dir: str, name: str | None = None) -> str:
 
 def evaluate(
     estimator,
-    model: model_fn_args.BoundModel,
+    model: _model_fn_args.BoundModel,
     input_fn: Callable,
     steps: int | None = None,
     hooks: Sequence | None = None,
@@ -61,15 +54,15 @@ def evaluate(
     hooks = check_hooks(hooks) + steps_hooks(steps)
     input_fn_lib.verify_input_fn(input_fn)
     eval_dir(estimator.model_dir, name)  # Checks `name` before anything runs.
-    checkpoint_path = checkpoints.checkpoint_or_latest(
+    checkpoint_path = _checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "evaluate"
     )
     with tf.Graph().as_default():
         scaffold, update_op, eval_dict, all_hooks = build_eval_graph(
             estimator, model, input_fn, hooks, checkpoint_path
         )
-        with damaged.explain_restore_errors(checkpoint_path):
-            results = tf_internals.evaluate_once(
+        with _damaged.explain_restore_errors(checkpoint_path):
+            results = _tf_internals.evaluate_once(
                 checkpoint_path=checkpoint_path,
                 scaffold=scaffold,
                 eval_ops=update_op,
@@ -136,9 +129,9 @@ def write_summaries(estimator, name, results: dict, checkpoint_path) -> None:
     `experimental.InMemoryEvaluatorHook`; not exported by `emg.estimator`.
     """
     output_dir = eval_dir(estimator.model_dir, name)
-    summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
+    _summaries.write_dict(output_dir, results, results[_GLOBAL_STEP])
     if checkpoint_path:
-        summaries.write_checkpoint_path(
+        _summaries.write_checkpoint_path(
             output_dir, checkpoint_path, results[_GLOBAL_STEP]
         )
 
@@ -148,7 +141,7 @@ def steps_hooks(steps: int | None) -> list:
     if steps is None:
         return []
     steps = as_step_count(steps, "steps")
-    return [tf_internals.stop_after_n_evals_hook(steps)]
+    return [_tf_internals.stop_after_n_evals_hook(steps)]
 
 
 def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
@@ -170,7 +163,7 @@ def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
     metrics[LOSS_METRIC_KEY] = tf.compat.v1.metrics.mean(spec.loss)
     update_op, eval_dict = _split_metric_ops(metrics)
     if not checkpoint_path:
-        checkpoints.maybe_warm_start(model.warm_start_settings)
+        _checkpoints.maybe_warm_start(model.warm_start_settings)
     if _GLOBAL_STEP in eval_dict:
         raise ValueError(
             "Metric with name `global_step` is not allowed, because Estimator "
@@ -195,7 +188,7 @@ def _split_metric_ops(metrics: dict):
 def _with_default_local_init(scaffold):
     """Adds the eval step, table and input initialisers to a custom local_init_op."""
     if scaffold and scaffold.local_init_op is not None:
-        tf_internals.get_or_create_eval_step()
+        _tf_internals.get_or_create_eval_step()
         local_init = tf.group(
             scaffold.local_init_op, tf.compat.v1.train.Scaffold.default_local_init_op()
         )

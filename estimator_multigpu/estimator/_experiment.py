@@ -7,12 +7,11 @@ import time
 import tensorflow as tf
 
 from estimator_multigpu._model_fn import fn_args
-from estimator_multigpu.estimator import _cluster as cluster
-from estimator_multigpu.estimator import _distributed as distributed
+from estimator_multigpu.estimator import _cluster, _distributed
 from estimator_multigpu.estimator import _estimator as estimator_lib
 from estimator_multigpu.estimator._training import TrainSpec
 
-_TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
+_TRAINER_JOBS = (_cluster.CHIEF, _cluster.MASTER, _cluster.WORKER)
 _WARN_EVERY_SECS = 600  # contrib warned of a missing checkpoint every 10 minutes.
 _POLL_SECS = 0.5  # Least wait between two looks for a new checkpoint.
 _NOT_STARTED = object()
@@ -178,14 +177,14 @@ class Experiment:
     def _train_in_cluster(self, max_steps):
         """Trains as this task of the cluster, on its server (started once)."""
         if self._server is _NOT_STARTED:
-            self._server = distributed.start_server(self._estimator.config)
+            self._server = _distributed.start_server(self._estimator.config)
         spec = TrainSpec(
             self._train_input_fn,
             max_steps=max_steps,
             hooks=self._train_monitors,
             saving_listeners=self._saving_listeners,
         )
-        distributed.train_on_server(self._estimator, spec, self._server)
+        _distributed.train_on_server(self._estimator, spec, self._server)
         return self._estimator
 
     def evaluate(self, delay_secs=None, name=None) -> dict:

@@ -17,7 +17,7 @@ import os
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu.estimator import _disk_space as disk_space
+from estimator_multigpu.estimator import _disk_space
 
 
 class NonFiniteVariablesError(tf.compat.v1.train.NanLossDuringTrainingError):
@@ -143,7 +143,7 @@ class FiniteSaver(tf.compat.v1.train.Saver):
             variables = getattr(self, "_variable_bytes", 0)
             return variables + sess.graph.as_graph_def().ByteSize()
 
-        with disk_space.removing_partial_save(prefix, needed, _kept(save_path)):
+        with _disk_space.removing_partial_save(prefix, needed, _kept(save_path)):
             return super().save(sess, save_path, global_step, *args, **kwargs)
 
     def _non_finite(self, nan: np.ndarray, inf: np.ndarray) -> list:

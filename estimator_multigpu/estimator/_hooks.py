@@ -6,8 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu import per_device
+from estimator_multigpu import _tf_internals, per_device
 
 
 def batch_size_of(features: Any) -> int | tf.Tensor | None:
@@ -40,7 +39,7 @@ def _leaves(features: Any) -> list:
     return [features]
 
 
-class ExampleCounterHook(tf_internals.StepCounterHook):
+class ExampleCounterHook(_tf_internals.StepCounterHook):
     """`tf.train.StepCounterHook` that also reports examples/sec.
 
     Writes `global_step/sec` (as tf.estimator does) and `examples/sec` to the

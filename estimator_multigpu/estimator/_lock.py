@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import _processes as processes
+from estimator_multigpu.estimator import _processes
 
 LOCK_NAME = ".emg-train.lock"
 _TAKEOVER_SUFFIX = ".takeover"
@@ -182,8 +182,8 @@ def _this_process() -> dict:
         "pid": pid,
         "host": socket.gethostname(),
         "started": started.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "pid_namespace": processes.pid_namespace(),
-        "process_start": processes.start_time(pid),
+        "pid_namespace": _processes.pid_namespace(),
+        "process_start": _processes.start_time(pid),
         "command": " ".join(sys.argv)[:200],
         "token": uuid.uuid4().hex,
     }
@@ -229,7 +229,7 @@ def _refuse_unless_stale(model_dir: str, other: dict) -> None:
             f"runs there any more, delete {path} and start again; otherwise "
             "train into another model_dir."
         )
-    if not processes.is_running(other.get("pid"), other.get("process_start")):
+    if not _processes.is_running(other.get("pid"), other.get("process_start")):
         return
     if other.get("pid") == os.getpid():
         raise ModelDirLockedError(
@@ -248,7 +248,7 @@ def _same_machine(other: dict) -> bool:
     """Same host name and pid namespace: its pid can be checked from here."""
     return (
         other.get("host") == socket.gethostname()
-        and other.get("pid_namespace") == processes.pid_namespace()
+        and other.get("pid_namespace") == _processes.pid_namespace()
     )
 
 

@@ -10,15 +10,11 @@ import tensorflow as tf
 
 from estimator_multigpu import per_device
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _damaged as damaged,
+    _checkpoints,
+    _damaged,
+    _model_fn_args,
 )
 from estimator_multigpu.estimator import _input_fn as input_fn_lib
-from estimator_multigpu.estimator import (
-    _model_fn_args as model_fn_args,
-)
 from estimator_multigpu.estimator._spec import ModeKeys
 from estimator_multigpu.estimator._train import check_hooks
 
@@ -54,7 +50,7 @@ def check_yield_single_examples(value) -> bool:
 
 def predict(
     estimator,
-    model: model_fn_args.BoundModel,
+    model: _model_fn_args.BoundModel,
     input_fn: Callable,
     predict_keys: Sequence[str] | None = None,
     hooks: Sequence | None = None,
@@ -69,7 +65,7 @@ def predict(
     predict_keys = check_predict_keys(predict_keys)
     yield_single_examples = check_yield_single_examples(yield_single_examples)
     input_fn_lib.verify_input_fn(input_fn)
-    checkpoint_path = checkpoints.checkpoint_or_latest(
+    checkpoint_path = _checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "predict"
     )
     with tf.Graph().as_default():
@@ -81,7 +77,7 @@ def predict(
             scaffold=scaffold,
             config=estimator.config.session_config,
         )
-        with damaged.explain_restore_errors(checkpoint_path):
+        with _damaged.explain_restore_errors(checkpoint_path):
             session = tf.compat.v1.train.MonitoredSession(creator, hooks=all_hooks)
         with session:
             while not session.should_stop():
@@ -100,7 +96,7 @@ def _build(estimator, model, input_fn, predict_keys, hooks, checkpoint_path):
     _warn_if_endless(features)
     spec = model.call(features, None, ModeKeys.PREDICT)
     if not checkpoint_path:
-        checkpoints.maybe_warm_start(model.warm_start_settings)
+        _checkpoints.maybe_warm_start(model.warm_start_settings)
     predictions = extract_keys(spec.predictions, predict_keys)
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     all_hooks = input_hooks + hooks + list(spec.prediction_hooks or [])

@@ -11,13 +11,9 @@ import tensorflow as tf
 
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator import (
-    _cluster as cluster,
-)
-from estimator_multigpu.estimator import (
-    _run_config_properties as run_config_properties,
-)
-from estimator_multigpu.estimator import (
-    _strategies as strategies,
+    _cluster,
+    _run_config_properties,
+    _strategies,
 )
 
 _USE_DEFAULT = object()
@@ -73,7 +69,7 @@ def _resolve_save_defaults(steps, secs):
     return steps, secs
 
 
-class RunConfig(run_config_properties.RunConfigProperties):
+class RunConfig(_run_config_properties.RunConfigProperties):
     """Configuration of an `Estimator` run; same arguments as tf.estimator's.
 
     Arguments keep tf.estimator's order; `TF_CONFIG` is read into the cluster
@@ -157,8 +153,8 @@ class RunConfig(run_config_properties.RunConfigProperties):
         steps, secs = _resolve_save_defaults(
             save_checkpoints_steps, save_checkpoints_secs
         )
-        env = cluster.tf_config()
-        self._model_dir = cluster.model_dir_from(env, _as_path(model_dir))
+        env = _cluster.tf_config()
+        self._model_dir = _cluster.model_dir_from(env, _as_path(model_dir))
         self._tf_random_seed = tf_random_seed
         self._save_summary_steps = save_summary_steps
         self._save_checkpoints_steps = steps
@@ -178,9 +174,9 @@ class RunConfig(run_config_properties.RunConfigProperties):
         self._devices = devices
         self._num_gpus = num_gpus
         self._log_examples_per_sec = log_examples_per_sec
-        self._set_cluster(cluster.properties(env))
+        self._set_cluster(_cluster.properties(env))
         if session_config is None and self._cluster_spec:
-            self._session_config = cluster.distributed_session_config(
+            self._session_config = _cluster.distributed_session_config(
                 self._task_type, self._task_id, get_default_session_config()
             )
         _validate(self)
@@ -236,14 +232,14 @@ class RunConfig(run_config_properties.RunConfigProperties):
 
     def _strategy_devices(self) -> tuple:
         """`(train, eval)` devices of the distribution strategies, or Nones."""
-        train, evaluation = strategies.from_distribute_config(
+        train, evaluation = _strategies.from_distribute_config(
             self._experimental_distribute
         )
         train = self._train_distribute or train
         evaluation = self._eval_distribute or evaluation
         return (
-            strategies.devices_of(train, "train_distribute"),
-            strategies.devices_of(evaluation, "eval_distribute"),
+            _strategies.devices_of(train, "train_distribute"),
+            _strategies.devices_of(evaluation, "eval_distribute"),
         )
 
     def __repr__(self) -> str:

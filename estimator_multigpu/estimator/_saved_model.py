@@ -7,23 +7,19 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _damaged as damaged,
+    _checkpoints,
+    _damaged,
+    _model_fn_args,
 )
 from estimator_multigpu.estimator import _input_fn as input_fn_lib
-from estimator_multigpu.estimator import (
-    _model_fn_args as model_fn_args,
-)
 from estimator_multigpu.estimator._spec import ModeKeys
 
 
 def export_saved_model(
     estimator,
-    model: model_fn_args.BoundModel,
+    model: _model_fn_args.BoundModel,
     export_dir_base: str,
     serving_input_receiver_fn: Callable,
     assets_extra: dict | None = None,
@@ -67,7 +63,7 @@ def export_saved_model(
 
 def export_all_saved_models(
     estimator,
-    model: model_fn_args.BoundModel,
+    model: _model_fn_args.BoundModel,
     export_dir_base: str,
     input_receiver_fn_map: dict,
     assets_extra: dict | None = None,
@@ -85,16 +81,18 @@ def export_all_saved_models(
       The export directory, as bytes.
     """
     modes = _ordered_modes(input_receiver_fn_map)
-    export_dir_base = checkpoints.as_path(export_dir_base, "export_dir_base")
+    export_dir_base = _checkpoints.as_path(export_dir_base, "export_dir_base")
     if not export_dir_base:
         raise ValueError(
             "`export_dir_base` must name the directory under which the "
             f"timestamped export is written; received {export_dir_base!r}."
         )
-    checkpoint_path = checkpoints.given_checkpoint(checkpoint_path)
+    checkpoint_path = _checkpoints.given_checkpoint(checkpoint_path)
     checkpoint_path = checkpoint_path or _default_checkpoint(estimator, model)
-    export_dir = tf_internals.export_utils().get_timestamped_export_dir(export_dir_base)
-    temp_dir = tf_internals.export_utils().get_temp_export_dir(export_dir)
+    export_dir = _tf_internals.export_utils().get_timestamped_export_dir(
+        export_dir_base
+    )
+    temp_dir = _tf_internals.export_utils().get_temp_export_dir(export_dir)
     try:
         builder = None
         for mode in modes:
@@ -147,7 +145,7 @@ def _remove_quietly(temp_dir: bytes) -> None:
 
 
 def _default_checkpoint(estimator, model) -> str:
-    path = checkpoints.existing_latest(estimator.model_dir)
+    path = _checkpoints.existing_latest(estimator.model_dir)
     if path:
         return path
     settings = model.warm_start_settings
@@ -187,7 +185,7 @@ def _add_meta_graph(
         local_init = tf.compat.v1.train.Scaffold.default_local_init_op()
     saver = spec.scaffold.saver or tf.compat.v1.train.Saver(sharded=True)
     meta_graph = {
-        "tags": tf_internals.export_utils().EXPORT_TAG_MAP[mode],
+        "tags": _tf_internals.export_utils().EXPORT_TAG_MAP[mode],
         "signature_def_map": _signatures(receiver, spec, mode),
         "assets_collection": tf.compat.v1.get_collection(
             tf.compat.v1.GraphKeys.ASSET_FILEPATHS
@@ -224,14 +222,14 @@ def _call_receiver_fn(receiver_fn):
 
 def _signatures(receiver, spec, mode: str) -> dict:
     """SignatureDefs: the receiver tensors in, the spec's export outputs out."""
-    outputs = tf_internals.export_utils().export_outputs_for_mode(
+    outputs = _tf_internals.export_utils().export_outputs_for_mode(
         mode=spec.mode,
         serving_export_outputs=spec.export_outputs,
         predictions=spec.predictions,
         loss=spec.loss,
         metrics=spec.eval_metric_ops,
     )
-    return tf_internals.export_utils().build_all_signature_defs(
+    return _tf_internals.export_utils().build_all_signature_defs(
         receiver.receiver_tensors,
         outputs,
         getattr(receiver, "receiver_tensors_alternatives", None),
@@ -241,7 +239,7 @@ def _signatures(receiver, spec, mode: str) -> dict:
 
 def _restore(saver, session, checkpoint_path: str, mode: str) -> None:
     try:
-        with damaged.explain_restore_errors(checkpoint_path):
+        with _damaged.explain_restore_errors(checkpoint_path):
             saver.restore(session, checkpoint_path)
     except tf.errors.NotFoundError as error:
         raise ValueError(

@@ -10,7 +10,7 @@ import numpy as np
 import tensorflow as tf
 from google.protobuf import message
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 
 _GLOBAL_STEP = tf.compat.v1.GraphKeys.GLOBAL_STEP
 _WRITER_NUMBERS = itertools.count()
@@ -28,7 +28,7 @@ def writer(logdir: str) -> tf.compat.v1.summary.FileWriter:
     `CheckpointSaverHook`, `StepCounterHook`) look it up, so all of a run's
     events go to the one new file, never appended to an older one.
     """
-    return tf_internals.cached_file_writer(
+    return _tf_internals.cached_file_writer(
         logdir,
         lambda: tf.compat.v1.summary.FileWriter(
             logdir,

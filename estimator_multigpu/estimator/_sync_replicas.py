@@ -12,10 +12,9 @@ import weakref
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator import _cluster as cluster
-from estimator_multigpu.estimator import _waits as waits
+from estimator_multigpu.estimator import _cluster, _waits
 
-_TRAINER_JOBS = (cluster.CHIEF, cluster.MASTER, cluster.WORKER)
+_TRAINER_JOBS = (_cluster.CHIEF, _cluster.MASTER, _cluster.WORKER)
 # Graph -> its sync_replicas_optimizers (not a graph collection: the
 # checkpoint's MetaGraph cannot serialise optimizers).
 _SYNC_OPTIMIZERS = weakref.WeakKeyDictionary()
@@ -121,7 +120,7 @@ def sync_hooks(is_chief: bool, config=None) -> list:
                 "steps (SyncReplicasOptimizer) from the training tasks"
             )
             hooks.append(
-                waits.StepWatchHook(
+                _waits.StepWatchHook(
                     _peers(config), what, timeout_secs=optimizer.step_timeout_secs
                 )
             )
@@ -131,7 +130,7 @@ def sync_hooks(is_chief: bool, config=None) -> list:
 def _peers(config) -> dict[str, str]:
     """`task -> address` of the other training tasks of `config`'s cluster."""
     own = f"/job:{config.task_type}/task:{config.task_id}"
-    tasks = waits.tasks_of(config.cluster_spec, _TRAINER_JOBS)
+    tasks = _waits.tasks_of(config.cluster_spec, _TRAINER_JOBS)
     return {task: address for task, address in tasks.items() if task != own}
 
 
@@ -143,7 +142,7 @@ def step_timed_out(config) -> RuntimeError:
     bound = f"step_timeout_secs={bounds[0]:g}" if bounds else "its timeout"
     return RuntimeError(
         f"A synchronous training step waited more than {bound} s for the "
-        f"gradients of the other training tasks: {waits.describe(_peers(config))}. "
+        f"gradients of the other training tasks: {_waits.describe(_peers(config))}. "
         "One of them stopped, died or never started: restart it (same program, "
         "its own TF_CONFIG), or raise sync_replicas_optimizer(..., "
         "step_timeout_secs=...)."

@@ -11,31 +11,18 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu import per_device
+from estimator_multigpu import _tf_internals, per_device
 from estimator_multigpu.estimator import (
-    _checkpoints as checkpoints,
-)
-from estimator_multigpu.estimator import (
-    _cluster as cluster,
-)
-from estimator_multigpu.estimator import (
-    _damaged as damaged,
-)
-from estimator_multigpu.estimator import (
-    _finite_saver as finite_saver,
+    _checkpoints,
+    _cluster,
+    _damaged,
+    _finite_saver,
+    _lock,
+    _model_fn_args,
+    _summaries,
 )
 from estimator_multigpu.estimator import _hooks as hooks_lib
 from estimator_multigpu.estimator import _input_fn as input_fn_lib
-from estimator_multigpu.estimator import (
-    _lock as lock,
-)
-from estimator_multigpu.estimator import (
-    _model_fn_args as model_fn_args,
-)
-from estimator_multigpu.estimator import (
-    _summaries as summaries,
-)
 from estimator_multigpu.estimator._spec import ModeKeys
 
 _HOOKS_MESSAGE = "Hooks must be a SessionRunHook, given: {!r}"
@@ -180,7 +167,7 @@ LOCAL = Placement()
 
 def train(
     estimator,
-    model: model_fn_args.BoundModel,
+    model: _model_fn_args.BoundModel,
     input_fn: Callable,
     hooks: Sequence | None = None,
     steps: int | None = None,
@@ -201,21 +188,21 @@ def train(
       lock.ModelDirLockedError: if another process trains in `model_dir`.
     """
     if not placement.in_cluster:
-        cluster.check_trainable_here(estimator.config)
+        _cluster.check_trainable_here(estimator.config)
     steps, max_steps = check_steps(steps, max_steps)
     hooks = check_hooks(hooks)
     saving_listeners = check_listeners(saving_listeners)
     input_fn_lib.verify_input_fn(input_fn)
     model_dir = estimator.model_dir
     if max_steps is not None:
-        if max_steps <= checkpoints.global_step_in(model_dir):
+        if max_steps <= _checkpoints.global_step_in(model_dir):
             tf.get_logger().info("Skipping training since max_steps has already saved.")
             return None
     if steps is not None or max_steps is not None:
         hooks.append(tf.compat.v1.train.StopAtStepHook(steps, max_steps))
     with _lock_if_chief(model_dir, placement) as holder:
         if holder is not None:
-            checkpoints.remove_interrupted_saves(model_dir)
+            _checkpoints.remove_interrupted_saves(model_dir)
         device_fn = placement.device_fn or estimator.config.device_fn
         with tf.Graph().as_default() as graph, graph.device(device_fn):
             loss = _build_and_run(
@@ -228,7 +215,7 @@ def train(
 def _lock_if_chief(model_dir: str, placement: Placement):
     """The training lock of `model_dir`; a cluster's other workers take none."""
     if placement.is_chief:
-        return lock.hold(model_dir)
+        return _lock.hold(model_dir)
     return contextlib.nullcontext(None)
 
 
@@ -236,7 +223,7 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
-    step_read = tf_internals.get_or_create_global_step_read()
+    step_read = _tf_internals.get_or_create_global_step_read()
     result = input_fn_lib.call_input_fn(
         input_fn, ModeKeys.TRAIN, estimator.params, config
     )
@@ -250,7 +237,7 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     model_fn_lib.check_scalar_loss(spec.loss, "the model_fn's loss")
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
-        checkpoints.maybe_warm_start(model.warm_start_settings)
+        _checkpoints.maybe_warm_start(model.warm_start_settings)
     _add_loss_summary(spec.loss)
     worker_hooks = input_hooks + hooks + _default_hooks(spec, global_step, config)
     worker_hooks += placement.hooks_fn()
@@ -292,7 +279,7 @@ def _default_hooks(spec, global_step, config) -> list:
 def _add_default_saver(config) -> None:
     if tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SAVERS):
         return
-    saver = finite_saver.FiniteSaver(  # NaN variables never become the latest.
+    saver = _finite_saver.FiniteSaver(  # NaN variables never become the latest.
         sharded=True,
         max_to_keep=config.keep_checkpoint_max,
         keep_checkpoint_every_n_hours=config.keep_checkpoint_every_n_hours,
@@ -332,15 +319,15 @@ def _chief_hooks(spec, worker_hooks, scaffold, config, saving_listeners) -> list
 
 def _attach_listeners(saver_hook, saving_listeners) -> None:
     for listener in saving_listeners:
-        tf_internals.add_saving_listener(saver_hook, listener)
+        _tf_internals.add_saving_listener(saver_hook, listener)
 
 
 def _session(estimator, scaffold, worker_hooks, chief_hooks, spec, placement):
     """A MonitoredTrainingSession, restored from the latest checkpoint if any."""
     config = estimator.config
     if placement.is_chief:
-        summaries.writer(estimator.model_dir)  # Before the hooks ask for one.
-    with damaged.explain_restore_errors(damaged.state_checkpoint(config.model_dir)):
+        _summaries.writer(estimator.model_dir)  # Before the hooks ask for one.
+    with _damaged.explain_restore_errors(_damaged.state_checkpoint(config.model_dir)):
         return tf.compat.v1.train.MonitoredTrainingSession(
             master=placement.master,
             is_chief=placement.is_chief,

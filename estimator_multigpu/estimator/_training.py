@@ -7,13 +7,9 @@ import collections
 import tensorflow as tf
 
 from estimator_multigpu.estimator import (
-    _compat as compat,
-)
-from estimator_multigpu.estimator import (
-    _distributed as distributed,
-)
-from estimator_multigpu.estimator import (
-    _eval_listener as eval_listener,
+    _compat,
+    _distributed,
+    _eval_listener,
 )
 from estimator_multigpu.estimator._train import (
     SPEC_HOOKS_MESSAGE,
@@ -190,8 +186,8 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
     Raises:
       TypeError: for an estimator or specs of the wrong type.
     """
-    train_spec = compat.as_emg_train_spec(train_spec)
-    eval_spec = compat.as_emg_eval_spec(eval_spec)
+    train_spec = _compat.as_emg_train_spec(train_spec)
+    eval_spec = _compat.as_emg_eval_spec(eval_spec)
     if not isinstance(eval_spec, EvalSpec):
         raise TypeError(
             "`eval_spec` must have type `tf.estimator.EvalSpec`. Got: "
@@ -207,8 +203,8 @@ def train_and_evaluate(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
             "`train_spec` must have type `tf.estimator.TrainSpec`. Got: "
             f"{type(train_spec)} (pass an emg.estimator.TrainSpec)."
         )
-    if distributed.is_distributed(estimator.config):
-        distributed.run(estimator, train_spec, eval_spec)
+    if _distributed.is_distributed(estimator.config):
+        _distributed.run(estimator, train_spec, eval_spec)
         return None
     tf.get_logger().info("Running training and evaluation locally (non-distributed).")
     return _run_local(estimator, train_spec, eval_spec)
@@ -224,8 +220,8 @@ def _run_local(estimator, train_spec: TrainSpec, eval_spec: EvalSpec):
         config.save_checkpoints_steps,
         config.save_checkpoints_secs,
     )
-    evaluator = eval_listener.Evaluator(estimator, eval_spec, train_spec.max_steps)
-    listener = eval_listener.EvaluateAfterSave(evaluator, eval_spec.throttle_secs)
+    evaluator = _eval_listener.Evaluator(estimator, eval_spec, train_spec.max_steps)
+    listener = _eval_listener.EvaluateAfterSave(evaluator, eval_spec.throttle_secs)
     estimator.train(
         input_fn=train_spec.input_fn,
         max_steps=train_spec.max_steps,

@@ -11,10 +11,10 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 
-export_output = tf_internals.export_output()
-_export_utils = tf_internals.export_utils()
+export_output = _tf_internals.export_output()
+_export_utils = _tf_internals.export_utils()
 SINGLE_FEATURE_DEFAULT_NAME = _export_utils.SINGLE_FEATURE_DEFAULT_NAME
 SINGLE_LABEL_DEFAULT_NAME = _export_utils.SINGLE_LABEL_DEFAULT_NAME
 SINGLE_RECEIVER_DEFAULT_NAME = _export_utils.SINGLE_RECEIVER_DEFAULT_NAME

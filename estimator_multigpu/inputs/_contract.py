@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _sharding, _tf_internals
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.inputs._context import InputContext
 
@@ -32,7 +31,7 @@ def check_common(
     """
     check_dataset_fn(dataset_fn)
     devices = devices_lib.resolve(devices=devices)
-    sizes = sharding.per_device_batch_sizes(global_batch_size, len(devices), remainder)
+    sizes = _sharding.per_device_batch_sizes(global_batch_size, len(devices), remainder)
     check_int("shuffle_buffer_size", shuffle_buffer_size, 1, allow_none=True)
     check_int("num_epochs", num_epochs, 1, allow_none=True)
     return devices, sizes
@@ -109,7 +108,7 @@ def _last_batch_transformation(dataset: tf.data.Dataset) -> str | None:
             return None
         if "batch" in key:
             return name
-        current = tf_internals.unary_input(current)
+        current = _tf_internals.unary_input(current)
         if not isinstance(current, tf.data.Dataset):
             return None
     return None

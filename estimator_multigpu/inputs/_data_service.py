@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu import _dataset_graph as dataset_graph
+from estimator_multigpu import _dataset_graph
 from estimator_multigpu.data_service import (
     CONNECT_TIMEOUT,
     address_problem,
@@ -89,7 +89,7 @@ def with_data_service(
 
 def check_service_ops(dataset: tf.data.Dataset) -> None:
     """Raises ValueError naming the first op the tf.data service cannot run."""
-    nodes = dataset_graph.graph_nodes(dataset)
+    nodes = _dataset_graph.graph_nodes(dataset)
     if nodes is None:
         raise ValueError(
             "`dataset` cannot be serialized for the tf.data service (a "

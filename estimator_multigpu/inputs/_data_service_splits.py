@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu import _dataset_graph as dataset_graph
+from estimator_multigpu import _dataset_graph
 from estimator_multigpu._tf_internals import variant_tensor
 
 # Op -> the method the user wrote; it counts elements on each worker.
@@ -32,7 +32,7 @@ def _pipeline(dataset: tf.data.Dataset) -> tuple[dict, str] | None:
     if tf.is_symbolic_tensor(variant):
         graph_def = variant.graph.as_graph_def()
         return {n.name: n for n in graph_def.node}, variant.op.name
-    graph_def = dataset_graph.serialize(dataset)
+    graph_def = _dataset_graph.serialize(dataset)
     if graph_def is None:
         return None
     nodes = {n.name: n for n in graph_def.node}

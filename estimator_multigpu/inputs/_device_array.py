@@ -7,9 +7,8 @@ import weakref
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals, per_device
 from estimator_multigpu import devices as devices_lib
-from estimator_multigpu import per_device
 
 
 def _check_array(array, argument: str) -> np.ndarray:
@@ -53,7 +52,7 @@ def current_device() -> str:
     """
     name = _replica_device()
     if name is None and tf.executing_eagerly():
-        name = tf_internals.eager_device_name()
+        name = _tf_internals.eager_device_name()
     elif name is None:
         name = tf.no_op(name="current_device_probe").device
     return devices_lib.canonical(name or devices_lib.available()[0])
@@ -160,7 +159,7 @@ class DeviceArray:
         if not tf.executing_eagerly():
             return self._make_graph_copy(device, name)
         with tf.device(device):
-            return tf_internals.resource_variable(
+            return _tf_internals.resource_variable(
                 self._array, trainable=False, name=name
             )
 

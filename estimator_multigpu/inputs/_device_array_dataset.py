@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
-from estimator_multigpu.inputs import _fragment_index as fragment_index
+from estimator_multigpu import _sharding
+from estimator_multigpu.inputs import _fragment_index
 from estimator_multigpu.inputs._device_array import (
     DeviceArray,
     current_device,
@@ -102,21 +102,21 @@ def device_array_dataset(
     """
     array = array if isinstance(array, DeviceArray) else DeviceArray(array)
     indices = check_starts(indices, fragment_length, array.length)
-    fragment_index.check_args(
+    _fragment_index.check_args(
         per_device_batch_size, num_shards, shard_index, num_epochs
     )
     _check_gather_options(gather_in_dataset, element_fn)
     device = device or current_device()
-    shard = sharding.shard_list(
+    shard = _sharding.shard_list(
         indices,
-        sharding.Shard(
+        _sharding.Shard(
             num_shards=num_shards,
             shard_index=shard_index,
             per_device_batch_size=per_device_batch_size,
         ),
     )
-    seeds = fragment_index.shard_seeds(seed, shard_index) if shuffle else None
-    order = fragment_index.positions(len(shard), seeds)
+    seeds = _fragment_index.shard_seeds(seed, shard_index) if shuffle else None
+    order = _fragment_index.positions(len(shard), seeds)
     if gather_in_dataset:
         variable = array.on(device)
         lookup = _start_lookup(shard, device)
@@ -132,7 +132,7 @@ def device_array_dataset(
             fragments = gather_fragments(variable, starts, fragment_length)
             return element_fn(fragments, starts) if element_fn else fragments
 
-    dataset = fragment_index.counter(len(shard), num_epochs)
+    dataset = _fragment_index.counter(len(shard), num_epochs)
     batched = dataset.batch(per_device_batch_size, drop_remainder)
     return batched.map(batch_of).prefetch(1)
 
@@ -190,7 +190,9 @@ def device_array_dataset_fn(
     """
     array = array if isinstance(array, DeviceArray) else DeviceArray(array)
     indices = check_starts(indices, fragment_length, array.length)
-    fragment_index.check_int("global_batch_size", global_batch_size, 1, allow_none=True)
+    _fragment_index.check_int(
+        "global_batch_size", global_batch_size, 1, allow_none=True
+    )
 
     def dataset_fn(ctx) -> tf.data.Dataset:
         shard, device = _shard_of(ctx, global_batch_size, seed), None
@@ -211,13 +213,13 @@ def device_array_dataset_fn(
     return dataset_fn
 
 
-def _shard_of(ctx, global_batch_size: int | None, seed) -> sharding.Shard:
+def _shard_of(ctx, global_batch_size: int | None, seed) -> _sharding.Shard:
     """The shard of an `emg.inputs.InputContext` or a tf.distribute one."""
     if isinstance(ctx, tf.distribute.InputContext):
-        return sharding.distribute_shard(
+        return _sharding.distribute_shard(
             ctx, global_batch_size, seed, "device_array_dataset_fn"
         )
-    return sharding.Shard(
+    return _sharding.Shard(
         num_shards=ctx.num_shards,
         shard_index=ctx.shard_index,
         per_device_batch_size=ctx.per_device_batch_size,

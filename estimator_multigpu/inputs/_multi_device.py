@@ -9,16 +9,11 @@ from collections.abc import Callable, Sequence
 import tensorflow as tf
 
 from estimator_multigpu import (
-    _sharding as sharding,
-)
-from estimator_multigpu import (
-    _tf_internals as tf_internals,
-)
-from estimator_multigpu import (
+    _sharding,
+    _tf_internals,
     per_device,
 )
-from estimator_multigpu.inputs import _contract as contract
-from estimator_multigpu.inputs import _step as step
+from estimator_multigpu.inputs import _contract, _step
 from estimator_multigpu.inputs._context import InputContext
 
 
@@ -40,7 +35,7 @@ def _split_global_batch(batch, num_devices: int):
     get one example more; pieces may be empty.
     """
     size = tf.shape(tf.nest.flatten(batch)[0], out_type=tf.int64)[0]
-    lengths = tf.stack(sharding.split_sizes(size, num_devices, "uneven"))
+    lengths = tf.stack(_sharding.split_sizes(size, num_devices, "uneven"))
     starts = tf.cumsum(lengths, exclusive=True)
 
     def piece(index):
@@ -51,7 +46,7 @@ def _split_global_batch(batch, num_devices: int):
 
 
 def _host_dataset(dataset, global_batch_size, num_devices, options: _HostOptions):
-    dataset = sharding.shuffle_and_repeat(
+    dataset = _sharding.shuffle_and_repeat(
         dataset,
         shuffle_buffer_size=options.shuffle_buffer_size,
         seed=options.seed,
@@ -114,7 +109,7 @@ def multi_device_input_fn(
     Raises:
       TypeError, ValueError: for bad arguments, before any graph is built.
     """
-    devices, sizes = contract.check_common(
+    devices, sizes = _contract.check_common(
         dataset_fn,
         devices,
         global_batch_size,
@@ -122,13 +117,13 @@ def multi_device_input_fn(
         shuffle_buffer_size,
         num_epochs,
     )
-    contract.check_int("prefetch_buffer_size", prefetch_buffer_size, 0)
-    contract.check_int("max_buffer_size", max_buffer_size, 1)
+    _contract.check_int("prefetch_buffer_size", prefetch_buffer_size, 0)
+    _contract.check_int("max_buffer_size", max_buffer_size, 1)
     options = _HostOptions(
         shuffle_buffer_size=shuffle_buffer_size,
         seed=seed,
         num_epochs=num_epochs,
-        drop_remainder=contract.drops_final_batch(remainder, drop_remainder),
+        drop_remainder=_contract.drops_final_batch(remainder, drop_remainder),
     )
 
     def build(params, mode):
@@ -144,9 +139,9 @@ def multi_device_input_fn(
             params=params,
         )
         with tf.device("/cpu:0"):
-            dataset = contract.call_dataset_fn(dataset_fn, ctx)
-            step.check_element_spec(dataset.element_spec)
-            contract.check_unbatched(
+            dataset = _contract.call_dataset_fn(dataset_fn, ctx)
+            _step.check_element_spec(dataset.element_spec)
+            _contract.check_unbatched(
                 dataset,
                 "multi_device_input_fn",
                 "or, for a pipeline that must batch (e.g. to parse whole batches), "
@@ -155,11 +150,11 @@ def multi_device_input_fn(
             dataset = _host_dataset(dataset, global_batch_size, len(devices), options)
             with warnings.catch_warnings():  # It reads options in graph mode.
                 warnings.simplefilter("ignore", UserWarning)
-                iterator = tf_internals.multi_device_iterator()(
+                iterator = _tf_internals.multi_device_iterator()(
                     dataset, devices, max_buffer_size, prefetch_buffer_size, "/cpu:0"
                 )
         per_device.register_initializer(iterator.initializer)
         optionals = iterator.get_next_as_optional()
-        return step.per_device_step(optionals, devices, dataset.element_spec)
+        return _step.per_device_step(optionals, devices, dataset.element_spec)
 
-    return contract.make_input_fn(build, "multi_device_input_fn")
+    return _contract.make_input_fn(build, "multi_device_input_fn")

@@ -9,12 +9,10 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 from estimator_multigpu.inputs import (
-    _record_files as record_files,
-)
-from estimator_multigpu.inputs import (
-    _record_options as record_options,
+    _record_files,
+    _record_options,
 )
 from estimator_multigpu.inputs._records import ParseFn, record_pipeline
 
@@ -39,7 +37,7 @@ def _check_options(options: dict) -> None:
       TypeError: for an option `record_pipeline` does not take (with the
         nearest name) or one set from the input context.
     """
-    record_options.check_moved(options)
+    _record_options.check_moved(options)
     allowed = _passed_on()
     for name in options:
         if name in _FROM_CONTEXT:
@@ -135,7 +133,7 @@ def record_dataset_fn(
       ValueError: for `device`.
     """
     _check_options(options)
-    names = record_files.resolve_files(files)
+    names = _record_files.resolve_files(files)
     if "device" in options:
         raise ValueError(
             "record_dataset_fn does not take `device`: sharded_input_fn and "
@@ -144,12 +142,12 @@ def record_dataset_fn(
 
     def dataset_fn(ctx) -> tf.data.Dataset:
         if isinstance(ctx, tf.distribute.InputContext):
-            shard = sharding.distribute_shard(
+            shard = _sharding.distribute_shard(
                 ctx, global_batch_size, seed, "record_dataset_fn"
             )
             is_training = True if training is None else training
         else:
-            shard = sharding.Shard(
+            shard = _sharding.Shard(
                 num_shards=ctx.num_shards,
                 shard_index=ctx.shard_index,
                 per_device_batch_size=ctx.per_device_batch_size,

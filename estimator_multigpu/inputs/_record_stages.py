@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 
 AUTOTUNE = tf.data.AUTOTUNE
 
@@ -34,8 +34,8 @@ class Plan:
     cache_stage: str
 
 
-def _shard(plan: Plan) -> sharding.Shard:
-    return sharding.Shard(
+def _shard(plan: Plan) -> _sharding.Shard:
+    return _sharding.Shard(
         num_shards=plan.num_shards,
         shard_index=plan.shard_index,
         per_device_batch_size=plan.per_device_batch_size,
@@ -52,9 +52,9 @@ def read(plan: Plan) -> tf.data.Dataset:
     dataset = tf.data.Dataset.from_tensor_slices(plan.files)
     deterministic, cycle_length = plan.deterministic, plan.cycle_length
     if plan.by_file:
-        dataset = sharding.shard(dataset, _shard(plan))
+        dataset = _sharding.shard(dataset, _shard(plan))
         if plan.training:
-            count = len(sharding.shard_list(plan.files, _shard(plan)))
+            count = len(_sharding.shard_list(plan.files, _shard(plan)))
             dataset = dataset.shuffle(
                 count, seed=plan.seed, reshuffle_each_iteration=True
             )
@@ -69,7 +69,7 @@ def read(plan: Plan) -> tf.data.Dataset:
     )
     if plan.by_file:
         return dataset
-    return sharding.shard(dataset, _shard(plan))
+    return _sharding.shard(dataset, _shard(plan))
 
 
 def _cache(dataset: tf.data.Dataset, plan: Plan, stage: str) -> tf.data.Dataset:
@@ -81,7 +81,7 @@ def _cache(dataset: tf.data.Dataset, plan: Plan, stage: str) -> tf.data.Dataset:
 
 
 def _repeat(dataset: tf.data.Dataset, plan: Plan) -> tf.data.Dataset:
-    return sharding.shuffle_and_repeat(
+    return _sharding.shuffle_and_repeat(
         dataset, shuffle_buffer_size=None, seed=None, num_epochs=plan.num_epochs
     )
 
@@ -93,7 +93,7 @@ def batches(records: tf.data.Dataset, plan: Plan, parse_fn) -> tf.data.Dataset:
     repeat moves after them (there is no shuffle then).
     """
     dataset = _cache(records, plan, "records")
-    dataset = sharding.shuffle_and_repeat(
+    dataset = _sharding.shuffle_and_repeat(
         dataset,
         shuffle_buffer_size=plan.shuffle_buffer_size,
         seed=plan.seed,

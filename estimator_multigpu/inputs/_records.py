@@ -8,15 +8,11 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 from estimator_multigpu.inputs import (
-    _record_files as record_files,
-)
-from estimator_multigpu.inputs import (
-    _record_options as record_options,
-)
-from estimator_multigpu.inputs import (
-    _record_stages as record_stages,
+    _record_files,
+    _record_options,
+    _record_stages,
 )
 from estimator_multigpu.inputs._contract import check_int
 from estimator_multigpu.inputs._record_options import (
@@ -67,7 +63,7 @@ def _refuse_moved(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        record_options.check_moved(kwargs)
+        _record_options.check_moved(kwargs)
         return fn(*args, **kwargs)
 
     return wrapper
@@ -162,8 +158,8 @@ def record_pipeline(
     Raises:
       TypeError, ValueError: for bad arguments or files that do not exist.
     """
-    reading = record_options.as_reading(reading)
-    cache = record_options.as_cache(cache)
+    reading = _record_options.as_reading(reading)
+    cache = _record_options.as_cache(cache)
     if num_epochs == "auto":
         num_epochs = None if training else 1
     _check(
@@ -176,19 +172,19 @@ def record_pipeline(
     )
     shuffle_buffer_size = (shuffle_buffer_size or 0) if training else 0
     _check_cache(cache, bool(shuffle_buffer_size))
-    names = record_files.resolve_files(files)
-    plan = record_stages.Plan(
+    names = _record_files.resolve_files(files)
+    plan = _record_stages.Plan(
         files=names,
-        reader=record_files.make_reader(
+        reader=_record_files.make_reader(
             reading.format, reading.compression_type or "", reading.buffer_size
         ),
         num_shards=num_shards,
         shard_index=shard_index,
-        by_file=record_files.shard_by_file(
+        by_file=_record_files.shard_by_file(
             reading.shard_by.value, len(names), num_shards
         ),
         training=training,
-        seed=sharding.derive_seed(seed, shard_index),
+        seed=_sharding.derive_seed(seed, shard_index),
         deterministic=(not training) if deterministic is None else deterministic,
         cycle_length=reading.cycle_length,
         block_length=reading.block_length,
@@ -206,7 +202,7 @@ def record_pipeline(
         len(names),
         "file" if plan.by_file else "record",
     )
-    dataset = record_stages.batches(record_stages.read(plan), plan, parse_fn)
+    dataset = _record_stages.batches(_record_stages.read(plan), plan, parse_fn)
     if device is None:
         return dataset
     return dataset.apply(tf.data.experimental.prefetch_to_device(device))

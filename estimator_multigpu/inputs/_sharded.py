@@ -7,10 +7,8 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
-from estimator_multigpu import per_device
-from estimator_multigpu.inputs import _contract as contract
-from estimator_multigpu.inputs import _step as step
+from estimator_multigpu import _sharding, per_device
+from estimator_multigpu.inputs import _contract, _step
 from estimator_multigpu.inputs._context import InputContext
 
 
@@ -31,13 +29,13 @@ def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: i
     (`step.per_device_step`), so `remainder='drop'` means the same in both
     builders.
     """
-    plan = sharding.Shard(
+    plan = _sharding.Shard(
         num_shards=ctx.num_shards,
         shard_index=ctx.shard_index,
         per_device_batch_size=ctx.per_device_batch_size,
         seed=ctx.seed,
     )
-    dataset = sharding.shard_then_shuffle(
+    dataset = _sharding.shard_then_shuffle(
         dataset,
         plan,
         shuffle_buffer_size=options.shuffle_buffer_size,
@@ -49,7 +47,7 @@ def _shard_dataset(dataset, ctx: InputContext, options: _ShardOptions, offset: i
 
 def _block_sharder(ctx: InputContext, offset: int):
     """`sharding.shard_by_blocks`: keeps predictions in input order."""
-    return lambda dataset, plan: sharding.shard_by_blocks(
+    return lambda dataset, plan: _sharding.shard_by_blocks(
         dataset, plan, ctx.global_batch_size, offset
     )
 
@@ -137,7 +135,7 @@ def sharded_input_fn(
     Raises:
       TypeError, ValueError: for bad arguments, before any graph is built.
     """
-    devices, sizes = contract.check_common(
+    devices, sizes = _contract.check_common(
         dataset_fn,
         devices,
         global_batch_size,
@@ -145,7 +143,7 @@ def sharded_input_fn(
         shuffle_buffer_size,
         num_epochs,
     )
-    drop_final = contract.drops_final_batch(remainder, drop_remainder)
+    drop_final = _contract.drops_final_batch(remainder, drop_remainder)
     if user_batches and (shuffle_buffer_size or num_epochs != 1 or drop_final):
         raise ValueError(
             "With user_batches=True, `dataset_fn` shuffles, repeats and batches "
@@ -174,24 +172,24 @@ def sharded_input_fn(
                 per_device_batch_size=sizes[index],
                 global_batch_size=global_batch_size,
                 num_devices=len(devices),
-                seed=sharding.derive_seed(seed, index),
+                seed=_sharding.derive_seed(seed, index),
                 mode=mode,
                 params=params,
             )
             with tf.device("/cpu:0"):
-                dataset = contract.call_dataset_fn(dataset_fn, ctx)
+                dataset = _contract.call_dataset_fn(dataset_fn, ctx)
                 if not user_batches:
-                    step.check_element_spec(dataset.element_spec)
-                    contract.check_unbatched(dataset, "sharded_input_fn", _BATCHED_FIX)
+                    _step.check_element_spec(dataset.element_spec)
+                    _contract.check_unbatched(dataset, "sharded_input_fn", _BATCHED_FIX)
                     dataset = _shard_dataset(dataset, ctx, options, sum(sizes[:index]))
-                step.check_element_spec(dataset.element_spec)
+                _step.check_element_spec(dataset.element_spec)
                 element_spec = _common_spec(element_spec, dataset.element_spec)
                 iterator = _device_iterator(dataset, device, prefetch_to_device)
             with tf.device(device):
                 optionals.append(iterator.get_next_as_optional())
-        return step.per_device_step(optionals, devices, element_spec, full_sizes)
+        return _step.per_device_step(optionals, devices, element_spec, full_sizes)
 
-    return contract.make_input_fn(build, "sharded_input_fn")
+    return _contract.make_input_fn(build, "sharded_input_fn")
 
 
 _BATCHED_FIX = (

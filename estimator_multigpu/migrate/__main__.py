@@ -14,19 +14,11 @@ import subprocess
 import sys
 
 from estimator_multigpu.migrate import (
-    _ignore as ignore,
-)
-from estimator_multigpu.migrate import (
-    _queue_program as queue_program,
-)
-from estimator_multigpu.migrate import (
-    _report as report,
-)
-from estimator_multigpu.migrate import (
-    _runner as runner,
-)
-from estimator_multigpu.migrate import (
-    _upgrade as upgrade,
+    _ignore,
+    _queue_program,
+    _report,
+    _runner,
+    _upgrade,
 )
 
 
@@ -69,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _upgraded(paths: list[str], wanted: bool) -> dict:
     """path -> tf_upgrade_v2's `upgrade.Upgraded`, with --upgrade-v2 (else empty)."""
-    return upgrade.upgrade(paths) if wanted else {}
+    return _upgrade.upgrade(paths) if wanted else {}
 
 
 def _emit(stream, text: str) -> None:
@@ -83,27 +75,27 @@ def main(argv: list[str] | None = None) -> int:
     """Runs the tool on `argv` (default: sys.argv[1:]); returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.ignore) - ignore.known_rules())
+    unknown = sorted(set(args.ignore) - _ignore.known_rules())
     if unknown:
         parser.error(
             f"--ignore {unknown[0]!r} is not a rule id; use one of: "
-            + ", ".join(sorted(ignore.known_rules()))
+            + ", ".join(sorted(_ignore.known_rules()))
         )
     ignored = frozenset(args.ignore)
-    paths = runner.collect(args.paths)
+    paths = _runner.collect(args.paths)
     try:
         upgraded = _upgraded(paths, args.upgrade_v2)
-    except (upgrade.UpgradeError, OSError, subprocess.TimeoutExpired) as e:
+    except (_upgrade.UpgradeError, OSError, subprocess.TimeoutExpired) as e:
         _emit(sys.stderr, f"emg-migrate: error: {e}\n")
         return 2
-    results = queue_program.process_all(paths, ignored, upgrade.texts(upgraded))
-    upgrade.keep_failed(results, upgraded)
+    results = _queue_program.process_all(paths, ignored, _upgrade.texts(upgraded))
+    _upgrade.keep_failed(results, upgraded)
     if args.diff:
-        _emit(sys.stdout, "".join(runner.diff(r) for r in results))
+        _emit(sys.stdout, "".join(_runner.diff(r) for r in results))
     if args.fix:
         for r in results:
-            runner.write(r, backup=not args.no_backup)
-    fmt = report.as_json if args.format == "json" else report.as_text
+            _runner.write(r, backup=not args.no_backup)
+    fmt = _report.as_json if args.format == "json" else _report.as_text
     out = fmt(results, applied=args.fix)
     _emit(sys.stderr if args.diff and args.format == "text" else sys.stdout, out)
     if any(r.error for r in results):

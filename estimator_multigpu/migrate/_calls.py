@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases as aliases
-from estimator_multigpu.migrate import _rules as rules
+from estimator_multigpu.migrate import _aliases, _rules
 
-SINGLE_BATCHERS = tuple(b for b in rules.BATCHERS if not b.endswith("_join"))
+SINGLE_BATCHERS = tuple(b for b in _rules.BATCHERS if not b.endswith("_join"))
 
 
-def tf_name(table: aliases.AliasTable, call: ast.AST, names) -> str | None:
+def tf_name(table: _aliases.AliasTable, call: ast.AST, names) -> str | None:
     """Returns `x` if `call` calls `tf.train.x` / `tf.x` with x in `names`."""
     if not isinstance(call, ast.Call):
         return None
@@ -28,6 +27,6 @@ def call_arg(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return call.args[index] if len(call.args) > index else None
 
 
-def is_batcher(table: aliases.AliasTable, node: ast.AST) -> bool:
+def is_batcher(table: _aliases.AliasTable, node: ast.AST) -> bool:
     """True if `node` calls a queue batcher (any of them, `*_join` included)."""
-    return tf_name(table, node, rules.BATCHERS) is not None
+    return tf_name(table, node, _rules.BATCHERS) is not None

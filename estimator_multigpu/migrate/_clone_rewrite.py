@@ -16,13 +16,9 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
+    _astutil,
     _device_hoist,
-)
-from estimator_multigpu.migrate import (
-    _tower_rewrite as tower_rewrite,
+    _tower_rewrite,
 )
 from estimator_multigpu.migrate._edits import EditSet, Offsets
 
@@ -67,13 +63,13 @@ def _apply(block, start: int, grads: str, optimizer: str):
         if (
             isinstance(stmt, ast.Assign)
             and len(stmt.targets) == 1
-            and astutil.call_target(call) == "apply_gradients"
+            and _astutil.call_target(call) == "apply_gradients"
             and ast.unparse(call.func.value) == optimizer
             and [ast.unparse(a) for a in call.args] == [grads]
             and {k.arg for k in call.keywords} <= {"global_step"}
         ):
             return stmt
-        if grads in astutil.reads(stmt):
+        if grads in _astutil.reads(stmt):
             return None
     return None
 
@@ -105,11 +101,11 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
         return None
     optimizer, grads = ast.unparse(opt_call.args[1]), ast.unparse(target.elts[1])
     apply = _apply(block, at, grads, optimizer)
-    read = sum(astutil.reads(s)[grads] for s in block)
+    read = sum(_astutil.reads(s)[grads] for s in block)
     if (
         apply is None
         or read != 1
-        or not all(tower_rewrite.alone(off, s) for s in (create, optimize, apply))
+        or not all(_tower_rewrite.alone(off, s) for s in (create, optimize, apply))
     ):
         return None
     rest = ", ".join(off.text(a) for a in call.args[1:])
@@ -124,11 +120,11 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
     text = f"{off.text(target.elts[0])}, {off.text(apply.targets[0])}"
     text += f" = {clones}.minimize({', '.join(args)})"
     edits.append(off.replace(optimize, text))
-    edits.append(tower_rewrite.delete_lines(off, apply))
-    for node in astutil.walk_scope(block):
+    edits.append(_tower_rewrite.delete_lines(off, apply))
+    for node in _astutil.walk_scope(block):
         if (
             isinstance(node, ast.Call)
-            and astutil.call_target(node) == "clone_scope"
+            and _astutil.call_target(node) == "clone_scope"
             and ast.unparse(node.func.value) == config
             and [ast.unparse(a) for a in node.args] == ["0"]
         ):
@@ -139,14 +135,14 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
 def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:
     """`out` plus the clones' edits; their slim-clones findings marked fixed."""
     new = []
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     placed = EditSet(out)  # the edits made so far, searched by bisection
 
     def hoist(node, count):
         return _device_hoist.hoist(tree, node, count, off, emg, taken, placed)
 
-    for scope in astutil.scopes(tree):
-        for block in astutil.blocks(scope):
+    for scope in _astutil.scopes(tree):
+        for block in _astutil.blocks(scope):
             planned = _plan(block, table, off, emg, hoist)
             if planned and not any(placed.overlaps(e) for e in planned):
                 new += planned

@@ -6,13 +6,9 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _v1_names as v1_names,
+    _aliases,
+    _rules,
+    _v1_names,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
@@ -44,7 +40,7 @@ def root_name(node: ast.expr) -> str | None:
     return root.id if root is not None else None
 
 
-def is_bare(table: aliases.AliasTable, node: ast.expr) -> bool:
+def is_bare(table: _aliases.AliasTable, node: ast.expr) -> bool:
     """True if `node` reaches TensorFlow through `tensorflow`, not `compat.v1`."""
     path = table.resolve(node) or ""
     return path.startswith("tensorflow.") and not path.startswith("tensorflow.compat")
@@ -53,7 +49,7 @@ def is_bare(table: aliases.AliasTable, node: ast.expr) -> bool:
 class _Finder(ast.NodeVisitor):
     """Collects the outermost bare name chains that only `tf.compat.v1` has."""
 
-    def __init__(self, table: aliases.AliasTable, skip, include=lambda api: False):
+    def __init__(self, table: _aliases.AliasTable, skip, include=lambda api: False):
         self.table, self.skip, self.uses, self.v2 = table, skip, [], []
         self.include = include
 
@@ -65,22 +61,22 @@ class _Finder(ast.NodeVisitor):
         if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
             return False
         api = self.table.resolve_tf(node)
-        if (rules.lookup(api) or self.skip(api, node)) and not self.include(api):
+        if (_rules.lookup(api) or self.skip(api, node)) and not self.include(api):
             return True  # another rule reports it
         root = _root(node)
         if root is not None and root.id in self.table.assigned:
             return True  # `FLAGS = tf.app.flags.FLAGS`: reported where assigned
-        prefix = v1_names.v1_only(api)
+        prefix = _v1_names.v1_only(api)
         if prefix and root is not None:
             self.uses.append(Use(node, prefix, root.id))
             return True
-        if v1_names.v2_only(api):
+        if _v1_names.v2_only(api):
             self.v2.append(node)
             return True
         return False
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, skip=lambda api, node: False):
+def find(tree: ast.Module, table: _aliases.AliasTable, skip=lambda api, node: False):
     """Returns (uses of TF1-only names, uses of names compat.v1 lacks).
 
     Args:
@@ -114,7 +110,7 @@ def blocker(tree, table, uses, v2_uses) -> str | None:
         )
     if v2_uses:
         node = v2_uses[0]
-        api = v1_names.v2_only(table.resolve_tf(node))
+        api = _v1_names.v2_only(table.resolve_tf(node))
         return (
             f"line {node.lineno} uses {api}, which tf.compat.v1 lacks; write "
             f"tf.compat.v1.<name> for each TF1 name instead of switching the import"
@@ -132,7 +128,7 @@ def _summary(uses: list[Use]) -> str:
     return f"{len(uses)} TF 1.x name(s): " + "; ".join(parts)
 
 
-def group_rule(name: str, why: str | None) -> rules.Rule:
+def group_rule(name: str, why: str | None) -> _rules.Rule:
     """The rule of the one finding that stands for every bare TF1 name in a file."""
     replacement = (
         f"import tensorflow.compat.v1 as {name}, then {name}.{_DISABLE} right "
@@ -149,7 +145,7 @@ def group_rule(name: str, why: str | None) -> rules.Rule:
     )
 
 
-def per_use_rule(use: Use) -> rules.Rule:
+def per_use_rule(use: Use) -> _rules.Rule:
     """A finding for one bare name `--fix` cannot port through the import."""
     rest = use.api[len("tf.") :]
     return rule(
@@ -192,7 +188,7 @@ def port(source: str) -> tuple[str, str | None]:
       is not safe.
     """
     tree = ast.parse(source)
-    table = aliases.AliasTable(tree)
+    table = _aliases.AliasTable(tree)
     uses, v2_uses = find(tree, table)
     why = blocker(tree, table, uses, v2_uses)
     if why:
@@ -214,7 +210,7 @@ def rename(source: str) -> str:
     (it leaves some names, and graph mode, to the user).
     """
     tree = ast.parse(source)
-    finder = _Finder(aliases.AliasTable(tree), lambda api, node: False, _is_layers)
+    finder = _Finder(_aliases.AliasTable(tree), lambda api, node: False, _is_layers)
     finder.visit(tree)
     off = Offsets(source)
     edits = []

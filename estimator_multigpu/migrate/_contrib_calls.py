@@ -8,13 +8,9 @@ import tokenize
 from typing import Protocol
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _exact_calls as exact_calls,
-)
-from estimator_multigpu.migrate import (
-    _learn_names as learn_names,
+    _aliases,
+    _exact_calls,
+    _learn_names,
 )
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 from estimator_multigpu.migrate._rules import Rule
@@ -123,7 +119,7 @@ def _axis(value: ast.expr, off: Source) -> str:
     return f'1 if {text} in ("NCHW", "channels_first") else -1'
 
 
-def _bn_keywords(named: dict, table: aliases.AliasTable, off: Source) -> list[str]:
+def _bn_keywords(named: dict, table: _aliases.AliasTable, off: Source) -> list[str]:
     out = {}
     for name, value in named.items():
         if name in _BN_RENAMES:
@@ -145,7 +141,7 @@ def _bn_keywords(named: dict, table: aliases.AliasTable, off: Source) -> list[st
     return [f"{k}={v}" for k, v in out.items()]
 
 
-def tf_root(table: aliases.AliasTable) -> str | None:
+def tf_root(table: _aliases.AliasTable) -> str | None:
     """A name bound to `tensorflow` or `tensorflow.compat.v1`, if any."""
     for name, path in table.bindings.items():
         if path in ("tensorflow", "tensorflow.compat.v1"):
@@ -153,7 +149,7 @@ def tf_root(table: aliases.AliasTable) -> str | None:
     return None
 
 
-def batch_norm_text(call: ast.Call, table: aliases.AliasTable, off: Source) -> str:
+def batch_norm_text(call: ast.Call, table: _aliases.AliasTable, off: Source) -> str:
     """The `tf.compat.v1.layers.batch_normalization` spelling of a contrib call.
 
     Raises:
@@ -205,13 +201,13 @@ def _learn_rule(api: str, call: ast.Call, off: Source) -> Rule | None:
     fit it, else None (the table's general advice)."""
     del off
     try:
-        learn_names.check_call(api, call)
-    except learn_names.Unsafe:
+        _learn_names.check_call(api, call)
+    except _learn_names.Unsafe:
         return None
     return Rule(
         "contrib-learn",
         f"{api} is gone since TF 2.0",
-        learn_names.replacement(api),
+        _learn_names.replacement(api),
         "contrib_learn",
     )
 
@@ -220,7 +216,7 @@ def _calls(tree: ast.AST):
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
 
 
-def find(tree: ast.AST, table: aliases.AliasTable, off: Offsets):
+def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
     """Yields (call, api, rule, covered) for the call shapes this module knows.
 
     `covered` is the set of node ids inside the call's function whose generic
@@ -237,7 +233,7 @@ def find(tree: ast.AST, table: aliases.AliasTable, off: Offsets):
         elif table.resolve_tf(call.func) == BATCH_NORM_API:
             covered = {id(n) for n in ast.walk(call.func)}
             yield call, BATCH_NORM_API, batch_norm_rule(call, table, off), covered
-    yield from exact_calls.find(tree, table)
+    yield from _exact_calls.find(tree, table)
 
 
 def _run_config_text(node: ast.AST, calls: dict, emg: str) -> str:
@@ -330,17 +326,17 @@ def edits(tree: ast.AST, table, off: Offsets, findings, prior, emg: str) -> list
         out = [e for e in out if e not in inner] + [edit]
         f.fixed = True
     from estimator_multigpu.migrate import (
-        _imports as imports,
+        _imports,
     )  # imports needs the scanner
 
-    return out + [imports.import_edit(tree, off, m, m) for m in sorted(needed)]
+    return out + [_imports.import_edit(tree, off, m, m) for m in sorted(needed)]
 
 
 def _exact(f, tree, table, off: Offsets, prior, emg: str):
     """(edits, module to import) of `f`'s exact rewrite, or None."""
     try:
-        new, module = exact_calls.edits_for(f, tree, table, off, emg)
-    except exact_calls.Unsafe:
+        new, module = _exact_calls.edits_for(f, tree, table, off, emg)
+    except _exact_calls.Unsafe:
         return None
     placed = EditSet(prior)
     return (new, module) if not any(placed.overlaps(e) for e in new) else None

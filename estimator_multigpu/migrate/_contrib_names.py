@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from estimator_multigpu.migrate import _rules as rules
+from estimator_multigpu.migrate import _rules
 from estimator_multigpu.migrate._guide_rules import rule
 from estimator_multigpu.migrate._learn_names import UID_LIST
 from estimator_multigpu.migrate._slim_layers import CONTRIB, NAMES
@@ -84,7 +84,7 @@ def _key(api: str) -> str | None:
     return None
 
 
-def exact(finding) -> rules.Rule | None:
+def exact(finding) -> _rules.Rule | None:
     """A `contrib` rule with the exact replacement for `finding`, if one is known."""
     if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _astutil
 
 # Calls that cannot move into a tf.data map function.
 _UNMAPPABLE = (
@@ -26,12 +26,12 @@ def split(stmts: list[ast.stmt], params: list[str]):
     tainted = {p.lstrip("*") for p in params}
     moved, kept, read = [], [], set()
     for stmt in stmts:
-        if (set(astutil.reads(stmt)) | astutil.writes(stmt)) & tainted:
+        if (set(_astutil.reads(stmt)) | _astutil.writes(stmt)) & tainted:
             moved.append(stmt)
-            tainted |= astutil.writes(stmt)
-            read |= set(astutil.reads(stmt))
-        elif astutil.writes(stmt) & read:
-            name = sorted(astutil.writes(stmt) & read)[0]
+            tainted |= _astutil.writes(stmt)
+            read |= set(_astutil.reads(stmt))
+        elif _astutil.writes(stmt) & read:
+            name = sorted(_astutil.writes(stmt) & read)[0]
             raise NotAChain(
                 f"line {stmt.lineno}: `{name}` changes after the per-example code reads it"
             )
@@ -86,7 +86,7 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
     would happen once, at tracing); names read before the code assigns them.
     """
     local = {p.lstrip("*") for p in params}
-    assigned = set().union(*(astutil.writes(n) for n in nodes))
+    assigned = set().union(*(_astutil.writes(n) for n in nodes))
     for stmt in nodes:
         effect = (
             _side_effect(stmt, local | assigned, table)
@@ -110,12 +110,12 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
                     raise NotAChain(
                         f"line {node.lineno}: multi-line string in the per-example code"
                     )
-        early = set(astutil.reads(stmt)) & (assigned - local)
+        early = set(_astutil.reads(stmt)) & (assigned - local)
         if early:
             raise NotAChain(
                 f"line {stmt.lineno}: `{sorted(early)[0]}` is read before the per-example code assigns it"
             )
-        local |= astutil.writes(stmt)
+        local |= _astutil.writes(stmt)
 
 
 def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
@@ -130,13 +130,13 @@ def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
     """
     inside = Counter()
     for stmt in moved + tensors:
-        inside.update(astutil.reads(stmt))
-    total = astutil.reads(scope)
+        inside.update(_astutil.reads(stmt))
+    total = _astutil.reads(scope)
     for name in sorted(tainted):
         if total[name] > inside[name]:
             raise NotAChain(f"`{name}` is also used outside the per-example code")
     for arg in others:
-        if set(astutil.reads(arg)) & tainted:
+        if set(_astutil.reads(arg)) & tainted:
             raise NotAChain(
                 f"batcher argument `{ast.unparse(arg)}` depends on the example"
             )
@@ -146,7 +146,7 @@ def literal_of(tensors: ast.expr | None, moved: list[ast.stmt]) -> ast.expr:
     """Returns the list/tuple/dict display that `tensors` is (or is a name for)."""
     if isinstance(tensors, ast.Name):
         for stmt in reversed(moved):
-            if tensors.id in astutil.writes(stmt):
+            if tensors.id in _astutil.writes(stmt):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                     tensors = (
                         stmt.value if isinstance(stmt.targets[0], ast.Name) else None

@@ -22,8 +22,7 @@ import ast
 import bisect
 import dataclasses
 
-from estimator_multigpu.migrate import _astutil as astutil
-from estimator_multigpu.migrate import _runtime_start as runtime_start
+from estimator_multigpu.migrate import _astutil, _runtime_start
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
@@ -67,14 +66,14 @@ def keep_unfixed(finding, why: str) -> None:
 def _late(tree: ast.Module, scope, count: ast.AST, limit: int) -> tuple[str, bool]:
     """(why the line after line `limit` is late or "", whether the count is
     read from a TensorFlow value)."""
-    source = runtime_start.count_source(tree, scope, count, limit)
+    source = _runtime_start.count_source(tree, scope, count, limit)
     if source is not None:
         why = (
             f"the device count is read from `{ast.unparse(source)}` at line "
             f"{source.lineno}, after TensorFlow may have started, {_FIX}"
         )
         return why, True
-    start = runtime_start.starter(tree, scope, limit)
+    start = _runtime_start.starter(tree, scope, limit)
     if start is None:
         return "", False
     why = (
@@ -221,10 +220,10 @@ def _module_floor(tree: ast.Module, path) -> int:
 def _header_writes(stmt: ast.stmt) -> set[str]:
     """The names a compound statement binds before its body runs."""
     if isinstance(stmt, ast.For | ast.AsyncFor):
-        return astutil.writes(stmt.target)
+        return _astutil.writes(stmt.target)
     if isinstance(stmt, ast.With | ast.AsyncWith):
         bound = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-        return set().union(*(astutil.writes(b) for b in bound))
+        return set().union(*(_astutil.writes(b) for b in bound))
     return set()
 
 
@@ -233,7 +232,7 @@ def _last_writer(block: list[ast.stmt], index: int, names: set[str]) -> int:
     of `names`, else -1 (scanned backwards: it stops at the first found)."""
     if names:
         for i in range(index - 1, -1, -1):
-            if astutil.writes(block[i]) & names:
+            if _astutil.writes(block[i]) & names:
                 return i
     return -1
 
@@ -297,16 +296,16 @@ def hoist(
     if not path:
         return None
     expr = ast.parse(count, mode="eval").body
-    anchor, after = _place(scope, path, set(astutil.reads(expr)))
+    anchor, after = _place(scope, path, set(_astutil.reads(expr)))
     pos = _after(off, anchor) if after else _before(off, anchor)
     if pos is None or _inside(pos, prior):
         return None
     why, from_tf = _late(
         tree, scope, expr, anchor.end_lineno if after else anchor.lineno - 1
     )
-    if from_tf and astutil.call_target(expr) != "int":
+    if from_tf and _astutil.call_target(expr) != "int":
         count = f"int({count})"  # a shape's Dimension, a session's numpy int
     indent = " " * off.column(anchor)
-    name = astutil.unique("devices", taken)
+    name = _astutil.unique("devices", taken)
     text = f"{indent}{name} = {emg}.devices.resolve(num_gpus={count})"
     return Hoist(name, HoistEdit(pos, pos, text + off.newline, why))

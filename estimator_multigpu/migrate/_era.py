@@ -6,16 +6,10 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _compat_v1 as compat_v1,
-)
-from estimator_multigpu.migrate import (
-    _queue_loops as queue_loops,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
+    _aliases,
+    _compat_v1,
+    _queue_loops,
+    _rules,
 )
 from estimator_multigpu.migrate._edits import Offsets
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, ported, rule
@@ -30,7 +24,7 @@ def summary_edits(source: str) -> list:
     tree = ast.parse(source)
     off = Offsets(source)
     out = []
-    for node, api, _, found in find(tree, aliases.AliasTable(tree)):
+    for node, api, _, found in find(tree, _aliases.AliasTable(tree)):
         text = off.segment(node)
         tail = api[len("tf.") :]
         if found.rule_id == "summary-v1" and text.endswith(tail):
@@ -44,7 +38,7 @@ def covers(api: str) -> bool:
     return api == "tf.test.is_gpu_available"
 
 
-def summary_rule(name: str) -> rules.Rule:
+def summary_rule(name: str) -> _rules.Rule:
     """The rule for a bare `tf.summary.<name>` in graph-mode code."""
     if name in SUMMARY_V1:
         what = f"tf.summary.{name} exists only in tf.compat.v1 on TF 2.x"
@@ -62,7 +56,7 @@ def summary_rule(name: str) -> rules.Rule:
     return ported(base, "or the compat.v1 import")
 
 
-def layers_rule() -> rules.Rule:
+def layers_rule() -> _rules.Rule:
     """The rule for bare `tf.layers` under `import tensorflow as tf`."""
     base = rule(
         "layers",
@@ -120,7 +114,7 @@ def _is_v2_summary_call(call: ast.Call) -> bool:
     return any(k.arg == "step" for k in call.keywords) or len(call.args) > 2
 
 
-def find(tree: ast.Module, table: aliases.AliasTable):
+def find(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for bare summaries and GPU probes."""
     calls = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
@@ -135,18 +129,18 @@ def find(tree: ast.Module, table: aliases.AliasTable):
 
 
 def _uses_queues(tree, table) -> bool:
-    if queue_loops.find(tree, table):  # starts runners made in another file
+    if _queue_loops.find(tree, table):  # starts runners made in another file
         return True
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute | ast.Name):
             path = table.resolve_tf(node) or ""
             last = path.rsplit(".", 1)[-1]
-            if last in _QUEUE_USERS + rules.PRODUCERS + rules.BATCHERS:
+            if last in _QUEUE_USERS + _rules.PRODUCERS + _rules.BATCHERS:
                 return True
     return False
 
 
-def _uses_threads(table: aliases.AliasTable) -> bool:
+def _uses_threads(table: _aliases.AliasTable) -> bool:
     """True if the module imports `threading` (Python threads to coordinate)."""
     return any(p.split(".")[0] == "threading" for p in table.bindings.values())
 
@@ -159,7 +153,7 @@ def _via_compat(table, node) -> bool:
     return (table.resolve(node) or "").startswith("tensorflow.compat.v1")
 
 
-def refine(tree: ast.Module, table: aliases.AliasTable, findings: list) -> list:
+def refine(tree: ast.Module, table: _aliases.AliasTable, findings: list) -> list:
     """Drops or rewords findings the era's shapes make wrong.
 
     - `tf.compat.v1.layers` is a correct port (not a finding); bare `tf.layers`
@@ -172,14 +166,14 @@ def refine(tree: ast.Module, table: aliases.AliasTable, findings: list) -> list:
     """
     queues = _uses_queues(tree, table)
     called = _called(tree)
-    stmt = compat_v1.tf_import(tree)
+    stmt = _compat_v1.tf_import(tree)
     tf_name = stmt.names[0].asname if stmt else None
     out = []
     for f in findings:
         rid = f.rule.rule_id
         if rid == "layers" and _via_compat(table, f.node):
             continue
-        if rid == "layers" and compat_v1.root_name(f.node) == tf_name:
+        if rid == "layers" and _compat_v1.root_name(f.node) == tf_name:
             f.rule = layers_rule()
         elif f.api == "tf.train.Coordinator" and not queues:
             if _uses_threads(table):

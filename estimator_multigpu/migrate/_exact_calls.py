@@ -6,25 +6,13 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _learn_names as learn_names,
-)
-from estimator_multigpu.migrate import (
-    _loss_args as loss_args,
-)
-from estimator_multigpu.migrate import (
-    _replicate_args as replicate_args,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _slim_layers as slim_layers,
+    _aliases,
+    _astutil,
+    _learn_names,
+    _loss_args,
+    _replicate_args,
+    _rules,
+    _slim_layers,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
@@ -60,7 +48,7 @@ def _tf2_order(call: ast.Call) -> bool:
     return "label" in first or "logit" in second or "target" in first
 
 
-def find(tree: ast.AST, table: aliases.AliasTable):
+def find(tree: ast.AST, table: _aliases.AliasTable):
     """Yields (node, api, rule, covered) for the call shapes rewritten here.
 
     `covered` holds the ids of nodes whose generic findings this one replaces.
@@ -68,24 +56,24 @@ def find(tree: ast.AST, table: aliases.AliasTable):
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         api = table.resolve_tf(call.func)
         if (
-            api in loss_args.TF0
+            api in _loss_args.TF0
             and call.args
-            and loss_args.fits(call, loss_args.TF0[api])
+            and _loss_args.fits(call, _loss_args.TF0[api])
         ):
-            rule = rules.TF2_ORDER_RULE if _tf2_order(call) else rules.TF0_LOSS_RULE
+            rule = _rules.TF2_ORDER_RULE if _tf2_order(call) else _rules.TF0_LOSS_RULE
             yield call.func, api, rule, set()
-        elif api and loss_args.is_flipped(api):
+        elif api and _loss_args.is_flipped(api):
             name = api.rsplit("deprecated_flipped_", 1)[1]
-            if loss_args.fits(call, loss_args.FLIPPED[name]):
+            if _loss_args.fits(call, _loss_args.FLIPPED[name]):
                 covered = {id(n) for n in ast.walk(call.func)}
-                yield call.func, api, rules.FLIPPED_LOSS_RULE, covered
-        elif api == _REPLICATE and replicate_args.no_reduction(call, table):
+                yield call.func, api, _rules.FLIPPED_LOSS_RULE, covered
+        elif api == _REPLICATE and _replicate_args.no_reduction(call, table):
             covered = {id(n) for n in ast.walk(call.func)}
-            yield call.func, api, replicate_args.NONE_RULE, covered
+            yield call.func, api, _replicate_args.NONE_RULE, covered
         elif api == _PRINT and not _options_of(call, table)[1]:
             # The options constant keeps its own finding (and name rewrite).
             covered = {id(n) for n in ast.walk(call.func)}
-            yield call.func, api, rules.TFPROF_RULE, covered
+            yield call.func, api, _rules.TFPROF_RULE, covered
 
 
 def _options_of(call: ast.Call, table) -> tuple[ast.expr | None, str | None]:
@@ -99,7 +87,7 @@ def _options_of(call: ast.Call, table) -> tuple[ast.expr | None, str | None]:
     return options, None if name in _OPTIONS else "options"
 
 
-def _root(table: aliases.AliasTable) -> str:
+def _root(table: _aliases.AliasTable) -> str:
     for name, path in table.bindings.items():
         if path in ("tensorflow", "tensorflow.compat.v1"):
             return name
@@ -146,7 +134,7 @@ def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
 def _name_key(api: str) -> str | None:
     """The known contrib name that `api` is or starts with (`X.copy` -> `X`)."""
     known = list(_NAMES) + [_ANALYZER + o for o in _OPTIONS]
-    known += [slim_layers.CONTRIB + n for n in slim_layers.NAMES]
+    known += [_slim_layers.CONTRIB + n for n in _slim_layers.NAMES]
     return next((k for k in known if api == k or api.startswith(k + ".")), None)
 
 
@@ -157,7 +145,7 @@ def _name_edits(f, table, off: Offsets, parents) -> tuple[list[Edit], str | None
     if key.startswith(_ANALYZER):
         builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
         return [off.replace(node, builder + _OPTIONS[key[len(_ANALYZER) :]])], None
-    module, rest = _NAMES.get(key) or ("tf_slim", key[len(slim_layers.CONTRIB) :])
+    module, rest = _NAMES.get(key) or ("tf_slim", key[len(_slim_layers.CONTRIB) :])
     if module is not None:
         bound = table.name_for(module)
         return [off.replace(node, f"{bound or module}.{rest}")], (
@@ -242,7 +230,7 @@ def _assigned_once(stmt: ast.AST, name: str, parents) -> tuple[ast.AST, int] | N
         for n in ast.walk(scope)
         if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
-    return (scope, astutil.reads(scope)[name]) if len(writes) == 1 else None
+    return (scope, _astutil.reads(scope)[name]) if len(writes) == 1 else None
 
 
 def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
@@ -299,24 +287,24 @@ def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str |
     Raises:
       Unsafe: when `f` has none.
     """
-    if learn_names.handles(f.api):
+    if _learn_names.handles(f.api):
         parents, calls = _maps(tree)
         try:
-            return learn_names.edits(
+            return _learn_names.edits(
                 f, table, off, calls, parents, emg, full_node
             ), None
-        except learn_names.Unsafe as why:
+        except _learn_names.Unsafe as why:
             raise Unsafe(str(why)) from why
-    loss, prof = f.rule is rules.TF0_LOSS_RULE, f.rule is rules.TFPROF_RULE
-    flipped = f.rule is rules.FLIPPED_LOSS_RULE
+    loss, prof = f.rule is _rules.TF0_LOSS_RULE, f.rule is _rules.TFPROF_RULE
+    flipped = f.rule is _rules.FLIPPED_LOSS_RULE
     if not (loss or prof or flipped or f.api == _DEVICE_LIB or _name_key(f.api)):
         raise Unsafe("no exact rewrite")
     parents, calls = _maps(tree)
     if loss:
-        return loss_args.tf0_edits(calls[id(f.node)], f.api, off), None
+        return _loss_args.tf0_edits(calls[id(f.node)], f.api, off), None
     if flipped:
         call = calls[id(f.node)]
-        return loss_args.flipped_edits(call, f.api, off, _root(table)), None
+        return _loss_args.flipped_edits(call, f.api, off, _root(table)), None
     if prof:
         return _print_edits(calls[id(f.node)], off, table), None
     if f.api == _DEVICE_LIB:

@@ -6,51 +6,21 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _clone_rewrite as clone_rewrite,
-)
-from estimator_multigpu.migrate import (
-    _contrib_calls as contrib_calls,
-)
-from estimator_multigpu.migrate import (
-    _imports as imports,
-)
-from estimator_multigpu.migrate import (
-    _keras_input_shape as keras_input_shape,
-)
-from estimator_multigpu.migrate import (
-    _keras_input_shape_fix as keras_input_shape_fix,
-)
-from estimator_multigpu.migrate import (
-    _queue_loops as queue_loops,
-)
-from estimator_multigpu.migrate import (
-    _queue_threads as queue_threads,
-)
-from estimator_multigpu.migrate import (
-    _reader_helpers as reader_helpers,
-)
-from estimator_multigpu.migrate import (
-    _records as records,
-)
-from estimator_multigpu.migrate import (
-    _replicate_args as replicate_args,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
-)
-from estimator_multigpu.migrate import (
-    _session_config as session_config,
-)
-from estimator_multigpu.migrate import (
-    _tower_rewrite as tower_rewrite,
-)
-from estimator_multigpu.migrate import (
+    _aliases,
+    _astutil,
+    _clone_rewrite,
+    _contrib_calls,
+    _imports,
+    _keras_input_shape,
+    _keras_input_shape_fix,
+    _queue_loops,
+    _queue_threads,
+    _reader_helpers,
+    _records,
+    _replicate_args,
+    _scanner,
+    _session_config,
+    _tower_rewrite,
     _tutorial_imports,
 )
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets, apply
@@ -78,12 +48,12 @@ class FixResult:
     notes: list[tuple[int, str]]
 
 
-def _emg_name(tree: ast.Module, table: aliases.AliasTable) -> tuple[str, bool]:
+def _emg_name(tree: ast.Module, table: _aliases.AliasTable) -> tuple[str, bool]:
     """Returns (name of the package in this module, whether to add the import)."""
     bound = table.name_for(PACKAGE)
     if bound:
         return bound, False
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     return chain_text.unique("emg", taken), True
 
 
@@ -142,10 +112,10 @@ def _rewritten_names(group: list[chains.Chain]) -> set[int]:
 
 
 def _chain_edits(tree, table, off, emg, findings, notes) -> list[Edit]:
-    readers, failed = reader_helpers.find(tree, table)
+    readers, failed = _reader_helpers.find(tree, table)
     found_helpers = chains.Helpers(readers, batch_helpers.find(tree, table), failed)
     found, refused = chains.find(tree, table, found_helpers)
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     out, placed, done = [], EditSet(), set()
     for group in _groups(found):
         try:
@@ -178,7 +148,7 @@ def _rename_edits(tree, table, off, emg, findings, taken: list[Edit]) -> list[Ed
             continue
         new = [off.replace(f.node, emg + f.rule.rename[len("emg") :])]
         if f.api == "tf.contrib.estimator.replicate_model_fn" and id(f.node) in calls:
-            args = replicate_args.edits(calls[id(f.node)], table, off)
+            args = _replicate_args.edits(calls[id(f.node)], table, off)
             if args is None:
                 continue
             new += args
@@ -197,11 +167,11 @@ def _flattened(source, tree, findings, keep_runners) -> FixResult | None:
     rewritten. Flattening adds or removes no legacy API use, so the n-th
     finding of an API before it is the n-th of that API after it.
     """
-    flat = records.flatten(source, tree)
+    flat = _records.flatten(source, tree)
     if flat is None or not findings:
         return None
     flat_tree = ast.parse(flat)
-    again = scanner.scan_rules(flat_tree, flat, findings[0].path)
+    again = _scanner.scan_rules(flat_tree, flat, findings[0].path)
     result = fix(flat, flat_tree, again, keep_runners)
     by_api: dict[str, list[Finding]] = {}
     for f in again:
@@ -242,31 +212,31 @@ def fix(
     """
     staged = _flattened(source, tree, findings, keep_runners)
     if staged is not None:
-        queue_loops.kept(findings, keep_runners)
+        _queue_loops.kept(findings, keep_runners)
         return staged
-    table = aliases.AliasTable(tree)
+    table = _aliases.AliasTable(tree)
     off = Offsets(source)
     emg, add_import = _emg_name(tree, table)
     notes: list[tuple[int, str]] = []
     edits = _chain_edits(tree, table, off, emg, findings, notes)
-    edits = queue_threads.edits(tree, table, off, emg, findings, notes, edits)
+    edits = _queue_threads.edits(tree, table, off, emg, findings, notes, edits)
     edits += _rename_edits(tree, table, off, emg, findings, edits)
-    edits = contrib_calls.edits(tree, table, off, findings, edits, emg)
+    edits = _contrib_calls.edits(tree, table, off, findings, edits, emg)
     edits = _tutorial_imports.edits(tree, table, off, findings, edits, emg, notes)
-    edits = tower_rewrite.edits(tree, table, off, findings, edits, emg)
-    edits = clone_rewrite.edits(tree, table, off, findings, edits, emg)
-    edits = session_config.edits(tree, table, off, findings, edits, emg)
-    layers = {} if keep_input_shape else keras_input_shape.droppable(tree)
+    edits = _tower_rewrite.edits(tree, table, off, findings, edits, emg)
+    edits = _clone_rewrite.edits(tree, table, off, findings, edits, emg)
+    edits = _session_config.edits(tree, table, off, findings, edits, emg)
+    layers = {} if keep_input_shape else _keras_input_shape.droppable(tree)
     if keep_input_shape:
-        keras_input_shape_fix.keep(findings, keep_input_shape)
-    edits = keras_input_shape_fix.edits(tree, off, findings, edits, layers)
-    edits = queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
+        _keras_input_shape_fix.keep(findings, keep_input_shape)
+    edits = _keras_input_shape_fix.edits(tree, off, findings, edits, layers)
+    edits = _queue_loops.edits(tree, off, findings, edits, notes, keep_runners)
     if not edits:
         return FixResult(source, notes)
     placed = EditSet(edits)
-    dead = imports.dead_imports(tree, table, off, findings)
+    dead = _imports.dead_imports(tree, table, off, findings)
     edits += [e for e in dead if not placed.overlaps(e)]  # not a rewritten import
     if add_import and any(f"{emg}." in e.text for e in edits):
         # First: a line inserted at the same place (after the imports) uses it.
-        edits.insert(0, imports.import_edit(tree, off, emg, PACKAGE))
+        edits.insert(0, _imports.import_edit(tree, off, emg, PACKAGE))
     return FixResult(apply(source, edits), notes)

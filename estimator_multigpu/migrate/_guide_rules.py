@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from estimator_multigpu.migrate import _rules as rules
+from estimator_multigpu.migrate import _rules
 
 
 @dataclasses.dataclass(frozen=True)
-class GuideRule(rules.Rule):
+class GuideRule(_rules.Rule):
     """A `rules.Rule` that links straight to `anchor` in the migration guide."""
 
     anchor: str = ""
 
     @property
     def guide(self) -> str:
-        return f"{rules.GUIDE}#{self.anchor}"
+        return f"{_rules.GUIDE}#{self.anchor}"
 
 
 def rule(rule_id: str, summary: str, replacement: str, anchor: str) -> GuideRule:
@@ -31,7 +31,7 @@ class PortedRule(GuideRule):
     """A rule on a bare TF1 name that the compat.v1 import switch resolves."""
 
 
-def ported(base: rules.Rule, note: str = "") -> PortedRule:
+def ported(base: _rules.Rule, note: str = "") -> PortedRule:
     """`base`, marked as resolved by the compat.v1 port, with `note` added."""
     return PortedRule(
         base.rule_id,

@@ -56,20 +56,16 @@ def drop(findings: list, source: str, rules=frozenset()) -> list:
 def known_rules() -> set[str]:
     """Every rule id the tool reports (what `--ignore` accepts)."""
     from estimator_multigpu.migrate import (
-        _compat_v1 as compat_v1,
-    )
-    from estimator_multigpu.migrate import (
-        _era as era,
-    )
-    from estimator_multigpu.migrate import (
-        _rules as rules,
-    )
-    from estimator_multigpu.migrate import (
-        _slim as slim,
+        _compat_v1,
+        _era,
+        _rules,
+        _slim,
     )
 
-    found = {r.rule_id for r in rules.TABLE.values()}
-    for module in (rules, era, slim):
-        found |= {v.rule_id for v in vars(module).values() if isinstance(v, rules.Rule)}
-    found |= {compat_v1.RULE_ID, "summary-v1", "contrib-slim"}
+    found = {r.rule_id for r in _rules.TABLE.values()}
+    for module in (_rules, _era, _slim):
+        found |= {
+            v.rule_id for v in vars(module).values() if isinstance(v, _rules.Rule)
+        }
+    found |= {_compat_v1.RULE_ID, "summary-v1", "contrib-slim"}
     return found

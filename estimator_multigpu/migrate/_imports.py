@@ -5,13 +5,9 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
+    _aliases,
+    _astutil,
+    _rules,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._scanner import Finding
@@ -46,16 +42,16 @@ def _fixed_uses(findings: list[Finding]) -> dict[str, int]:
 def _droppable(alias: ast.alias, table, uses, fixed) -> bool:
     """True if every use of a legacy name that `alias` binds was rewritten."""
     name = (alias.asname or alias.name).split(".")[0]
-    path = aliases.canonical(table.bindings.get(name)) or ""
+    path = _aliases.canonical(table.bindings.get(name)) or ""
     private = path.startswith("tf.python.")  # e.g. device_lib, once its uses went
-    legacy = _is_gone(path) or rules.lookup(path) is not None or private
+    legacy = _is_gone(path) or _rules.lookup(path) is not None or private
     return legacy and uses[name] > 0 and uses[name] == fixed.get(name)
 
 
 def dead_imports(tree, table, off, findings) -> list[Edit]:
     """Drops imported legacy names (`from tensorflow.contrib... import x`,
     `from tensorflow.train import batch`) once every use was rewritten."""
-    uses, fixed = astutil.reads(tree), _fixed_uses(findings)
+    uses, fixed = _astutil.reads(tree), _fixed_uses(findings)
     out = []
     for stmt in tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):

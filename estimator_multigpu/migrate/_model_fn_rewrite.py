@@ -16,26 +16,18 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
+    _aliases,
+    _astutil,
     _device_hoist,
-)
-from estimator_multigpu.migrate import (
-    _tower_body as tower_body,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
+    _tower_body,
+    _tower_loops,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
 _ESTIMATORS = ("tf.estimator.Estimator", "tf.contrib.learn.Estimator")
 
-NotRewritable = tower_body.NotCanonical
+NotRewritable = _tower_body.NotCanonical
 
 
 @dataclasses.dataclass
@@ -75,8 +67,8 @@ def _model_fns(tree: ast.Module):
 def _loops(func: ast.FunctionDef, table):
     return [
         n
-        for n in astutil.walk_scope(func.body)
-        if isinstance(n, ast.For) and tower_loops.is_tower_loop(n, table)
+        for n in _astutil.walk_scope(func.body)
+        if isinstance(n, ast.For) and _tower_loops.is_tower_loop(n, table)
     ]
 
 
@@ -101,7 +93,7 @@ def _count_param(loop: ast.For, func, outer) -> str | None:
     if name in params:
         return name
     sources = set()
-    for node in astutil.walk_scope(func.body):
+    for node in _astutil.walk_scope(func.body):
         if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == [
             name
         ]:
@@ -158,7 +150,7 @@ def _device_with(loop: ast.For, table) -> ast.With:
     """The loop's `with tf.device(...)` (alone in its `with`, holding the tower)."""
     withs = [
         n
-        for n in astutil.walk_scope(loop.body)
+        for n in _astutil.walk_scope(loop.body)
         if isinstance(n, ast.With)
         and any(
             table.resolve_tf(getattr(i.context_expr, "func", None)) == "tf.device"
@@ -183,7 +175,7 @@ def _dedented(off: Offsets, node: ast.With) -> str:
 
 
 def plan(
-    tree, table: aliases.AliasTable, off: Offsets, emg: str, taken=None, prior=()
+    tree, table: _aliases.AliasTable, off: Offsets, emg: str, taken=None, prior=()
 ) -> Plan:
     """The edits that make the module's model_fn tower loop one replicated tower.
 

@@ -6,16 +6,10 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _model_fn_rewrite as model_fn_rewrite,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
+    _astutil,
+    _model_fn_rewrite,
+    _rules,
+    _tower_loops,
 )
 from estimator_multigpu.migrate._astutil import walk_scope
 
@@ -59,7 +53,7 @@ def _at_estimator(count: str, func: ast.FunctionDef) -> str:
     except SyntaxError:
         names = set()
     params = {a.arg for a in func.args.args + func.args.kwonlyargs}
-    local = sorted(names & (astutil.writes(func) - params))  # params: the Estimator's
+    local = sorted(names & (_astutil.writes(func) - params))  # params: the Estimator's
     if not local:
         return f"{head}devices=emg.devices.resolve(num_gpus={count}))"
     values = [
@@ -94,7 +88,7 @@ def replacement(loop: ast.For, func: ast.FunctionDef) -> str:
     var = ast.unparse(loop.target)
     count = _count(loop)
     inputs = "; ".join(f"{x} -> {x.rsplit('[', 1)[0]}" for x in _indexed(loop, var))
-    lists = ", ".join(sorted(tower_loops.appended(loop)))
+    lists = ", ".join(sorted(_tower_loops.appended(loop)))
     parts = [
         f"build one tower per {func.name}() call: the loop body once, without "
         f"`for {var} in ...` and its tf.device ({var} = 0)",
@@ -116,10 +110,10 @@ def _planned(tree, table, off):
     if table is None or off is None:
         return None, None
     try:
-        plan = model_fn_rewrite.plan(tree, table, off, "emg")
-    except model_fn_rewrite.NotRewritable as reason:
+        plan = _model_fn_rewrite.plan(tree, table, off, "emg")
+    except _model_fn_rewrite.NotRewritable as reason:
         return None, str(reason)
-    return model_fn_rewrite.describe(plan, off), None
+    return _model_fn_rewrite.describe(plan, off), None
 
 
 def refine(tree: ast.AST, findings: list, table=None, off=None) -> list:
@@ -137,12 +131,12 @@ def refine(tree: ast.AST, findings: list, table=None, off=None) -> list:
         func = funcs.get(id(f.node))
         if f.rule.rule_id != "tower-loop" or func is None:
             continue
-        if f.rule.replacement == rules.AVERAGING_RULE.replacement:
+        if f.rule.replacement == _rules.AVERAGING_RULE.replacement:
             new = _AVERAGING if done is None else (
                 "nothing: it averages the one tower's gradients once --fix makes "
                 "the loop one tower per model_fn call")  # fmt: skip
             f.rule = dataclasses.replace(f.rule, replacement=new)
-        elif f.rule.replacement == rules.TOWER_RULE.replacement:
+        elif f.rule.replacement == _rules.TOWER_RULE.replacement:
             if isinstance(f.node, ast.For):
                 new = done or replacement(f.node, func)
                 new += f" (emg-migrate --fix cannot: {why})" if why else ""

@@ -5,71 +5,51 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _compat_v1 as compat_v1,
-)
-from estimator_multigpu.migrate import (
-    _contrib_names as contrib_names,
-)
-from estimator_multigpu.migrate import (
-    _era as era,
-)
-from estimator_multigpu.migrate import (
-    _keras_input_shape as keras_input_shape,
-)
-from estimator_multigpu.migrate import (
-    _model_fn_towers as model_fn_towers,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
-)
-from estimator_multigpu.migrate import (
-    _session_config as session_config,
-)
-from estimator_multigpu.migrate import (
-    _slim as slim,
-)
-from estimator_multigpu.migrate import (
-    _star_imports as star_imports,
-)
-from estimator_multigpu.migrate import (
-    _tf_examples as tf_examples,
+    _aliases,
+    _compat_v1,
+    _contrib_names,
+    _era,
+    _keras_input_shape,
+    _model_fn_towers,
+    _scanner,
+    _session_config,
+    _slim,
+    _star_imports,
+    _tf_examples,
 )
 from estimator_multigpu.migrate._edits import Offsets, apply
 from estimator_multigpu.migrate._guide_rules import PortedRule
 
 
-def _finding(path, off, node, api, text, rule) -> scanner.Finding:
+def _finding(path, off, node, api, text, rule) -> _scanner.Finding:
     col = off.column(node) + 1
-    return scanner.Finding(path, node.lineno, col, api, text, rule, node)
+    return _scanner.Finding(path, node.lineno, col, api, text, rule, node)
 
 
-def _compat_findings(tree, table, off, path, taken) -> list[scanner.Finding]:
+def _compat_findings(tree, table, off, path, taken) -> list[_scanner.Finding]:
     def skip(api, node):
-        return era.covers(api) or id(node) in taken
+        return _era.covers(api) or id(node) in taken
 
-    uses, v2_uses = compat_v1.find(tree, table, skip)
-    stmt = compat_v1.tf_import(tree)
+    uses, v2_uses = _compat_v1.find(tree, table, skip)
+    stmt = _compat_v1.tf_import(tree)
     name = stmt.names[0].asname if stmt else None
     grouped = [u for u in uses if u.root == name]
     out = [
         _finding(
-            path, off, u.node, u.api, off.segment(u.node), compat_v1.per_use_rule(u)
+            path, off, u.node, u.api, off.segment(u.node), _compat_v1.per_use_rule(u)
         )
         for u in uses
         if u.root != name
     ]
     if grouped:
-        why = compat_v1.blocker(tree, table, grouped, v2_uses)
-        rule = compat_v1.group_rule(name, why)
-        text = compat_v1.text(grouped)
+        why = _compat_v1.blocker(tree, table, grouped, v2_uses)
+        rule = _compat_v1.group_rule(name, why)
+        text = _compat_v1.text(grouped)
         out.append(_finding(path, off, stmt, "tf (TF 1.x names)", text, rule))
     return out
 
 
-def scan_tree(tree: ast.Module, source: str, path: str) -> list[scanner.Finding]:
+def scan_tree(tree: ast.Module, source: str, path: str) -> list[_scanner.Finding]:
     """Returns every finding in a parsed module, sorted by position.
 
     The one scan behind `emg-migrate`, `runner.process` and the public
@@ -83,7 +63,7 @@ def scan_tree(tree: ast.Module, source: str, path: str) -> list[scanner.Finding]
       source: its text (for columns and spellings).
       path: the file name to put in findings.
     """
-    return scan(tree, source, path, scanner.scan_rules(tree, source, path))
+    return scan(tree, source, path, _scanner.scan_rules(tree, source, path))
 
 
 def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
@@ -95,20 +75,20 @@ def scan(tree: ast.Module, source: str, path: str, findings: list) -> list:
       path: the file name for new findings.
       findings: from `scanner.scan_rules`.
     """
-    table = aliases.AliasTable(tree)
+    table = _aliases.AliasTable(tree)
     off = Offsets(source)
     findings = findings + [
-        _finding(path, off, *hit) for hit in slim.tf_slim_uses(tree, table)
+        _finding(path, off, *hit) for hit in _slim.tf_slim_uses(tree, table)
     ]
-    out = slim.group(contrib_names.refine(era.refine(tree, table, findings)))
-    out = model_fn_towers.refine(tree, out, table, off)
-    era_hits = list(era.find(tree, table))
+    out = _slim.group(_contrib_names.refine(_era.refine(tree, table, findings)))
+    out = _model_fn_towers.refine(tree, out, table, off)
+    era_hits = list(_era.find(tree, table))
     out += [_finding(path, off, *hit) for hit in era_hits]
-    out += [_finding(path, off, *hit) for hit in slim.clone_calls(tree, table)]
-    out += [_finding(path, off, *hit) for hit in tf_examples.find(tree)]
-    out += [_finding(path, off, *hit) for hit in keras_input_shape.find(tree)]
-    out += [_finding(path, off, *hit) for hit in star_imports.find(tree)]
-    configs = session_config.find(tree, table, off, out)
+    out += [_finding(path, off, *hit) for hit in _slim.clone_calls(tree, table)]
+    out += [_finding(path, off, *hit) for hit in _tf_examples.find(tree)]
+    out += [_finding(path, off, *hit) for hit in _keras_input_shape.find(tree)]
+    out += [_finding(path, off, *hit) for hit in _star_imports.find(tree)]
+    configs = _session_config.find(tree, table, off, out)
     out += [_finding(path, off, *hit) for hit in configs]
     out += _compat_findings(tree, table, off, path, {id(h[0]) for h in era_hits})
     out.sort(key=lambda f: (f.line, f.col))
@@ -119,9 +99,12 @@ def _portable(findings: list) -> list:
     """The findings the compat.v1 import switch resolves."""
     out = []
     for f in findings:
-        if f.rule.rule_id == compat_v1.RULE_ID and "--fix cannot" in f.rule.replacement:
+        if (
+            f.rule.rule_id == _compat_v1.RULE_ID
+            and "--fix cannot" in f.rule.replacement
+        ):
             continue
-        if f.rule.rule_id == compat_v1.RULE_ID and f.api == "tf (TF 1.x names)":
+        if f.rule.rule_id == _compat_v1.RULE_ID and f.api == "tf (TF 1.x names)":
             out.append(f)
         elif isinstance(f.rule, PortedRule):
             out.append(f)
@@ -130,7 +113,7 @@ def _portable(findings: list) -> list:
 
 def _rename_summaries(source: str, findings: list) -> str:
     """Without the import switch, renames bare summaries one by one."""
-    edits = era.summary_edits(source)
+    edits = _era.summary_edits(source)
     if not edits:
         return source
     for f in findings:
@@ -156,22 +139,22 @@ def _rename_compat(source: str, findings: list, notes: list) -> str:
     todo = _portable(findings)
     if not todo:
         return source
-    new = compat_v1.rename(_rename_summaries(source, findings))
+    new = _compat_v1.rename(_rename_summaries(source, findings))
     for f in todo:
         f.fixed = True
     return new
 
 
 def _port_slim(source: str, findings: list, notes: list) -> str:
-    uses = [f for f in findings if f.rule.rule_id == slim.RULE_ID]
-    core = [f for f in uses if f.rule.summary == slim.group_rule(slim.CORE).summary]
+    uses = [f for f in findings if f.rule.rule_id == _slim.RULE_ID]
+    core = [f for f in uses if f.rule.summary == _slim.group_rule(_slim.CORE).summary]
     if not uses:
         return source
-    new, why = slim.port(source)
+    new, why = _slim.port(source)
     if why:
         notes.append((uses[0].line, f"slim import not replaced by tf_slim: {why}"))
         return source
-    for f in core[:1] + [f for f in uses if slim.fixed_by_port(f, new)]:
+    for f in core[:1] + [f for f in uses if _slim.fixed_by_port(f, new)]:
         f.fixed = True
     return new
 
@@ -180,9 +163,9 @@ def _port_compat(source: str, findings: list, notes: list) -> str:
     todo = _portable(findings)
     if not todo:
         return source
-    new, why = compat_v1.port(source)
+    new, why = _compat_v1.port(source)
     if why:
-        lines = [f.line for f in findings if f.rule.rule_id == compat_v1.RULE_ID]
+        lines = [f.line for f in findings if f.rule.rule_id == _compat_v1.RULE_ID]
         line = min(lines, default=todo[0].line)
         notes.append((line, f"compat.v1 import not switched: {why}"))
         return _rename_summaries(source, findings)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._rules import Rule
 
@@ -89,7 +88,7 @@ def keep(findings, why: str) -> None:
             )
 
 
-def _is_runner_loop(node: ast.AST, table: aliases.AliasTable) -> bool:
+def _is_runner_loop(node: ast.AST, table: _aliases.AliasTable) -> bool:
     if not isinstance(node, ast.For) or not isinstance(node.target, ast.Name):
         return False
     it = node.iter
@@ -113,7 +112,7 @@ def _is_runner_loop(node: ast.AST, table: aliases.AliasTable) -> bool:
     return len(uses) == len(methods) + 1
 
 
-def find(tree: ast.AST, table: aliases.AliasTable) -> list[ast.For]:
+def find(tree: ast.AST, table: _aliases.AliasTable) -> list[ast.For]:
     """The loops that start queue-runner threads by hand."""
     return [n for n in ast.walk(tree) if _is_runner_loop(n, table)]
 
@@ -159,5 +158,5 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], notes, why=None):
 
 
 def _blocks(tree: ast.AST):
-    for scope in astutil.scopes(tree):
-        yield from astutil.blocks(scope)
+    for scope in _astutil.scopes(tree):
+        yield from _astutil.blocks(scope)

@@ -11,15 +11,14 @@ keeps a queue.
 from __future__ import annotations
 
 from estimator_multigpu.migrate import _keras_input_shape_fix as keras_shape
-from estimator_multigpu.migrate import _queue_loops as queue_loops
-from estimator_multigpu.migrate import _runner as runner
+from estimator_multigpu.migrate import _queue_loops, _runner
 
 
 def process_all(
     paths: list[str],
     ignored: frozenset = frozenset(),
     upgraded: dict | None = None,
-) -> list[runner.FileResult]:
+) -> list[_runner.FileResult]:
     """`runner.process` on each path, as one program.
 
     Args:
@@ -34,22 +33,22 @@ def process_all(
       declared shape where another file reads the built model.
     """
     upgraded = upgraded or {}
-    results = [runner.process(p, ignored, upgraded.get(p)) for p in paths]
-    why = queue_loops.reason([f for r in results for f in r.queues])
+    results = [_runner.process(p, ignored, upgraded.get(p)) for p in paths]
+    why = _queue_loops.reason([f for r in results for f in r.queues])
     kept = {i: None for i in range(len(results))}
     if why is not None:
         for i, result in enumerate(results):
-            if any(f.fixed and f.api == queue_loops.API for f in result.findings):
+            if any(f.fixed and f.api == _queue_loops.API for f in result.findings):
                 kept[i] = why
-                results[i] = runner.process(
+                results[i] = _runner.process(
                     result.path, ignored, upgraded.get(result.path), why
                 )
-            queue_loops.keep(results[i].findings, why)
+            _queue_loops.keep(results[i].findings, why)
     for i, shape_why in keras_shape.program_reasons(results).items():
         path = results[i].path
-        results[i] = runner.process(
+        results[i] = _runner.process(
             path, ignored, upgraded.get(path), kept[i], shape_why
         )
         if why is not None:
-            queue_loops.keep(results[i].findings, why)
+            _queue_loops.keep(results[i].findings, why)
     return results

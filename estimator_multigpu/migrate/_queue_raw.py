@@ -19,8 +19,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._dataflow import NotAChain
 
 QUEUES = ("FIFOQueue", "RandomShuffleQueue")
@@ -54,7 +53,7 @@ class RawQueue:
     scope: ast.AST
 
 
-def queue_kind(table: aliases.AliasTable, node: ast.AST) -> str | None:
+def queue_kind(table: _aliases.AliasTable, node: ast.AST) -> str | None:
     """`FIFOQueue`/`RandomShuffleQueue` if `node` calls that TF1 class."""
     if not isinstance(node, ast.Call):
         return None
@@ -63,11 +62,11 @@ def queue_kind(table: aliases.AliasTable, node: ast.AST) -> str | None:
     return last if last in QUEUES and ns in _NAMESPACES else None
 
 
-def find(tree: ast.Module, table: aliases.AliasTable):
+def find(tree: ast.Module, table: _aliases.AliasTable):
     """Returns (queues, refusals): refusals are (constructor call, reason)."""
     found, refused = [], []
-    for scope in astutil.scopes(tree):
-        for node in astutil.walk_scope([scope]):
+    for scope in _astutil.scopes(tree):
+        for node in _astutil.walk_scope([scope]):
             if isinstance(node, ast.Assign) and queue_kind(table, node.value):
                 try:
                     found.append(_recognise(scope, node, table))
@@ -81,7 +80,7 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
     if not isinstance(target, ast.Name):
         raise NotAChain("the queue is not assigned to a plain name")
     name = target.id
-    nodes = list(astutil.walk_scope([scope]))
+    nodes = list(_astutil.walk_scope([scope]))
     names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
     if sum(not _load(n) for n in names) != 1:
         why, also = (
@@ -89,7 +88,7 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
             _enqueue_problem(nodes, names),
         )
         raise NotAChain(f"{why}; also {also}" if also else why)
-    if astutil.reads(scope)[name] != sum(_load(n) for n in names):
+    if _astutil.reads(scope)[name] != sum(_load(n) for n in names):
         raise NotAChain(f"`{name}` is used in a nested function")
     calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
     methods = {
@@ -141,12 +140,12 @@ def _load(node: ast.Name) -> bool:
 
 
 def _check_enqueued(call: ast.Call, tainted: set[str]) -> None:
-    reads = set().union(*(astutil.reads(a) for a in call.args + call.keywords))
+    reads = set().union(*(_astutil.reads(a) for a in call.args + call.keywords))
     stateful = [
         n
         for a in call.args
         for n in ast.walk(a)
-        if isinstance(n, ast.Call) and astutil.call_target(n) in _STATEFUL
+        if isinstance(n, ast.Call) and _astutil.call_target(n) in _STATEFUL
     ]
     if reads & tainted or stateful:
         raise NotAChain(
@@ -167,13 +166,13 @@ def _tainted(nodes) -> set[str]:
         for node in binds:
             value = node.iter if isinstance(node, ast.For) else node.value
             stateful = any(
-                isinstance(n, ast.Call) and astutil.call_target(n) in _STATEFUL
+                isinstance(n, ast.Call) and _astutil.call_target(n) in _STATEFUL
                 for n in ast.walk(value)
             )
-            if not (stateful or set(astutil.reads(value)) & out):
+            if not (stateful or set(_astutil.reads(value)) & out):
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            bound = set().union(*(astutil.writes(t) for t in targets))
+            bound = set().union(*(_astutil.writes(t) for t in targets))
             if not bound <= out:
                 out |= bound
                 changed = True
@@ -204,7 +203,7 @@ def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
         if any(arg is r for r in runners) or getattr(arg, "id", None) in bound:
             out.append(add)
     for name in bound:
-        if astutil.reads(scope)[name] != sum(
+        if _astutil.reads(scope)[name] != sum(
             getattr(a.args[0], "id", None) == name for a in out
         ):
             raise NotAChain(

@@ -28,8 +28,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _astutil as astutil
-from estimator_multigpu.migrate import _queue_raw as queue_raw
+from estimator_multigpu.migrate import _astutil, _queue_raw
 from estimator_multigpu.migrate._calls import call_arg, tf_name
 from estimator_multigpu.migrate._dataflow import NotAChain, check_mappable
 from estimator_multigpu.migrate._edits import Edit, EditSet
@@ -51,7 +50,7 @@ class ThreadLoop:
     params: list[str]
 
 
-def _components(raw: queue_raw.RawQueue) -> int | None:
+def _components(raw: _queue_raw.RawQueue) -> int | None:
     dtypes = call_arg(raw.make, _DTYPES_AT[raw.kind], "dtypes")
     if call_arg(raw.make, 99, "names") is not None:
         return 1  # a dict: passed whole
@@ -116,7 +115,7 @@ def find(scope, raw, table) -> list[ThreadLoop]:
       NotAChain: for a loop of that shape that cannot be rewritten.
     """
     out = []
-    for block in astutil.blocks(scope):
+    for block in _astutil.blocks(scope):
         sources = _source_params(block, raw, table)
         for i in range(len(block)):
             shape = _loop(block, i, table)
@@ -125,16 +124,16 @@ def find(scope, raw, table) -> list[ThreadLoop]:
             start, loop, name = shape
             for stmt, params in sources.values():
                 example = {p.lstrip("*") for p in params}
-                if example & set(astutil.reads(loop)):
+                if example & set(_astutil.reads(loop)):
                     out.append(_check(scope, start, loop, name, stmt, params, table))
     return out
 
 
 def _check(scope, start, loop, name, stmt, params, table) -> ThreadLoop:
-    uses = astutil.reads(scope)
+    uses = _astutil.reads(scope)
     joins = [
         n
-        for n in astutil.walk_scope([scope])
+        for n in _astutil.walk_scope([scope])
         if tf_name(table, n, _JOINS)
         and n.args
         and getattr(n.args[0], "id", None) == name
@@ -142,14 +141,14 @@ def _check(scope, start, loop, name, stmt, params, table) -> ThreadLoop:
     if len(joins) != 1 or uses[name] != 2:
         raise NotAChain(f"`{name}` is used other than by one batch_join")
     example = [p.lstrip("*") for p in params]
-    inside = astutil.reads(loop)
+    inside = _astutil.reads(loop)
     for var in example:
         if uses[var] != inside[var]:
             raise NotAChain(f"the dequeued `{var}` is also used outside the loop")
     thread = loop.target.id
     body = loop.body[:-1] + [loop.body[-1].value.args[0]]
     check_mappable(body, [thread, *params], table)
-    for var in astutil.writes(loop) - {thread}:
+    for var in _astutil.writes(loop) - {thread}:
         if uses[var] != inside[var]:
             raise NotAChain(f"`{var}` is set in the per-thread loop and used after it")
     batcher = tf_name(table, joins[0], _JOINS)
@@ -159,7 +158,7 @@ def _check(scope, start, loop, name, stmt, params, table) -> ThreadLoop:
 def loop_edits(found: ThreadLoop, off, q: str, taken: set[str]) -> list[Edit]:
     """The loop becomes `def fn(thread, example):` + `L = q.per_thread(...)`."""
     nl = off.newline
-    fn = astutil.unique("_thread_fn", taken)
+    fn = _astutil.unique("_thread_fn", taken)
     line = off.lines[found.start.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
     last = found.loop.body[-1]
@@ -199,9 +198,9 @@ def edits(tree, table, off, emg: str, findings, notes, prior) -> list[Edit]:
     adds a note for each raw queue left alone.
     """
     q = f"{emg}.inputs.queues"
-    found, refused = queue_raw.find(tree, table)
+    found, refused = _queue_raw.find(tree, table)
     placed, out, done = EditSet(prior), list(prior), set()
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     handled = raw_reader_text.apply(
         tree, table, off, q, (taken, placed, out, done, notes)
     )
@@ -218,7 +217,7 @@ def edits(tree, table, off, emg: str, findings, notes, prior) -> list[Edit]:
         for e in new:
             placed.add(e)
         out.extend(new)
-        done |= queue_raw.rewritten_nodes(raw) | {id(t.join.func) for t in loops}
+        done |= _queue_raw.rewritten_nodes(raw) | {id(t.join.func) for t in loops}
         joined = {t.join.lineno for t in loops}
         notes[:] = [n for n in notes if n[0] not in joined]
     for f in findings:
@@ -229,7 +228,7 @@ def edits(tree, table, off, emg: str, findings, notes, prior) -> list[Edit]:
 def _raw_edits(raw, off, q, table, taken):
     loops = find(raw.scope, raw, table)
     datasets = {id(t.source) for t in loops}
-    new = queue_raw.edits(raw, off, q, datasets)
+    new = _queue_raw.edits(raw, off, q, datasets)
     for t in loops:
         new += loop_edits(t, off, q, taken)
     return new, loops

@@ -6,19 +6,11 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _dataflow as dataflow,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _sources as sources,
+    _aliases,
+    _astutil,
+    _dataflow,
+    _rules,
+    _sources,
 )
 from estimator_multigpu.migrate._calls import tf_name
 
@@ -73,17 +65,17 @@ def _read_index(func: ast.FunctionDef, names: list[str]) -> int:
             and value.args[0].id in names
         ):
             return index
-    raise dataflow.NotAChain(f"`{func.name}` reads no parameter with `reader.read`")
+    raise _dataflow.NotAChain(f"`{func.name}` reads no parameter with `reader.read`")
 
 
 def _returned_literal(ret: ast.expr, moved: list[ast.stmt]) -> ast.expr | None:
     try:
-        return dataflow.literal_of(ret, moved)
-    except dataflow.NotAChain:
+        return _dataflow.literal_of(ret, moved)
+    except _dataflow.NotAChain:
         return None
 
 
-def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
+def recognise(func: ast.FunctionDef, table: _aliases.AliasTable) -> ReaderHelper:
     """Returns the helper `func` is.
 
     Raises:
@@ -91,23 +83,23 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
     """
     names = [a.arg for a in func.args.posonlyargs + func.args.args]
     ret = func.body[-1]
-    returns = [n for n in astutil.walk_scope(func.body) if isinstance(n, ast.Return)]
+    returns = [n for n in _astutil.walk_scope(func.body) if isinstance(n, ast.Return)]
     if func.decorator_list or not isinstance(ret, ast.Return) or ret.value is None:
-        raise dataflow.NotAChain(f"`{func.name}` does not end in `return <value>`")
+        raise _dataflow.NotAChain(f"`{func.name}` does not end in `return <value>`")
     if returns != [ret]:
-        raise dataflow.NotAChain(f"`{func.name}` returns from more than one place")
+        raise _dataflow.NotAChain(f"`{func.name}` returns from more than one place")
     index = _read_index(func, names)
     stmt = func.body[index]
     queue = stmt.value.args[0].id
-    sources.only_use(func, queue)
+    _sources.only_use(func, queue)
     reader_expr = stmt.value.func.value
-    reader = sources.from_block(
-        func.body, index, reader_expr, table, func, rules.READERS
+    reader = _sources.from_block(
+        func.body, index, reader_expr, table, func, _rules.READERS
     )
-    params = sources.params_of(stmt.targets[0], star=True)
-    moved, kept, _ = dataflow.split(func.body[index + 1 : -1], params)
-    dataflow.check_mappable(moved + [ret.value], params, table)
-    renames = [(reader.func, tf_name(table, reader, rules.READERS))]
+    params = _sources.params_of(stmt.targets[0], star=True)
+    moved, kept, _ = _dataflow.split(func.body[index + 1 : -1], params)
+    _dataflow.check_mappable(moved + [ret.value], params, table)
+    renames = [(reader.func, tf_name(table, reader, _rules.READERS))]
     literal = _returned_literal(ret.value, moved)
     return ReaderHelper(
         func,
@@ -124,7 +116,7 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> ReaderHelper:
     )
 
 
-def find(tree: ast.Module, table: aliases.AliasTable):
+def find(tree: ast.Module, table: _aliases.AliasTable):
     """Returns (helpers, failed): reader helpers by name, and for functions
     that read a queue parameter but cannot be rewritten, the reason."""
     out, failed = {}, {}
@@ -132,7 +124,7 @@ def find(tree: ast.Module, table: aliases.AliasTable):
         if isinstance(node, ast.FunctionDef):
             try:
                 out[node.name] = recognise(node, table)
-            except dataflow.NotAChain as reason:
+            except _dataflow.NotAChain as reason:
                 if "reads no parameter" not in str(reason):
                     failed[node.name] = str(reason)
     return out, failed

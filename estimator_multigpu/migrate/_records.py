@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 
 
@@ -81,7 +81,7 @@ def _made(func: ast.FunctionDef) -> tuple[ast.ClassDef, ast.Assign, str]:
 def _name_uses(nodes) -> dict[str, tuple[list, list]]:
     """Per name under `nodes`: its `name.attr` nodes and its `Name` nodes, in walk order."""
     uses: dict[str, tuple[list, list]] = {}
-    for node in astutil.walk_scope(nodes):
+    for node in _astutil.walk_scope(nodes):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             uses.setdefault(node.value.id, ([], []))[0].append(node)
         elif isinstance(node, ast.Name):
@@ -116,9 +116,9 @@ class _Calls:
         """(scope, statement) for each `target = callee(...)`, in scan order."""
         if self._by_callee is None:
             self._by_callee = {}
-            self.reads = astutil.reads(self._tree)
-            for scope in astutil.scopes(self._tree):
-                for block in astutil.blocks(scope):
+            self.reads = _astutil.reads(self._tree)
+            for scope in _astutil.scopes(self._tree):
+                for block in _astutil.blocks(scope):
                     self._add(scope, block)
         return self._by_callee.get(callee, [])
 
@@ -188,7 +188,7 @@ def find(tree: ast.Module) -> list[Record]:
 def _flat(name: str, attr: str, taken: set[str], chosen: dict) -> str:
     key = (name, attr)
     if key not in chosen:
-        chosen[key] = astutil.unique(f"{name}_{attr}", taken)
+        chosen[key] = _astutil.unique(f"{name}_{attr}", taken)
     return chosen[key]
 
 
@@ -225,7 +225,7 @@ def flatten(source: str, tree: ast.Module) -> str | None:
     if not found:
         return None
     off = Offsets(source)
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     out = []
     for record in found:
         if all(_alone(off, s) for s in (record.cls, record.make)):

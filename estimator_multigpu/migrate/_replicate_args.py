@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._rules import Rule
 
@@ -26,7 +26,7 @@ NONE_RULE = Rule(
 )
 
 
-def _reduction(node: ast.expr, table: aliases.AliasTable) -> str | None:
+def _reduction(node: ast.expr, table: _aliases.AliasTable) -> str | None:
     """`'sum'` for Reduction.SUM, `'mean'` for the averaging ones, else None
     (Reduction.NONE included: contrib refused it)."""
     path = table.resolve_tf(node) or ""
@@ -35,14 +35,16 @@ def _reduction(node: ast.expr, table: aliases.AliasTable) -> str | None:
     return "'sum'" if path.endswith(".SUM") else "'mean'"
 
 
-def no_reduction(call: ast.Call, table: aliases.AliasTable) -> bool:
+def no_reduction(call: ast.Call, table: _aliases.AliasTable) -> bool:
     """True if `call` passes loss_reduction=Reduction.NONE (by position or name)."""
     named = [k.value for k in call.keywords if k.arg == "loss_reduction"]
     named += call.args[1:2]
     return any((table.resolve_tf(v) or "").endswith("Reduction.NONE") for v in named)
 
 
-def edits(call: ast.Call, table: aliases.AliasTable, off: Offsets) -> list[Edit] | None:
+def edits(
+    call: ast.Call, table: _aliases.AliasTable, off: Offsets
+) -> list[Edit] | None:
     """Returns the edits that adapt `call`'s arguments, or None if not safe.
 
     Positional `loss_reduction`/`devices` become keywords (emg takes

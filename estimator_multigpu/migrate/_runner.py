@@ -11,28 +11,14 @@ import sys
 import tokenize
 
 from estimator_multigpu.migrate import (
-    _compat_v1 as compat_v1,
-)
-from estimator_multigpu.migrate import (
-    _files as files,
-)
-from estimator_multigpu.migrate import (
-    _fixer as fixer,
-)
-from estimator_multigpu.migrate import (
-    _ignore as ignore,
-)
-from estimator_multigpu.migrate import (
-    _notebooks as notebooks,
-)
-from estimator_multigpu.migrate import (
-    _passes as passes,
-)
-from estimator_multigpu.migrate import (
-    _queue_loops as queue_loops,
-)
-from estimator_multigpu.migrate import (
-    _scanner as scanner,
+    _compat_v1,
+    _files,
+    _fixer,
+    _ignore,
+    _notebooks,
+    _passes,
+    _queue_loops,
+    _scanner,
 )
 
 _SUFFIXES = (".py", ".ipynb")  # notebooks: code cells scanned, never rewritten
@@ -66,7 +52,7 @@ class FileResult:
     """
 
     path: str
-    findings: list[scanner.Finding] = dataclasses.field(default_factory=list)
+    findings: list[_scanner.Finding] = dataclasses.field(default_factory=list)
     error: str | None = None
     notes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
     info: list[tuple[int, str]] = dataclasses.field(default_factory=list)
@@ -77,10 +63,10 @@ class FileResult:
     skipped: str | None = None
     backup: str | None = None
     base: str | None = None
-    queues: list[scanner.Finding] = dataclasses.field(default_factory=list)
+    queues: list[_scanner.Finding] = dataclasses.field(default_factory=list)
 
     @property
-    def remaining(self) -> list[scanner.Finding]:
+    def remaining(self) -> list[_scanner.Finding]:
         return [f for f in self.findings if not f.fixed]
 
 
@@ -153,8 +139,8 @@ def process(
             return result
     try:
         text = result.base or result.original
-        found = passes.scan_tree(tree, text, path)
-        result.findings = ignore.drop(found, text, ignored)
+        found = _passes.scan_tree(tree, text, path)
+        result.findings = _ignore.drop(found, text, ignored)
         kept = {id(f) for f in result.findings}
         dropped = [f for f in found if id(f) not in kept]
     except RecursionError:
@@ -164,11 +150,11 @@ def process(
             "file left unchanged"
         )
         return result
-    if result.findings and not notebooks.is_notebook(path):
-        why = keep_runners or queue_loops.reason(queue_loops.queues_left(dropped))
+    if result.findings and not _notebooks.is_notebook(path):
+        why = keep_runners or _queue_loops.reason(_queue_loops.queues_left(dropped))
         _fix(result, tree, why, keep_input_shape)
         _keep_ignored(result, dropped)
-    result.queues = queue_loops.queues_left(result.findings + dropped)
+    result.queues = _queue_loops.queues_left(result.findings + dropped)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
         _keep(result, None)
         target = os.path.realpath(path)
@@ -199,7 +185,7 @@ def _keep_ignored(result: FileResult, dropped: list) -> None:
 def _upgraded(result: FileResult, text: str) -> ast.Module | None:
     """Takes tf_upgrade_v2's `text` (in graph mode) as the base of the rewrite."""
     try:
-        text = compat_v1.graph_mode(text)
+        text = _compat_v1.graph_mode(text)
         tree = ast.parse(text)
     except SyntaxError as e:
         why = f"tf_upgrade_v2 output does not parse ({e}); not used"
@@ -215,12 +201,12 @@ def _upgraded(result: FileResult, text: str) -> ast.Module | None:
 def _load(result: FileResult) -> ast.Module | None:
     """Reads and parses `result.path`; None (with `skipped` or `error`) if not."""
     try:
-        result.raw = files.read_source(result.path)
+        result.raw = _files.read_source(result.path)
         result.original, result.encoding = _decode(result.raw)
-        if notebooks.is_notebook(result.path):
-            result.original = notebooks.script(result.original)
-            result.info.append((0, notebooks.NOTE))
-    except files.Skipped as e:
+        if _notebooks.is_notebook(result.path):
+            result.original = _notebooks.script(result.original)
+            result.info.append((0, _notebooks.NOTE))
+    except _files.Skipped as e:
         result.skipped = str(e)
         return None
     except (OSError, ValueError, SyntaxError) as e:  # ValueError: bad notebook too
@@ -249,9 +235,9 @@ def _fix(result: FileResult, tree: ast.Module, keep_runners=None, keep_shape=Non
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
         text = result.base or result.original
-        fixed = fixer.fix(text, tree, result.findings, keep_runners, keep_shape)
+        fixed = _fixer.fix(text, tree, result.findings, keep_runners, keep_shape)
         per_use = result.base is not None
-        fixed.source = passes.fix(fixed.source, result.findings, fixed.notes, per_use)
+        fixed.source = _passes.fix(fixed.source, result.findings, fixed.notes, per_use)
         ast.parse(fixed.source)
     except Exception as e:  # one odd file must not stop a whole scan
         for f in result.findings:
@@ -291,8 +277,8 @@ def write(result: FileResult, backup: bool = True) -> bool:
         return False
     data = result.rewritten.encode(result.encoding)
     try:
-        result.backup = files.replace(result.path, data, result.raw, backup)
-    except files.Refused as e:
+        result.backup = _files.replace(result.path, data, result.raw, backup)
+    except _files.Refused as e:
         _keep(result, f"not rewritten: {e}; file left unchanged")
         return False
     except OSError as e:

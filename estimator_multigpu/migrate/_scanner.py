@@ -6,25 +6,13 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _contrib_calls as contrib_calls,
-)
-from estimator_multigpu.migrate import (
-    _queue_loops as queue_loops,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
-)
-from estimator_multigpu.migrate import (
-    _tower_rewrite as tower_rewrite,
+    _aliases,
+    _astutil,
+    _contrib_calls,
+    _queue_loops,
+    _rules,
+    _tower_loops,
+    _tower_rewrite,
 )
 from estimator_multigpu.migrate._edits import Offsets
 
@@ -50,7 +38,7 @@ class Finding:
     col: int
     api: str
     text: str
-    rule: rules.Rule
+    rule: _rules.Rule
     node: ast.AST = dataclasses.field(repr=False, compare=False)
     fixed: bool = False
 
@@ -72,7 +60,7 @@ class Finding:
 
 
 class _Visitor(ast.NodeVisitor):
-    def __init__(self, table: aliases.AliasTable, make):
+    def __init__(self, table: _aliases.AliasTable, make):
         self._table = table
         self._make = make
 
@@ -87,7 +75,7 @@ class _Visitor(ast.NodeVisitor):
         if not isinstance(node.ctx, ast.Load):
             return False
         path = self._table.resolve_tf(node)
-        hit = rules.lookup(path) if path else None
+        hit = _rules.lookup(path) if path else None
         if hit is None:
             return False
         prefix, rule = hit
@@ -111,7 +99,7 @@ def _unused_imports(tree: ast.AST):
     Such an import still fails on TF 2 (`from tensorflow.contrib import slim`),
     and no use of the name reports it.
     """
-    uses = astutil.reads(tree)
+    uses = _astutil.reads(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             pairs = [
@@ -125,8 +113,8 @@ def _unused_imports(tree: ast.AST):
         else:
             continue
         for path, name in pairs:
-            api = aliases.canonical(path)
-            hit = rules.lookup(api) if api else None
+            api = _aliases.canonical(path)
+            hit = _rules.lookup(api) if api else None
             if hit and (name == "*" or not uses[name]):
                 yield node, api, hit[1]
 
@@ -143,7 +131,7 @@ def scan_rules(tree: ast.AST, source: str, path: str) -> list[Finding]:
       path: the file name to put in findings.
     """
     off = Offsets(source)
-    table = aliases.AliasTable(tree)
+    table = _aliases.AliasTable(tree)
     findings = []
 
     def make(node, api, rule, matched):
@@ -161,14 +149,14 @@ def scan_rules(tree: ast.AST, source: str, path: str) -> list[Finding]:
     _Visitor(table, make).visit(tree)
     for node, api, rule in _unused_imports(tree):
         make(node, api, dataclasses.replace(rule, rename=None), node)
-    loops = tower_rewrite.find(tree, table, off)
-    for node, is_loop in tower_loops.find(tree, table):
-        rule = rules.TOWER_RULE if is_loop else rules.AVERAGING_RULE
+    loops = _tower_rewrite.find(tree, table, off)
+    for node, is_loop in _tower_loops.find(tree, table):
+        rule = _rules.TOWER_RULE if is_loop else _rules.AVERAGING_RULE
         rule = loops.get(id(node), (None, rule))[1]
         make(node, "tower loop" if is_loop else "gradient averaging", rule, node)
-    for node in queue_loops.find(tree, table):
-        make(node, queue_loops.API, queue_loops.RULE, node)
-    for node, api, rule, covered in contrib_calls.find(tree, table, off):
+    for node in _queue_loops.find(tree, table):
+        make(node, _queue_loops.API, _queue_loops.RULE, node)
+    for node, api, rule, covered in _contrib_calls.find(tree, table, off):
         findings[:] = [f for f in findings if id(f.node) not in covered]
         make(node, api, rule, node)
     findings.sort(key=lambda f: (f.line, f.col))

@@ -15,8 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
-from estimator_multigpu.migrate import _guide_rules as guide_rules
+from estimator_multigpu.migrate import _aliases, _guide_rules
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 RULE_ID = "session-config"
@@ -51,7 +50,7 @@ SUMMARY = (
     "keeps the N logical devices emg.devices.resolve simulates (else tower 1 "
     "runs on /cpu:0, or fails to place without allow_soft_placement)"
 )
-RULE = guide_rules.rule(
+RULE = _guide_rules.rule(
     RULE_ID, SUMMARY, "config=emg.devices.session_config(config)", ANCHOR
 )
 
@@ -65,7 +64,7 @@ class Use:
     arg: ast.expr
 
 
-def _supervisors(tree: ast.AST, table: aliases.AliasTable) -> set[str]:
+def _supervisors(tree: ast.AST, table: _aliases.AliasTable) -> set[str]:
     """The texts of the targets assigned a `tf.train.Supervisor(...)`."""
     out = set()
     for node in ast.walk(tree):
@@ -107,7 +106,7 @@ def _argument(call: ast.Call, api: str) -> ast.expr | None:
     return None
 
 
-def _needs_wrap(arg: ast.expr, table: aliases.AliasTable) -> bool:
+def _needs_wrap(arg: ast.expr, table: _aliases.AliasTable) -> bool:
     """False for `None` (a session without a config keeps the devices) and for
     a config already wrapped."""
     if isinstance(arg, ast.Constant) and arg.value is None:
@@ -115,7 +114,7 @@ def _needs_wrap(arg: ast.expr, table: aliases.AliasTable) -> bool:
     return not (isinstance(arg, ast.Call) and table.resolve(arg.func) == _WRAPPER)
 
 
-def uses(tree: ast.AST, table: aliases.AliasTable) -> list[Use]:
+def uses(tree: ast.AST, table: _aliases.AliasTable) -> list[Use]:
     """The explicit session configs not yet wrapped, in source order."""
     supervisors = _supervisors(tree, table)
     out = []
@@ -129,7 +128,7 @@ def uses(tree: ast.AST, table: aliases.AliasTable) -> list[Use]:
     return sorted(out, key=lambda u: (u.arg.lineno, u.arg.col_offset))
 
 
-def resolves(tree: ast.AST, table: aliases.AliasTable) -> bool:
+def resolves(tree: ast.AST, table: _aliases.AliasTable) -> bool:
     """True if the module calls `emg.devices.resolve` or `emg.devices.simulate`."""
     return any(
         isinstance(n, ast.Call) and table.resolve(n.func) in _RESOLVERS
@@ -137,14 +136,14 @@ def resolves(tree: ast.AST, table: aliases.AliasTable) -> bool:
     )
 
 
-def _rule(off: Offsets, use: Use) -> guide_rules.GuideRule:
+def _rule(off: Offsets, use: Use) -> _guide_rules.GuideRule:
     keyword = (_CALLS.get(use.api) or ("config",))[0]
     text = off.segment(use.arg)
     new = f"{keyword}=emg.devices.session_config({text})"
     return dataclasses.replace(RULE, replacement=new)
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, off: Offsets, findings: list):
+def find(tree: ast.Module, table: _aliases.AliasTable, off: Offsets, findings: list):
     """Yields (node, api, text, rule) for each explicit session config in a
     module that resolves devices, or will after `--fix` (`findings` has a
     tower loop, slim clones or a device count)."""

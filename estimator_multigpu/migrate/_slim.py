@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._edits import Offsets, apply
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -127,7 +127,7 @@ def group(findings: list) -> list:
     return out
 
 
-def clone_calls(tree: ast.Module, table: aliases.AliasTable):
+def clone_calls(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for model_deploy clone calls."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute) or node.attr not in _CLONE_CALLS:
@@ -149,7 +149,7 @@ def _binding(tree: ast.Module) -> tuple[ast.stmt, str] | None:
             if [a.name for a in stmt.names] == ["slim"]:
                 found.append((stmt, stmt.names[0].asname or "slim"))
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            table = table or aliases.AliasTable(tree)  # one table, not one per line
+            table = table or _aliases.AliasTable(tree)  # one table, not one per line
             value = table.resolve_tf(stmt.value)
             if value == "tf.contrib.slim" and isinstance(stmt.targets[0], ast.Name):
                 found.append((stmt, stmt.targets[0].id))
@@ -193,7 +193,7 @@ def _emg_binding(tree: ast.Module, stmt: ast.stmt, name: str, nl: str) -> str:
     emg = _emg_before(tree, stmt)
     if emg:
         return f"{name} = {emg}.tf_slim()"
-    bound = aliases.AliasTable(tree).bindings
+    bound = _aliases.AliasTable(tree).bindings
     emg = (
         "emg" if bound.get("emg", "estimator_multigpu") == "estimator_multigpu" else ""
     )
@@ -224,7 +224,7 @@ def port(source: str) -> tuple[str, str | None]:
     return apply(source, [off.replace(stmt, new)]), None
 
 
-def restored(tree: ast.Module, table: aliases.AliasTable) -> set[str]:
+def restored(tree: ast.Module, table: _aliases.AliasTable) -> set[str]:
     """The module-level names bound by `<emg>.tf_slim()` (the restoring form)."""
     names = set()
     for stmt in tree.body:
@@ -243,10 +243,10 @@ def fixed_by_port(finding, source: str) -> bool:
     if name not in RESTORED:
         return False
     tree = ast.parse(source)
-    return bool(restored(tree, aliases.AliasTable(tree)))
+    return bool(restored(tree, _aliases.AliasTable(tree)))
 
 
-def _outer_attributes(node: ast.AST, table: aliases.AliasTable):
+def _outer_attributes(node: ast.AST, table: _aliases.AliasTable):
     """Yields (attribute, path) for the outermost `tf_slim.x.y` chains under node."""
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
         path = table.resolve(node) or ""
@@ -257,7 +257,7 @@ def _outer_attributes(node: ast.AST, table: aliases.AliasTable):
         yield from _outer_attributes(child, table)
 
 
-def tf_slim_uses(tree: ast.Module, table: aliases.AliasTable):
+def tf_slim_uses(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for tf_slim uses that still need work.
 
     After `--fix` switched the import, what tf_slim lacks (`slim.batch_norm`)
@@ -266,7 +266,7 @@ def tf_slim_uses(tree: ast.Module, table: aliases.AliasTable):
     by `emg.tf_slim()` counts as tf_slim, and what it restores is not
     reported.
     """
-    from estimator_multigpu.migrate import _rules as rules
+    from estimator_multigpu.migrate import _rules
 
     names = restored(tree, table)
     if names:
@@ -277,4 +277,4 @@ def tf_slim_uses(tree: ast.Module, table: aliases.AliasTable):
         if names and lacking(api) in RESTORED:
             continue
         if lacking(api) or module_of(api) != CORE:
-            yield node, api, ast.unparse(node), rules.TABLE["tf.contrib.slim"]
+            yield node, api, ast.unparse(node), _rules.TABLE["tf.contrib.slim"]

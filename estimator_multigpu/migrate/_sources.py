@@ -5,13 +5,9 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
+    _aliases,
+    _astutil,
+    _rules,
 )
 from estimator_multigpu.migrate._calls import call_arg, tf_name
 from estimator_multigpu.migrate._dataflow import NotAChain
@@ -24,7 +20,7 @@ def _assigned_value(block, upto: int, name: str) -> tuple[int, ast.expr]:
     """Returns (index, value) of the last `name = value` in block[:upto]."""
     for index in range(upto - 1, -1, -1):
         stmt = block[index]
-        if name in astutil.writes(stmt):
+        if name in _astutil.writes(stmt):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 if isinstance(stmt.targets[0], ast.Name):
                     return index, stmt.value
@@ -35,7 +31,7 @@ def _assigned_value(block, upto: int, name: str) -> tuple[int, ast.expr]:
     )
 
 
-def _is_source(value: ast.expr, table: aliases.AliasTable, helpers) -> bool:
+def _is_source(value: ast.expr, table: _aliases.AliasTable, helpers) -> bool:
     if not isinstance(value, ast.Call):
         return False
     if isinstance(value.func, ast.Name) and value.func.id in helpers:
@@ -95,7 +91,7 @@ def params_of(target: ast.expr, star: bool) -> list[str]:
 
 
 def only_use(scope: ast.AST, name: str) -> None:
-    if astutil.reads(scope)[name] != 1:
+    if _astutil.reads(scope)[name] != 1:
         raise NotAChain(f"`{name}` is used elsewhere, not only by this chain")
 
 
@@ -113,10 +109,10 @@ def from_block(block, s_idx, expr, table, scope, names) -> ast.Call:
 
 def read_parts(block, s_idx, table, scope):
     call = block[s_idx].value
-    reader = from_block(block, s_idx, call.func.value, table, scope, rules.READERS)
-    queue = from_block(block, s_idx, call.args[0], table, scope, rules.PRODUCERS)
-    renames = [(reader.func, tf_name(table, reader, rules.READERS))]
-    renames.append((queue.func, tf_name(table, queue, rules.PRODUCERS)))
+    reader = from_block(block, s_idx, call.func.value, table, scope, _rules.READERS)
+    queue = from_block(block, s_idx, call.args[0], table, scope, _rules.PRODUCERS)
+    renames = [(reader.func, tf_name(table, reader, _rules.READERS))]
+    renames.append((queue.func, tf_name(table, queue, _rules.PRODUCERS)))
     return ("read", call.args[0], call.func.value), renames
 
 
@@ -126,8 +122,8 @@ def _helper_parts(block, s_idx, table, scope, helper):
     queue = call_arg(stmt.value, helper.queue_index, helper.queue_param)
     if queue is None:
         raise NotAChain(f"`{helper.func.name}` is called without its queue")
-    producer = from_block(block, s_idx, queue, table, scope, rules.PRODUCERS)
-    renames = [(producer.func, tf_name(table, producer, rules.PRODUCERS))]
+    producer = from_block(block, s_idx, queue, table, scope, _rules.PRODUCERS)
+    renames = [(producer.func, tf_name(table, producer, _rules.PRODUCERS))]
     target = stmt.targets[0]
     unpacked = isinstance(target, ast.Tuple | ast.List)
     if isinstance(helper.literal, ast.Dict) and unpacked:
@@ -152,8 +148,8 @@ def source_parts(block, s_idx, table, scope, helpers):
         return params_of(stmt.targets[0], star=True), parts, renames
     if value.args or value.keywords:
         raise NotAChain("`dequeue` is called with arguments")
-    base = from_block(block, s_idx, value.func.value, table, scope, rules.PRODUCERS)
-    renames = [(base.func, tf_name(table, base, rules.PRODUCERS))]
+    base = from_block(block, s_idx, value.func.value, table, scope, _rules.PRODUCERS)
+    renames = [(base.func, tf_name(table, base, _rules.PRODUCERS))]
     return (
         params_of(stmt.targets[0], star=False),
         ("dataset", value.func.value),

@@ -6,13 +6,9 @@ import ast
 import builtins
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
+    _aliases,
+    _astutil,
+    _rules,
 )
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -22,8 +18,8 @@ _SHOWN = 12
 
 def _free_names(tree: ast.Module) -> list[str]:
     """Names the module reads but never binds (nor are builtins), sorted."""
-    read = astutil.reads(tree)
-    bound = astutil.writes(tree) | set(dir(builtins))
+    read = _astutil.reads(tree)
+    bound = _astutil.writes(tree) | set(dir(builtins))
     return sorted(n for n in read if n not in bound)
 
 
@@ -37,7 +33,7 @@ def _rule(module: str, names: list[str]):
         else "the file reads no name it could give: delete the import"
     )
     return rule(
-        rules.STAR_IMPORT_RULE.rule_id,
+        _rules.STAR_IMPORT_RULE.rule_id,
         f"`from {module} import *` hides which TF names the file uses: "
         "emg-migrate cannot see them (bare TF 1.x names such as placeholder or "
         "Session fail on TF 2 with NameError)",
@@ -57,10 +53,10 @@ def find(tree: ast.Module):
     for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
             continue
-        api = aliases.canonical(node.module)
+        api = _aliases.canonical(node.module)
         if [a.name for a in node.names] != ["*"] or api is None:
             continue
-        if "compat.v1" in node.module or rules.lookup(api) is not None:
+        if "compat.v1" in node.module or _rules.lookup(api) is not None:
             continue
         names = _free_names(tree) if names is None else names
         yield node, API, f"from {node.module} import *", _rule(node.module, names)

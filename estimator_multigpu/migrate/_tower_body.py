@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._astutil import call_target
 
 _TF_MODULES = ("tensorflow", "tensorflow.compat.v1")
@@ -39,7 +39,7 @@ class Extras:
         return [e.id for e in self.dequeue.targets[0].elts]
 
 
-def tf_name(table: aliases.AliasTable) -> str | None:
+def tf_name(table: _aliases.AliasTable) -> str | None:
     """A name bound to `tensorflow` or `tensorflow.compat.v1`, if any."""
     for module in _TF_MODULES:
         name = table.name_for(module)

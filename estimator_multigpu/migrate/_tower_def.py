@@ -13,27 +13,17 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _tower_body as tower_body,
-)
-from estimator_multigpu.migrate import (
-    _tower_devices as tower_devices,
-)
-from estimator_multigpu.migrate import (
+    _astutil,
+    _tower_body,
+    _tower_devices,
     _tower_loop,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
-)
-from estimator_multigpu.migrate import (
-    _tower_rewrite as tower_rewrite,
+    _tower_loops,
+    _tower_rewrite,
 )
 from estimator_multigpu.migrate._astutil import call_target
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 
-NotCanonical = tower_body.NotCanonical
+NotCanonical = _tower_body.NotCanonical
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -112,7 +102,7 @@ def _gradients(body):
 
 def _hoisted(body, optimizer: ast.Name, compute, tainted: set[str]):
     """The body's `opt = Optimizer(...)`, to build once before the towers."""
-    made = [s for s in body if optimizer.id in astutil.writes(s)]
+    made = [s for s in body if optimizer.id in _astutil.writes(s)]
     if not made:
         return None
     stmt = made[0]
@@ -121,7 +111,7 @@ def _hoisted(body, optimizer: ast.Name, compute, tainted: set[str]):
         or not isinstance(stmt, ast.Assign)
         or [ast.unparse(t) for t in stmt.targets] != [optimizer.id]
         or body.index(stmt) > body.index(compute)
-        or set(astutil.reads(stmt)) & tainted
+        or set(_astutil.reads(stmt)) & tainted
     ):
         raise NotCanonical(
             f"line {stmt.lineno}: the optimizer is not built once as "
@@ -143,7 +133,7 @@ def _flag(stmt: ast.stmt, before: list) -> tuple[str, str] | None:
         return None
     name = stmt.targets[0].id
     for s in reversed(before):
-        if name in astutil.writes(s):
+        if name in _astutil.writes(s):
             first = isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
             if first and s.value.value in (None, False):
                 return name, repr(s.value.value)
@@ -179,7 +169,7 @@ def _sizes(lower: ast.expr, var: str) -> list[str]:
 def _shards(body, block, index, var, table, taken):
     """(dropped statements, params, inline shards) for the tower's inputs."""
     dropped, params, inline, by_batch = [], [], [], {}
-    written = set().union(*(astutil.writes(s) for s in body))
+    written = set().union(*(_astutil.writes(s) for s in body))
     for stmt in body:
         value = getattr(stmt, "value", None)
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) else None
@@ -187,7 +177,7 @@ def _shards(body, block, index, var, table, taken):
         if batch is not None and isinstance(target, ast.Name) and batch not in written:
             dropped.append(stmt)
             params.append((target.id, batch))
-    nodes = sorted(astutil.walk_scope(body), key=_position)
+    nodes = sorted(_astutil.walk_scope(body), key=_position)
     for node in nodes:
         if (
             isinstance(node, ast.Subscript)
@@ -200,7 +190,7 @@ def _shards(body, block, index, var, table, taken):
             key = ast.unparse(batch)
             if key not in by_batch:
                 base = getattr(batch, "id", "shard")
-                by_batch[key] = astutil.unique(f"{base}_shard", taken)
+                by_batch[key] = _astutil.unique(f"{base}_shard", taken)
                 params.append((by_batch[key], key))
             inline.append((node, by_batch[key]))
     if not params:
@@ -220,12 +210,12 @@ def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
     (a comprehension's own variables are its own)."""
     inside = {id(n) for n in ast.walk(stmt)}
     walk = ast.walk(scope) if isinstance(scope, ast.Module) else (
-        astutil.walk_scope(scope.body))  # fmt: skip
+        _astutil.walk_scope(scope.body))  # fmt: skip
     nodes = [n for n in walk if id(n) not in inside]
     own = set()
     for node in nodes:
         if isinstance(node, _COMPREHENSIONS):
-            bound = set().union(*(astutil.writes(g.target) for g in node.generators))
+            bound = set().union(*(_astutil.writes(g.target) for g in node.generators))
             own |= {id(n) for n in ast.walk(node) if getattr(n, "id", None) in bound}
     nodes = [n for n in nodes if id(n) not in own]
     read = {
@@ -250,10 +240,10 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     if not isinstance(loop.target, ast.Name):
         raise NotCanonical("the loop variable is not one name")
     var = loop.target.id
-    if tower_body.tf_name(table) is None and bound is not None:
+    if _tower_body.tf_name(table) is None and bound is not None:
         raise NotCanonical("no `import tensorflow as tf` to write the rewrite with")
     compute, append, loss, optimizer, var_list = _gradients(body)
-    tainted = tower_loops.tainted_names(loop)
+    tainted = _tower_loops.tainted_names(loop)
     hoisted = _hoisted(body, optimizer, compute, tainted)
     flags = {id(s): _flag(s, block[:index]) for s in body}
     flags = {k: v for k, v in flags.items() if v is not None}
@@ -271,7 +261,7 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
     )  # fmt: skip
     _tower_loop.check_reads(scope, tl, lists, block)
     kept = [s for s in body if id(s) not in dropped]
-    written = set().union(*(astutil.writes(s) for s in kept)) | {var}
+    written = set().union(*(_astutil.writes(s) for s in kept)) | {var}
     read, bound_out = _outside(scope, stmt)
     exported = sorted((written & (read | bound_out)) - {loss, *(p for p, _ in params)})
     _check_between(block, tl, exported)
@@ -296,10 +286,10 @@ def _scope_call(loop: ast.For, bound: str | None) -> ast.Call | None:
 
 def _check_body(body, compute, loss: str, dropped: set) -> None:
     """The loss is the body's own and final once gradients are taken."""
-    if not any(loss in astutil.writes(s) for s in body[: body.index(compute)]):
+    if not any(loss in _astutil.writes(s) for s in body[: body.index(compute)]):
         raise NotCanonical(f"`{loss}` is not computed in the tower")
     for stmt in body[body.index(compute) + 1 :]:
-        if id(stmt) not in dropped and loss in astutil.writes(stmt):
+        if id(stmt) not in dropped and loss in _astutil.writes(stmt):
             raise NotCanonical(
                 f"line {stmt.lineno} changes `{loss}` after its gradients"
             )
@@ -311,7 +301,7 @@ def _check_between(block, tl, exported: list[str]) -> None:
     start, end = block.index(tl.stmt), block.index(at)
     skip = {id(tl.init), id(tl.average)}
     for stmt in block[start + 1 : end]:
-        hit = set(astutil.reads(stmt)) & set(exported)
+        hit = set(_astutil.reads(stmt)) & set(exported)
         if id(stmt) not in skip and hit:
             raise NotCanonical(
                 f"line {stmt.lineno} reads `{sorted(hit)[0]}` before the towers "
@@ -368,9 +358,9 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
         out.append(f"{inner}{keyword} {', '.join(td.exported)}")
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
-    used = set().union(*(astutil.reads(s) for s in kept)) | set(td.exported)
+    used = set().union(*(_astutil.reads(s) for s in kept)) | set(td.exported)
     if td.scope_call is not None:
-        used |= set(astutil.reads(td.scope_call))
+        used |= set(_astutil.reads(td.scope_call))
     if var in used or td.flags:
         out.append(f"{inner}{var} = {emg}.towers.tower_index()")
     for flag, first in td.flags:
@@ -410,7 +400,7 @@ def minimize_text(
         name,
         inputs,
         optimizer,
-        f"devices={tower_devices.devices_text(tl.loop, tl.device, off, emg, devices)}",
+        f"devices={_tower_devices.devices_text(tl.loop, tl.device, off, emg, devices)}",
     ]
     if tl.global_step is not None:
         args.append(f"global_step={off.text(tl.global_step)}")
@@ -431,20 +421,20 @@ def edits(
     """The edits for `td`, or None if a statement shares its lines; the
     towers' resolved devices go early (`prior`: the edits already made)."""
     tl = td.tl
-    name = astutil.unique("tower_fn", taken)
+    name = _astutil.unique("tower_fn", taken)
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
     removed = [s for s in (tl.init, gone) if s is not None]
-    if not all(tower_rewrite.alone(off, s) for s in removed + [at, tl.stmt]):
+    if not all(_tower_rewrite.alone(off, s) for s in removed + [at, tl.stmt]):
         return None
-    out = [tower_rewrite.delete_lines(off, s) for s in removed]
+    out = [_tower_rewrite.delete_lines(off, s) for s in removed]
     out.append(off.replace(tl.stmt, def_text(td, off, emg, tf, name)))
-    hoist = tower_rewrite.hoist_devices(tree, tl, off, emg, taken, prior)
+    hoist = _tower_rewrite.hoist_devices(tree, tl, off, emg, taken, prior)
     devices = hoist.name if hoist else ""
     out.append(off.replace(at, minimize_text(td, off, emg, name, devices)))
     out += [hoist.edit] if hoist else []
-    helper = tower_rewrite.dead_helper(tree, tl.average)
+    helper = _tower_rewrite.dead_helper(tree, tl.average)
     if helper is not None and not helper.decorator_list:
-        out.append(tower_rewrite.delete_lines(off, helper, blank_after=True))
+        out.append(_tower_rewrite.delete_lines(off, helper, blank_after=True))
     return out
 
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
 _GLOBAL = ("tf.global_variables_initializer", "tf.initialize_all_variables")
 _LOCAL = ("tf.local_variables_initializer", "tf.initialize_local_variables")
 
 
-def _calls(tree: ast.AST, table: aliases.AliasTable, names) -> list[ast.Call]:
+def _calls(tree: ast.AST, table: _aliases.AliasTable, names) -> list[ast.Call]:
     """The argument-free calls in `tree` of the TensorFlow functions `names`."""
     return [
         node
@@ -32,7 +32,7 @@ def _calls(tree: ast.AST, table: aliases.AliasTable, names) -> list[ast.Call]:
 
 
 def edits(
-    tree: ast.Module, table: aliases.AliasTable, off: Offsets, prior
+    tree: ast.Module, table: _aliases.AliasTable, off: Offsets, prior
 ) -> list[Edit]:
     """The edits that group each global initializer with the local one.
 

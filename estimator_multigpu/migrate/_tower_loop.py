@@ -10,22 +10,16 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _tower_body as tower_body,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
+    _aliases,
+    _astutil,
+    _tower_body,
+    _tower_loops,
 )
 from estimator_multigpu.migrate._astutil import call_target
 
 _SCOPES = ("tf.name_scope", "tf.variable_scope")
 
-NotCanonical = tower_body.NotCanonical
+NotCanonical = _tower_body.NotCanonical
 
 
 @dataclasses.dataclass
@@ -63,12 +57,12 @@ class TowerLoop:
     average: ast.Assign
     apply: ast.Assign
     global_step: ast.expr | None
-    extras: tower_body.Extras = dataclasses.field(default_factory=tower_body.Extras)
+    extras: _tower_body.Extras = dataclasses.field(default_factory=_tower_body.Extras)
     capture: bool = False
     at_average: bool = False
 
 
-def peel(stmt: ast.stmt, table: aliases.AliasTable):
+def peel(stmt: ast.stmt, table: _aliases.AliasTable):
     """(the for loop, the statement to replace) for a loop maybe in a scope `with`."""
     if isinstance(stmt, ast.With) and len(stmt.body) == 1:
         items = stmt.items
@@ -94,7 +88,7 @@ def _bound_scope(item: ast.withitem, name: str | None, scope: str | None):
     return bound.id
 
 
-def loop_body(loop: ast.For, table: aliases.AliasTable):
+def loop_body(loop: ast.For, table: _aliases.AliasTable):
     """(device argument, statements inside the device and scope `with`s, the
     name a `tf.name_scope(...) as name` binds or None)."""
     device, body, scope = None, loop.body, None
@@ -183,7 +177,7 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
     """(argument, global batch) per shard argument of the tower call; the
     batch is a node (of `X = tf.split(batch, N)`) or a dequeued name."""
     target = loop.target.id if isinstance(loop.target, ast.Name) else None
-    extras = extras or tower_body.Extras()
+    extras = extras or _tower_body.Extras()
     inputs = []
     for arg in call.args + [k.value for k in call.keywords]:
         if isinstance(arg, ast.Name) and arg.id in extras.dequeued():
@@ -202,7 +196,7 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
                     "tf.split(batch, N)` in the same block"
                 )
             inputs.append((arg, batch))
-        elif tower_loops.names_in(arg) & tower_loops.tainted_names(loop):
+        elif _tower_loops.names_in(arg) & _tower_loops.tainted_names(loop):
             raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
     if target is None or not inputs:
         raise NotCanonical(
@@ -270,8 +264,10 @@ def check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
     if tl.init is not None:
         skip |= {id(n) for n in ast.walk(tl.init)}
     averaged = tl.average.targets[0].id
-    looped = {id(n.iter) for n in astutil.walk_scope([scope]) if isinstance(n, ast.For)}
-    for node in astutil.walk_scope([scope]):
+    looped = {
+        id(n.iter) for n in _astutil.walk_scope([scope]) if isinstance(n, ast.For)
+    }
+    for node in _astutil.walk_scope([scope]):
         if (
             isinstance(node, ast.Name)
             and id(node) not in skip
@@ -293,23 +289,23 @@ def _place(tl: TowerLoop, block) -> None:
     between = block[mid + 1 : end]
     defined = {s.targets[0].id for s in tl.extras.collected}
     defined |= {tl.average.targets[0].id} if tl.capture else set()
-    tl.at_average = any(defined & set(astutil.reads(s)) for s in between)
+    tl.at_average = any(defined & set(_astutil.reads(s)) for s in between)
     if tl.at_average:
-        needed = set(astutil.reads(tl.apply)) | set(astutil.reads(tl.loop.iter))
+        needed = set(_astutil.reads(tl.apply)) | set(_astutil.reads(tl.loop.iter))
         for stmt in between:
-            if astutil.writes(stmt) & needed:
+            if _astutil.writes(stmt) & needed:
                 raise NotCanonical(
                     f"line {stmt.lineno} assigns what the update reads, after "
                     "the averaging"
                 )
     for stmt in block[start + 1 : mid if tl.at_average else end]:
-        if tl.loss in astutil.reads(stmt):
+        if tl.loss in _astutil.reads(stmt):
             raise NotCanonical(
                 f"line {stmt.lineno} reads `{tl.loss}` before the update is built"
             )
 
 
-def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
+def recognise(block, index, scope, table: _aliases.AliasTable) -> TowerLoop:
     """The canonical tower loop at `block[index]`.
 
     Raises:
@@ -318,12 +314,12 @@ def recognise(block, index, scope, table: aliases.AliasTable) -> TowerLoop:
     loop, stmt = peel(block[index], table)
     device, body, bound = loop_body(loop, table)
     body = [s for s in body if not is_reuse(s)]
-    body, extras = tower_body.split_body(body, bound, table)
+    body, extras = _tower_body.split_body(body, bound, table)
     found = _assigned_call(body[0]) if body else None
     if found is None:
         raise NotCanonical("the tower does not start with `loss = tower_loss(...)`")
     loss, tower_call = found
-    tower_body.check_uses(extras, body, tower_call)
+    _tower_body.check_uses(extras, body, tower_call)
     optimizer, lists = _gradients(body[1:], loss)
     inputs = _inputs(tower_call, loop, block, index, table, extras)
     average, apply = after_loop(block, index, lists, optimizer)

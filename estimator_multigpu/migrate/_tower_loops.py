@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._astutil import call_target, walk_scope
 
 _GRADIENT_CALLS = ("compute_gradients", "gradients", "gradient")
@@ -12,7 +12,7 @@ _REUSE_CALLS = ("reuse_variables",)
 _SCOPES = ("tf.name_scope", "tf.variable_scope")
 
 
-def _with_calls(body: list[ast.stmt], table: aliases.AliasTable, names) -> list:
+def _with_calls(body: list[ast.stmt], table: _aliases.AliasTable, names) -> list:
     """Returns the context-manager calls in `body` that resolve to `names`."""
     found = []
     for node in walk_scope(body):
@@ -73,7 +73,7 @@ def _colocates(call: ast.Call) -> bool:
     )
 
 
-def is_tower_loop(loop: ast.For, table: aliases.AliasTable) -> bool:
+def is_tower_loop(loop: ast.For, table: _aliases.AliasTable) -> bool:
     """True if `loop` places per-device copies of a model, tf1-tutorial style.
 
     A tower loop opens `tf.device(...)` on a device that depends on the loop
@@ -130,7 +130,7 @@ def _inline_averaging(tree: ast.AST, collected: set[str]) -> list[ast.AST]:
     return found
 
 
-def find(tree: ast.AST, table: aliases.AliasTable) -> list[tuple[ast.AST, bool]]:
+def find(tree: ast.AST, table: _aliases.AliasTable) -> list[tuple[ast.AST, bool]]:
     """Returns (node, is_loop) for the tower loops and gradient averaging in `tree`.
 
     Averaging is an `average_gradients`-style helper, or a loop or

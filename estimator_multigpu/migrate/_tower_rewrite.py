@@ -6,42 +6,24 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
+    _aliases,
+    _astutil,
     _device_hoist,
+    _model_fn_rewrite,
+    _rules,
+    _tower_body,
+    _tower_def,
+    _tower_devices,
+    _tower_init,
     _tower_loop,
-)
-from estimator_multigpu.migrate import (
-    _model_fn_rewrite as model_fn_rewrite,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
-)
-from estimator_multigpu.migrate import (
-    _tower_body as tower_body,
-)
-from estimator_multigpu.migrate import (
-    _tower_def as tower_def,
-)
-from estimator_multigpu.migrate import (
-    _tower_devices as tower_devices,
-)
-from estimator_multigpu.migrate import (
-    _tower_init as tower_init,
-)
-from estimator_multigpu.migrate import (
-    _tower_loops as tower_loops,
+    _tower_loops,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
 
 
-NotCanonical = tower_body.NotCanonical
+NotCanonical = _tower_body.NotCanonical
 TowerLoop = _tower_loop.TowerLoop
 recognise = _tower_loop.recognise
 
@@ -80,11 +62,11 @@ def minimize_text(
 
 def _around(tl: TowerLoop, off: Offsets) -> tuple[list[str], list[str]]:
     """The statements the rewrite writes before and after the minimize call."""
-    before = [tower_body.batch_text(tl.extras, tl.loop, off)]
+    before = [_tower_body.batch_text(tl.extras, tl.loop, off)]
     before = [b for b in before if b is not None]
     if tl.capture:
         before.append(f"{tl.average.targets[0].id} = []")
-    return before, tower_body.collected_texts(tl.extras, off)
+    return before, _tower_body.collected_texts(tl.extras, off)
 
 
 def _shard_params(tl: TowerLoop, off: Offsets, taken: set[str]):
@@ -94,7 +76,7 @@ def _shard_params(tl: TowerLoop, off: Offsets, taken: set[str]):
         key = batch if isinstance(batch, str) else off.text(batch)
         if key not in replaced:
             base = key if isinstance(batch, str) else getattr(batch, "id", "shard")
-            replaced[key] = astutil.unique(f"{base}_shard", taken)
+            replaced[key] = _astutil.unique(f"{base}_shard", taken)
             params.append(replaced[key])
             batches.append(key)
     return params, batches, replaced
@@ -108,12 +90,12 @@ def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken, hoisted="") -> 
     ]
     args = tl.tower_call.args + [k.value for k in tl.tower_call.keywords]
     edits += [
-        off.replace(a, tower_body.scope_text(tl.extras))
+        off.replace(a, _tower_body.scope_text(tl.extras))
         for a in args
         if isinstance(a, ast.Name) and a.id == tl.extras.scope
     ]
     call = off.text(tl.tower_call, edits)
-    devices = tower_devices.devices_text(tl.loop, tl.device, off, emg, hoisted)
+    devices = _tower_devices.devices_text(tl.loop, tl.device, off, emg, hoisted)
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
     optimizer = off.text(tl.optimizer)
     if tl.capture:
@@ -135,11 +117,13 @@ def _loops(tree: ast.Module, table):
     A loop alone in a `with tf.variable_scope(...)` is taken with that `with`.
     """
     best = {}
-    for scope in astutil.scopes(tree):
-        for block in astutil.blocks(scope):
+    for scope in _astutil.scopes(tree):
+        for block in _astutil.blocks(scope):
             for index, stmt in enumerate(block):
                 loop, _ = _tower_loop.peel(stmt, table)
-                if isinstance(loop, ast.For) and tower_loops.is_tower_loop(loop, table):
+                if isinstance(loop, ast.For) and _tower_loops.is_tower_loop(
+                    loop, table
+                ):
                     if id(loop) not in best or stmt is not loop:
                         best[id(loop)] = (block, index, scope, loop)
     return sorted(best.values(), key=lambda c: c[3].lineno)
@@ -151,12 +135,12 @@ def _in_model_fn(scope: ast.AST) -> bool:
     return len({a.arg for a in scope.args.args} & _MODEL_FN_ARGS) >= 2
 
 
-def rule_for(tl_or_reason, scope, text: str | None) -> rules.Rule:
+def rule_for(tl_or_reason, scope, text: str | None) -> _rules.Rule:
     """The tower-loop finding's rule, with the exact replacement for this loop."""
-    base = rules.TOWER_RULE
+    base = _rules.TOWER_RULE
     if _in_model_fn(scope):
         return base
-    if isinstance(tl_or_reason, TowerLoop | tower_def.TowerDef):
+    if isinstance(tl_or_reason, TowerLoop | _tower_def.TowerDef):
         replacement = f"{text} (and drop the loop, the list and the averaging)"
     else:
         replacement = (
@@ -168,17 +152,17 @@ def rule_for(tl_or_reason, scope, text: str | None) -> rules.Rule:
     return dataclasses.replace(base, replacement=replacement)
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, off: Offsets, emg: str = "emg"):
+def find(tree: ast.Module, table: _aliases.AliasTable, off: Offsets, emg: str = "emg"):
     """Returns {id(loop): (TowerLoop or reason, rule)} for the module's tower loops."""
     out = {}
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     for block, index, scope, loop in _loops(tree, table):
         try:
             tl = recognise(block, index, scope, table)
             text = minimize_text(tl, off, emg, set(taken), multiline=False)
         except NotCanonical as reason:
             tl, text = _as_def(block, index, scope, table, set(taken), reason)
-            text = text if text is None else tower_def.summary(tl, off, emg)
+            text = text if text is None else _tower_def.summary(tl, off, emg)
         out[id(loop)] = (tl, rule_for(tl, scope, text))
     return out
 
@@ -186,7 +170,7 @@ def find(tree: ast.Module, table: aliases.AliasTable, off: Offsets, emg: str = "
 def _as_def(block, index, scope, table, taken, reason):
     """(TowerDef, True) for a loop `tower_def` rewrites, else (why not, None)."""
     try:
-        return tower_def.recognise(block, index, scope, table, taken), True
+        return _tower_def.recognise(block, index, scope, table, taken), True
     except NotCanonical as other:
         return f"{reason}; as a tower function: {other}", None
 
@@ -209,18 +193,18 @@ def delete_lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edi
 def dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | None:
     """The module-level averaging helper only the removed statement called."""
     func = average.value.func
-    if not isinstance(func, ast.Name) or astutil.module_reads(tree)[func.id] != 1:
+    if not isinstance(func, ast.Name) or _astutil.module_reads(tree)[func.id] != 1:
         return None
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name == func.id:
-            return stmt if tower_loops.is_averaging_helper(stmt) else None
+            return stmt if _tower_loops.is_averaging_helper(stmt) else None
     return None
 
 
 def hoist_devices(tree, tl: TowerLoop, off: Offsets, emg: str, taken, prior):
     """The towers' `emg.devices.resolve(num_gpus=n)` as an early statement of
     its own (`_device_hoist`), or None (devices kept as written, or no place)."""
-    count = tower_devices.resolve_count(tl.loop, tl.device)
+    count = _tower_devices.resolve_count(tl.loop, tl.device)
     if count is None:
         return None
     return _device_hoist.hoist(tree, tl.stmt, off.text(count), off, emg, taken, prior)
@@ -261,7 +245,7 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
       `prior` plus the new edits.
     """
     out = list(prior)
-    taken = astutil.writes(tree) | set(astutil.reads(tree))
+    taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     done, late = [], []
     for block, index, scope, _ in _loops(tree, table):
         if _in_model_fn(scope):
@@ -276,8 +260,8 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             new = new if new is None or hoist is None else new + [hoist.edit]
         except NotCanonical:
             td, ok = _as_def(block, index, scope, table, taken, "")
-            tf = tower_body.tf_name(table) or "tf"
-            new = tower_def.edits(tree, td, off, emg, tf, taken, out) if ok else None
+            tf = _tower_body.tf_name(table) or "tf"
+            new = _tower_def.edits(tree, td, off, emg, tf, taken, out) if ok else None
         if new is None or any(
             e.start < p.end and p.start < e.end for e in new for p in out
         ):
@@ -294,7 +278,7 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
             if isinstance(f.node, ast.For) and _covered(f, off, spans):
                 _device_hoist.keep_unfixed(f, why)
     if done:
-        out += tower_init.edits(tree, table, off, out)
+        out += _tower_init.edits(tree, table, off, out)
     return _model_fn_edits(tree, table, off, findings, out, emg, taken)
 
 
@@ -302,7 +286,7 @@ def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str, ta
     """`out` plus the edits that make a model_fn's tower loop one tower per
     call; its loop and averaging findings marked fixed."""
     try:
-        plan = model_fn_rewrite.plan(tree, table, off, emg, taken, out)
+        plan = _model_fn_rewrite.plan(tree, table, off, emg, taken, out)
     except NotCanonical:
         return out
     if any(e.start < p.end and p.start < e.end for e in plan.edits for p in out):

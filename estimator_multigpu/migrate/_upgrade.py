@@ -20,8 +20,7 @@ import sys
 import tempfile
 import tokenize
 
-from estimator_multigpu.migrate import _files as files
-from estimator_multigpu.migrate import _notebooks as notebooks
+from estimator_multigpu.migrate import _files, _notebooks
 from estimator_multigpu.migrate._edits import split_lines
 
 # Files per child process (each child imports TensorFlow once).
@@ -115,10 +114,10 @@ def _read(path: str) -> str | None:
     A file that cannot be read or decoded is reported by the scan itself.
     """
     try:
-        raw = files.read_source(path)
+        raw = _files.read_source(path)
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         return raw.decode(encoding)
-    except (files.Skipped, OSError, SyntaxError, UnicodeDecodeError, LookupError):
+    except (_files.Skipped, OSError, SyntaxError, UnicodeDecodeError, LookupError):
         return None
 
 
@@ -187,7 +186,7 @@ def upgrade(
     Raises:
       UpgradeError: a child process could not run the upgrader.
     """
-    paths = [p for p in paths if not notebooks.is_notebook(p)]  # never rewritten
+    paths = [p for p in paths if not _notebooks.is_notebook(p)]  # never rewritten
     texts = {p: t for p in paths if (t := _read(p)) is not None}
     # tf_upgrade_v2 reads files with universal newlines; it gets the same.
     plain = {p: t.replace("\r\n", "\n").replace("\r", "\n") for p, t in texts.items()}

@@ -7,9 +7,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.towers import _context as context_lib
-from estimator_multigpu.towers import _losses as losses
+from estimator_multigpu.towers import _losses
 
 
 def _check_scalar(value: Any) -> tf.Tensor:
@@ -82,7 +82,7 @@ def all_towers_mean(value: Any, name: str = "all_towers_mean") -> tf.Tensor:
 
 
 def _weighted_sum(values: Sequence[tf.Tensor], counts: Sequence[Any]) -> tf.Tensor:
-    weights = losses.tower_weights(counts, "mean")
+    weights = _losses.tower_weights(counts, "mean")
     dtype = values[0].dtype
     parts = []
     for value, weight, count in zip(values, weights, counts):
@@ -116,4 +116,4 @@ def finish(means: Sequence[list], counts: Sequence[Any]) -> None:
             total = _weighted_sum([m[k][0] for m in means], counts)
         # The tensor handed to hooks and summaries must stay the same object,
         # so its Identity op is rewired (before any session runs the graph).
-        tf_internals.update_input(merged.op, 0, tf.cast(total, merged.dtype))
+        _tf_internals.update_input(merged.op, 0, tf.cast(total, merged.dtype))

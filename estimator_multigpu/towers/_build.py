@@ -10,26 +10,16 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.towers import (
-    _all_towers as all_towers,
+    _all_towers,
+    _creators,
+    _diagnostics,
+    _empty,
+    _placement,
+    _plain,
 )
 from estimator_multigpu.towers import _context as context_lib
-from estimator_multigpu.towers import (
-    _creators as creators,
-)
-from estimator_multigpu.towers import (
-    _diagnostics as diagnostics,
-)
-from estimator_multigpu.towers import (
-    _empty as empty,
-)
-from estimator_multigpu.towers import (
-    _placement as placement,
-)
-from estimator_multigpu.towers import (
-    _plain as plain,
-)
 
 _KEYS = tf.compat.v1.GraphKeys
 # Collections each tower sees only its own entries of; the graph keeps tower
@@ -93,7 +83,7 @@ class _Sink(list):
 @contextlib.contextmanager
 def _sink_update_ops(graph: tf.Graph, owned: dict):
     """Towers after the first see no UPDATE_OPS, so nothing waits for theirs."""
-    store = tf_internals.graph_collections(graph)
+    store = _tf_internals.graph_collections(graph)
     if store is None:  # Unknown TF internals: keep them per tower.
         yield
         return
@@ -124,16 +114,16 @@ def _own_collections(graph: tf.Graph, index: int, owned: dict):
 
 
 def _later_getter(index: int) -> Callable:
-    reuse = diagnostics.later_tower_getter(index)
+    reuse = _diagnostics.later_tower_getter(index)
 
     def custom_getter(getter, *args, **kwargs):
-        return creators.mark_get_variable(reuse, getter, *args, **kwargs)
+        return _creators.mark_get_variable(reuse, getter, *args, **kwargs)
 
     return custom_getter
 
 
 def _scopes(
-    index: int, device_fn: Callable, order: creators.CreationOrder
+    index: int, device_fn: Callable, order: _creators.CreationOrder
 ) -> contextlib.ExitStack:
     """Variable scope, creator scope, name scope and device of tower `index`.
 
@@ -153,7 +143,9 @@ def _scopes(
         stack.enter_context(tf.name_scope(f"tower_{index}"))
     else:
         stack.enter_context(
-            tf.compat.v1.variable_scope(scope, custom_getter=creators.mark_get_variable)
+            tf.compat.v1.variable_scope(
+                scope, custom_getter=_creators.mark_get_variable
+            )
         )
         stack.enter_context(order.record())
     stack.enter_context(tf.compat.v1.device(device_fn))
@@ -202,12 +194,12 @@ def _build_one(model_fn, shard, run_args, device, placer, context, order) -> Tow
     first_metric = len(graph.get_collection(_KEYS.METRIC_VARIABLES))
     first_local = len(graph.get_collection(_KEYS.LOCAL_VARIABLES))
     owned = {}
-    device_fn = placement.tower_device_fn(device, placer)
+    device_fn = _placement.tower_device_fn(device, placer)
     with context_lib.active(context), _own_collections(graph, context.index, owned):
         with _scopes(context.index, device_fn, order):
             spec = _call(model_fn, shard, run_args, context.index)
     if context.index > 0:
-        per_tower = diagnostics.per_tower_variables(
+        per_tower = _diagnostics.per_tower_variables(
             graph.get_collection(_KEYS.GLOBAL_VARIABLES)[first_global:],
             graph.get_collection(_KEYS.TRAINABLE_VARIABLES)[first_trainable:],
             context.index,
@@ -246,9 +238,9 @@ def build_towers(
     Returns:
       The towers, in device order.
     """
-    plain.install()
+    _plain.install()
     calls, means = [[] for _ in devices], [[] for _ in devices]
-    towers, order = [], creators.CreationOrder()
+    towers, order = [], _creators.CreationOrder()
     for index, device in enumerate(devices):
         context = context_lib.TowerContext(
             index,
@@ -260,9 +252,9 @@ def build_towers(
             means=means,
         )
         with tf.device(device):
-            shard = empty.pad_if_empty(tuple(shards[index]), counts[index])
+            shard = _empty.pad_if_empty(tuple(shards[index]), counts[index])
         towers.append(
             _build_one(model_fn, shard, run_args, device, placer, context, order)
         )
-    all_towers.finish(means, counts)
+    _all_towers.finish(means, counts)
     return towers

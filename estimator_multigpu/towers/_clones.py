@@ -11,21 +11,13 @@ import tensorflow as tf
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import (
-    _build as build,
-)
-from estimator_multigpu.towers import (
-    _diagnostics as diagnostics,
-)
-from estimator_multigpu.towers import (
-    _loop as loop,
-)
-from estimator_multigpu.towers import (
-    _merge as merge,
+    _build,
+    _diagnostics,
+    _loop,
+    _merge,
+    _placement,
 )
 from estimator_multigpu.towers import _optimizer as optimizer_lib
-from estimator_multigpu.towers import (
-    _placement as placement,
-)
 
 Clone = collections.namedtuple("Clone", ["outputs", "scope", "device"])
 
@@ -66,10 +58,10 @@ class Clones(list):
                 "Clones.minimize was called twice; the clones' gradients are "
                 "applied once (build a new create_clones for another update)."
             )
-        real = loop.check_optimizer(optimizer)
-        loop.check_global_step(global_step)
-        loop.check_var_list(var_list)
-        chosen = loop.chosen_variables(var_list)
+        real = _loop.check_optimizer(optimizer)
+        _loop.check_global_step(global_step)
+        _loop.check_var_list(var_list)
+        chosen = _loop.chosen_variables(var_list)
         chosen = None if chosen is None else {id(v) for v in chosen}
         for tower in self._towers:
             for call in tower.context.calls[tower.context.index]:
@@ -83,19 +75,19 @@ class Clones(list):
         updates = optimizer_lib.apply_tower_gradients(
             towers[0].context.calls, [tower.spec.loss for tower in towers]
         )
-        host = placement.host(self[0].device)
-        spec = merge.merge_specs(towers, ModeKeys.TRAIN, updates, host)
+        host = _placement.host(self[0].device)
+        spec = _merge.merge_specs(towers, ModeKeys.TRAIN, updates, host)
         return spec.loss, spec.train_op
 
 
 def _tower_model_fn(clone_fn, args, kwargs, stand_in, outputs):
     def model_fn(features, labels, mode):
         del features, labels
-        start = len(loop.update_ops_since(0))
+        start = len(_loop.update_ops_since(0))
         outputs.append(clone_fn(*args, **kwargs))
         loss = tf.compat.v1.losses.get_total_loss(add_regularization_losses=True)
-        train_op = loop.minimize_after(
-            loop.update_ops_since(start), stand_in, loss, None, None
+        train_op = _loop.minimize_after(
+            _loop.update_ops_since(start), stand_in, loss, None, None
         )
         return EstimatorSpec(mode, loss=loss, train_op=train_op)
 
@@ -150,19 +142,19 @@ def create_clones(
     )
     outputs = []
     weight = 1.0 / len(devices)
-    towers = build.build_towers(
+    towers = _build.build_towers(
         _tower_model_fn(
             clone_fn, tuple(args or ()), dict(kwargs or {}), stand_in, outputs
         ),
         [((), None)] * len(devices),
         devices,
-        build.RunArgs(mode=ModeKeys.TRAIN),
+        _build.RunArgs(mode=ModeKeys.TRAIN),
         [weight] * len(devices),
         [1] * len(devices),
         "mean",
-        placement.variable_placer("auto", devices),
+        _placement.variable_placer("auto", devices),
     )
-    diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
+    _diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
     scopes = ["" if t == 0 else f"tower_{t}/" for t in range(len(devices))]
     clones = [Clone(o, s, d) for o, s, d in zip(outputs, scopes, devices)]
     return Clones(clones, towers, stand_in)

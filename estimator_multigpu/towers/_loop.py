@@ -11,30 +11,16 @@ from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
 from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import (
-    _build as build,
-)
-from estimator_multigpu.towers import (
-    _context as context,
-)
-from estimator_multigpu.towers import (
-    _diagnostics as diagnostics,
-)
-from estimator_multigpu.towers import (
-    _losses as losses,
-)
-from estimator_multigpu.towers import (
-    _merge as merge,
+    _build,
+    _context,
+    _diagnostics,
+    _losses,
+    _merge,
+    _placement,
+    _replicate,
+    _split,
 )
 from estimator_multigpu.towers import _optimizer as optimizer_lib
-from estimator_multigpu.towers import (
-    _placement as placement,
-)
-from estimator_multigpu.towers import (
-    _replicate as replicate,
-)
-from estimator_multigpu.towers import (
-    _split as split,
-)
 
 
 def _check_inputs(inputs: Any) -> tuple:
@@ -135,8 +121,8 @@ def _shards(inputs: tuple, devices: Sequence[str], remainder: str):
     if per_device.is_per_device(inputs[0]):
         shards = [tuple(x.values[t] for x in inputs) for t in range(len(devices))]
         return shards, list(inputs[0].counts)
-    with tf.device(placement.host(devices[0])):
-        shards, _, counts = split.split(inputs, None, len(devices), remainder)
+    with tf.device(_placement.host(devices[0])):
+        shards, _, counts = _split.split(inputs, None, len(devices), remainder)
     return [tuple(s) for s in shards], counts
 
 
@@ -250,28 +236,28 @@ def minimize(
     optimizer = check_optimizer(optimizer)
     check_global_step(global_step)
     check_var_list(var_list)
-    loss_reduction = replicate.check_reduction(loss_reduction)
-    remainder = split.check_remainder(remainder)
+    loss_reduction = _replicate.check_reduction(loss_reduction)
+    remainder = _split.check_remainder(remainder)
     devices = _devices(inputs, devices)
     shards, counts = _shards(inputs, devices, remainder)
-    with tf.device(placement.host(devices[0])):
-        weights = losses.tower_weights(counts, loss_reduction)
-    towers = build.build_towers(
+    with tf.device(_placement.host(devices[0])):
+        weights = _losses.tower_weights(counts, loss_reduction)
+    towers = _build.build_towers(
         _tower_model_fn(tower_fn, optimizer, global_step, var_list),
         [(shard, None) for shard in shards],
         devices,
-        build.RunArgs(mode=ModeKeys.TRAIN),
+        _build.RunArgs(mode=ModeKeys.TRAIN),
         weights,
         counts,
         loss_reduction,
-        placement.variable_placer("auto", devices),
+        _placement.variable_placer("auto", devices),
     )
-    diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
+    _diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
     updates = optimizer_lib.apply_tower_gradients(
         towers[0].context.calls, [tower.spec.loss for tower in towers]
     )
-    spec = merge.merge_specs(
-        towers, ModeKeys.TRAIN, updates, placement.host(devices[0])
+    spec = _merge.merge_specs(
+        towers, ModeKeys.TRAIN, updates, _placement.host(devices[0])
     )
     return spec.loss, spec.train_op
 
@@ -283,5 +269,5 @@ def tower_index() -> int:
     accuracy = ...`): inside `emg.towers.minimize`'s `tower_fn` (or a model_fn
     under `emg.replicate_model_fn`), `if emg.towers.tower_index() == 0:`.
     """
-    current = context.current()
+    current = _context.current()
     return 0 if current is None else current.index

@@ -6,17 +6,12 @@ from collections.abc import Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu import per_device
+from estimator_multigpu import _tf_internals, per_device
 from estimator_multigpu._model_fn import EstimatorSpec, ModeKeys
 from estimator_multigpu.towers import (
-    _empty as empty,
-)
-from estimator_multigpu.towers import (
-    _losses as losses,
-)
-from estimator_multigpu.towers import (
-    _metrics as metrics,
+    _empty,
+    _losses,
+    _metrics,
 )
 
 
@@ -31,7 +26,7 @@ def concat(tensors: Sequence[tf.Tensor], counts: Sequence | None = None) -> tf.T
     if tensors[0].shape.rank == 0:
         return tensors[0]
     if counts is not None:
-        tensors = [empty.trim(t, c) for t, c in zip(tensors, counts)]
+        tensors = [_empty.trim(t, c) for t, c in zip(tensors, counts)]
     return tf.concat(tensors, axis=0)
 
 
@@ -44,7 +39,7 @@ def concat_nest(values: Sequence, counts: Sequence | None = None) -> object:
 
 def _concat_export_output(outputs: Sequence, counts: Sequence) -> object:
     """The towers' `ExportOutput`s joined into one of the same class."""
-    export_output = tf_internals.export_output()
+    export_output = _tf_internals.export_output()
     first = outputs[0]
     if isinstance(first, export_output.ClassificationOutput):
         scores = (
@@ -91,7 +86,7 @@ def _loss(towers: Sequence) -> tf.Tensor | None:
     if towers[0].spec.loss is None:
         return None
     with tf.name_scope("merge_tower_losses"):
-        shares = [losses.scale_loss(t.spec.loss, t.context) for t in towers]
+        shares = [_losses.scale_loss(t.spec.loss, t.context) for t in towers]
         return tf.add_n(shares, name="loss")
 
 
@@ -147,7 +142,7 @@ def merge_specs(
             )
         export_outputs = _export_outputs(towers) if mode == ModeKeys.PREDICT else None
         eval_metric_ops, merge_locals = (
-            metrics.merge_metrics(towers) if mode == ModeKeys.EVAL else (None, [])
+            _metrics.merge_metrics(towers) if mode == ModeKeys.EVAL else (None, [])
         )
     train_op = _train_op(towers, updates) if mode == ModeKeys.TRAIN else None
     return EstimatorSpec(

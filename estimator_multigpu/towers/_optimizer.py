@@ -8,22 +8,16 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals as tf_internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.towers import _context as context_lib
 from estimator_multigpu.towers import (
-    _gradients as gradients,
-)
-from estimator_multigpu.towers import (
-    _losses as losses,
-)
-from estimator_multigpu.towers import (
-    _plain as plain,
-)
-from estimator_multigpu.towers import (
-    _shares as shares,
+    _gradients,
+    _losses,
+    _plain,
+    _shares,
 )
 
-GradientTransform = Callable[[gradients.GradsAndVars], gradients.GradsAndVars]
+GradientTransform = Callable[[_gradients.GradsAndVars], _gradients.GradsAndVars]
 
 
 class TowerOptimizer(tf.compat.v1.train.Optimizer):
@@ -91,13 +85,13 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
             loss, f"the loss passed to compute_gradients{where}"
         )
         if tower is None:
-            with plain.delegating():
+            with _plain.delegating():
                 return self._optimizer.compute_gradients(loss, var_list, **kwargs)
-        scaled = losses.scale_loss(loss, tower)
-        with plain.delegating():
+        scaled = _losses.scale_loss(loss, tower)
+        with _plain.delegating():
             pairs = self._optimizer.compute_gradients(scaled, var_list, **kwargs)
         if context_lib.may_be_empty(tower.count):
-            pairs = gradients.mask_empty(pairs, tower.count)
+            pairs = _gradients.mask_empty(pairs, tower.count)
         tower.record_gradients(self, pairs)
         return pairs
 
@@ -106,7 +100,7 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         tower = context_lib.current()
         if tower is None:
             return self.apply_aggregated(list(grads_and_vars), global_step, name)
-        pairs = shares.tower_share(self, list(grads_and_vars), tower)
+        pairs = _shares.tower_share(self, list(grads_and_vars), tower)
         placeholder = tf.no_op(name="apply_after_all_towers")
         call = context_lib.ApplyCall(self, pairs, global_step, name, placeholder)
         tower.calls[tower.index].append(call)
@@ -115,12 +109,12 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
     def apply_aggregated(self, grads_and_vars, global_step=None, name=None):
         """Clips, transforms and applies gradients already summed over towers."""
         if self._clip_global_norm is not None:
-            grads_and_vars = gradients.clip_by_global_norm(
+            grads_and_vars = _gradients.clip_by_global_norm(
                 grads_and_vars, self._clip_global_norm
             )
         if self._transform is not None:
             grads_and_vars = list(self._transform(list(grads_and_vars)))
-        with plain.delegating():
+        with _plain.delegating():
             return self._optimizer.apply_gradients(grads_and_vars, global_step, name)
 
     def get_slot(self, *args, **kwargs):
@@ -264,7 +258,7 @@ def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
             "on anything but `mode`, `params` and `config`)."
         )
     summed = [
-        gradients.aggregate([tower_calls[k].grads_and_vars for tower_calls in calls])
+        _gradients.aggregate([tower_calls[k].grads_and_vars for tower_calls in calls])
         for k in range(len(calls[0]))
     ]
     gate = _gate(summed, losses)
@@ -276,6 +270,6 @@ def apply_tower_gradients(calls: list, losses: list) -> list[tf.Operation]:
             _gated(pairs, waits), first.global_step, first.name
         )
         update = getattr(update, "op", update)
-        tf_internals.add_control_input(first.placeholder, update)
+        _tf_internals.add_control_input(first.placeholder, update)
         updates.append(update)
     return updates

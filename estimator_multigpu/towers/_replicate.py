@@ -11,27 +11,15 @@ from estimator_multigpu import devices as devices_lib
 from estimator_multigpu import per_device
 from estimator_multigpu._model_fn import ModeKeys
 from estimator_multigpu.towers import (
-    _build as build,
-)
-from estimator_multigpu.towers import (
-    _diagnostics as diagnostics,
-)
-from estimator_multigpu.towers import (
-    _losses as losses,
-)
-from estimator_multigpu.towers import (
-    _merge as merge,
+    _build,
+    _diagnostics,
+    _losses,
+    _merge,
+    _placement,
+    _session_check,
+    _split,
 )
 from estimator_multigpu.towers import _optimizer as optimizer_lib
-from estimator_multigpu.towers import (
-    _placement as placement,
-)
-from estimator_multigpu.towers import (
-    _session_check as session_check,
-)
-from estimator_multigpu.towers import (
-    _split as split,
-)
 
 _REDUCTIONS = ("mean", "sum")
 
@@ -77,7 +65,10 @@ def _check_not_listed_shards(value, name: str, devices: Sequence[str]) -> None:
 
 def _shards(features, labels, devices: Sequence[str], remainder: str):
     """`([(features, labels)] per tower, counts)`: PerDevice as is, else split."""
-    features, labels = split.lists_as_tensors(features), split.lists_as_tensors(labels)
+    features, labels = (
+        _split.lists_as_tensors(features),
+        _split.lists_as_tensors(labels),
+    )
     _check_not_listed_shards(features, "features", devices)
     _check_not_listed_shards(labels, "labels", devices)
     if per_device.is_per_device(features):
@@ -98,8 +89,8 @@ def _shards(features, labels, devices: Sequence[str], remainder: str):
             "`labels` is a PerDevice but `features` is not; an input_fn must "
             "return both per device."
         )
-    with tf.device(placement.host(devices[0])):
-        features, labels, counts = split.split(
+    with tf.device(_placement.host(devices[0])):
+        features, labels, counts = _split.split(
             features, labels, len(devices), remainder
         )
     return list(zip(features, labels)), counts
@@ -215,35 +206,35 @@ def replicate_model_fn(
     _check_model_fn(model_fn)
     devices = devices_lib.resolve(devices=devices)
     loss_reduction = check_reduction(loss_reduction)
-    variable_device = placement.check_variable_device(variable_device)
-    remainder = split.check_remainder(remainder)
+    variable_device = _placement.check_variable_device(variable_device)
+    remainder = _split.check_remainder(remainder)
     if len(devices) == 1:
         return _single_device(model_fn, devices[0])
     tf.get_logger().info("Replicating the model_fn over %s.", devices)
     warned = []
 
     def replicated_model_fn(features, labels, mode, params=None, config=None):
-        session_check.warn_once(warned, config, devices)
+        _session_check.warn_once(warned, config, devices)
         shards, counts = _shards(features, labels, devices, remainder)
-        with tf.device(placement.host(devices[0])):
-            weights = losses.tower_weights(counts, loss_reduction)
-        placer = placement.variable_placer(variable_device, devices)
-        towers = build.build_towers(
+        with tf.device(_placement.host(devices[0])):
+            weights = _losses.tower_weights(counts, loss_reduction)
+        placer = _placement.variable_placer(variable_device, devices)
+        towers = _build.build_towers(
             model_fn,
             shards,
             devices,
-            build.RunArgs(mode=mode, params=params, config=config),
+            _build.RunArgs(mode=mode, params=params, config=config),
             weights,
             counts,
             loss_reduction,
             placer,
         )
-        diagnostics.check_train_ops(towers, mode)
+        _diagnostics.check_train_ops(towers, mode)
         updates = []
         if mode == ModeKeys.TRAIN:
             updates = optimizer_lib.apply_tower_gradients(
                 towers[0].context.calls, [tower.spec.loss for tower in towers]
             )
-        return merge.merge_specs(towers, mode, updates, placement.host(devices[0]))
+        return _merge.merge_specs(towers, mode, updates, _placement.host(devices[0]))
 
     return replicated_model_fn

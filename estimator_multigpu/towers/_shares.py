@@ -8,10 +8,8 @@ import tensorflow as tf
 
 from estimator_multigpu.towers import _context as context_lib
 from estimator_multigpu.towers import (
-    _diagnostics as diagnostics,
-)
-from estimator_multigpu.towers import (
-    _gradients as gradients,
+    _diagnostics,
+    _gradients,
 )
 
 _FIX = (
@@ -91,8 +89,8 @@ def tower_share(
             )
         return grads_and_vars
     _check_foreign(grads_and_vars, tower)
-    diagnostics.check_not_clipped(grads_and_vars, tower.index)
+    _diagnostics.check_not_clipped(grads_and_vars, tower.index)
     pairs = [(_scale(g, tower.weight), v) for g, v in grads_and_vars]
     if context_lib.may_be_empty(tower.count):
-        pairs = gradients.mask_empty(pairs, tower.count)
+        pairs = _gradients.mask_empty(pairs, tower.count)
     return pairs

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu import _sharding as sharding
+from estimator_multigpu import _sharding
 from estimator_multigpu._sharding import REMAINDERS, check_remainder
 
 __all__ = ["REMAINDERS", "check_remainder", "lists_as_tensors", "split"]
@@ -107,7 +107,7 @@ def _static_sizes(batch: int, num: int, remainder: str) -> list[int]:
             f"of devices ({num}); pass remainder='uneven' or 'drop' to "
             "replicate_model_fn, or a batch size divisible by the device count."
         )
-    return sharding.split_sizes(batch, num, remainder)
+    return _sharding.split_sizes(batch, num, remainder)
 
 
 def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor]:
@@ -122,7 +122,7 @@ def _dynamic_sizes(batch: tf.Tensor, num: int, remainder: str) -> list[tf.Tensor
         )
         with tf.control_dependencies([check]):
             batch = tf.identity(batch)
-    return sharding.split_sizes(batch, num, remainder)
+    return _sharding.split_sizes(batch, num, remainder)
 
 
 def split(features: Any, labels: Any, num: int, remainder: str):

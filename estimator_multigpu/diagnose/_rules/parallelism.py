@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from estimator_multigpu import _tf_internals as internals
-from estimator_multigpu.diagnose import _ops as ops
+from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._cardinality import cardinality
 from estimator_multigpu.diagnose._findings import INFO, WARNING
 from estimator_multigpu.diagnose._pipeline import Pipeline, Stage
@@ -35,7 +35,7 @@ def _many_elements(stage: Stage) -> bool:
 def sequential_map(pipeline: Pipeline, ctx: Context):
     levels = batch_levels(pipeline)
     for stage in pipeline.stages:
-        if stage.family != "map" or stage.op in ops.PARALLEL_OPS:
+        if stage.family != "map" or stage.op in _ops.PARALLEL_OPS:
             continue
         work = sorted(stage.function_ops() - CHEAP_OPS)
         if not work or not _many_elements(stage):
@@ -92,7 +92,7 @@ def _cycle_length_one(stage: Stage) -> bool:
     """
     if stage.family != "interleave" or stage.int_arg("cycle_length") != 1:
         return False
-    auto = stage.int_arg("num_parallel_calls") == ops.AUTOTUNE
+    auto = stage.int_arg("num_parallel_calls") == _ops.AUTOTUNE
     return not (auto and _auto_cycle_length() == 1)
 
 
@@ -134,7 +134,7 @@ def deterministic_order(pipeline: Pipeline, ctx: Context):
         return
     default = _pipeline_deterministic(pipeline) is not False
     for stage in pipeline.stages:
-        if stage.op in ops.PARALLEL_OPS and _keeps_order(stage, default):
+        if stage.op in _ops.PARALLEL_OPS and _keeps_order(stage, default):
             yield finding(
                 pipeline,
                 stage,

@@ -8,8 +8,8 @@ import nvidia.dali.plugin.tf as dali_tf
 import tensorflow as tf
 from nvidia.dali import Pipeline
 
-from estimator_multigpu import _sharding as sharding
-from estimator_multigpu.distribute.dali import _checks as checks
+from estimator_multigpu import _sharding
+from estimator_multigpu.distribute.dali import _checks
 from estimator_multigpu.distribute.dali._context import DaliReplicaContext
 from estimator_multigpu.distribute.dali._placement import dali_device_id
 
@@ -40,10 +40,10 @@ def _replica_context(input_context, strategy, global_batch_size, seed, num_threa
         shard_id=index,
         num_shards=len(replicas),
         device_id=dali_device_id(replicas[index]),
-        per_device_batch_size=sharding.per_replica_batch_size(
+        per_device_batch_size=_sharding.per_replica_batch_size(
             global_batch_size, len(replicas)
         ),
-        seed=sharding.derive_seed(seed, index),
+        seed=_sharding.derive_seed(seed, index),
         global_seed=seed,
         num_threads=num_threads,
         device=replicas[index],
@@ -104,15 +104,15 @@ def dali_dataset_fn(
         count; when called, for a pipeline built for another device or batch.
     """
     _check_strategy(strategy)
-    sharding.per_replica_batch_size(global_batch_size, strategy.num_replicas_in_sync)
+    _sharding.per_replica_batch_size(global_batch_size, strategy.num_replicas_in_sync)
 
     def replica_dataset_fn(input_context):
         ctx = _replica_context(
             input_context, strategy, global_batch_size, seed, num_threads
         )
         pipeline = pipeline_fn(ctx)
-        checks.check_pipeline(pipeline, ctx)
-        dtypes, shapes = checks.output_signature(
+        _checks.check_pipeline(pipeline, ctx)
+        dtypes, shapes = _checks.output_signature(
             pipeline, ctx.per_device_batch_size, sample_shapes
         )
         with tf.device(ctx.device):
@@ -152,5 +152,5 @@ def steps_per_epoch(epoch_size: int, global_batch_size: int, num_replicas: int) 
     of the `n = epoch_size` (e.g. `pipeline.epoch_size('Reader')`); the
     smallest shard has `n // r`, so this is `(n // r) // per_replica_batch_size`.
     """
-    per_replica = sharding.per_replica_batch_size(global_batch_size, num_replicas)
+    per_replica = _sharding.per_replica_batch_size(global_batch_size, num_replicas)
     return (epoch_size // num_replicas) // per_replica

@@ -6,8 +6,8 @@ import time
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as tf_internals
-from estimator_multigpu.estimator import _checkpoints as checkpoints
+from estimator_multigpu import _tf_internals
+from estimator_multigpu.estimator import _checkpoints
 from estimator_multigpu.estimator import _estimator as estimator_lib
 from estimator_multigpu.estimator import _evaluate as evaluate_lib
 from estimator_multigpu.estimator._train import check_hooks
@@ -104,7 +104,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
             init_fn=feed_variables, copy_from_scaffold=self._scaffold
         )
         with self._graph.as_default():
-            results = tf_internals.evaluate_once(
+            results = _tf_internals.evaluate_once(
                 checkpoint_path=None,
                 scaffold=scaffold,
                 eval_ops=self._update_op,
@@ -146,7 +146,7 @@ class _StopAtCheckpointStepHook(tf.compat.v1.train.SessionRunHook):
         self._wait_secs = wait_after_file_check_secs
 
     def begin(self):
-        self._global_step_tensor = tf_internals.get_or_create_global_step_read()
+        self._global_step_tensor = _tf_internals.get_or_create_global_step_read()
         if self._global_step_tensor is None:
             raise RuntimeError(
                 "Global step should be created to use StopAtCheckpointStepHook."
@@ -158,7 +158,7 @@ class _StopAtCheckpointStepHook(tf.compat.v1.train.SessionRunHook):
     def after_run(self, run_context, run_values):
         if run_values.results + 1 < self._last_step:
             return
-        if checkpoints.global_step_in(self._model_dir) >= self._last_step:
+        if _checkpoints.global_step_in(self._model_dir) >= self._last_step:
             run_context.request_stop()
         else:
             time.sleep(self._wait_secs)

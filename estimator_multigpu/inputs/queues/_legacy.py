@@ -6,8 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.inputs.queues import _common
-from estimator_multigpu.inputs.queues import _raw_queues as raw_queues
+from estimator_multigpu.inputs.queues import _common, _raw_queues
 
 _QUEUE_RUNNERS = tf.compat.v1.GraphKeys.QUEUE_RUNNERS
 
@@ -57,7 +56,7 @@ class QueueRunner:
     """
 
     def __init__(self, queue: Any = None, enqueue_ops: Any = None, *args, **kwargs):
-        if not isinstance(queue, raw_queues.QueueBase):
+        if not isinstance(queue, _raw_queues.QueueBase):
             raise NotImplementedError(
                 "QueueRunner has no tf.data equivalent for a TF1 queue: build the "
                 "input as a dataset (queues producers, read, batchers, or "
@@ -66,7 +65,7 @@ class QueueRunner:
             )
         ops = list(enqueue_ops or [])
         for i, op in enumerate(ops):
-            if not isinstance(op, raw_queues.EnqueueOp) or op.queue is not queue:
+            if not isinstance(op, _raw_queues.EnqueueOp) or op.queue is not queue:
                 raise ValueError(
                     f"`enqueue_ops[{i}]` is {op!r}, not an enqueue op of this "
                     "queue; pass the results of `queue.enqueue(...)`."

@@ -8,23 +8,17 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu.inputs.queues import (
-    _batchers as batchers,
-)
-from estimator_multigpu.inputs.queues import (
-    _maybe_batchers as maybe_batchers,
-)
-from estimator_multigpu.inputs.queues import (
-    _producers as producers,
-)
-from estimator_multigpu.inputs.queues import (
-    _readers as readers,
+    _batchers,
+    _maybe_batchers,
+    _producers,
+    _readers,
 )
 
 BATCHERS = {
-    "batch": batchers.batch,
-    "shuffle_batch": batchers.shuffle_batch,
-    "maybe_batch": maybe_batchers.maybe_batch,
-    "maybe_shuffle_batch": maybe_batchers.maybe_shuffle_batch,
+    "batch": _batchers.batch,
+    "shuffle_batch": _batchers.shuffle_batch,
+    "maybe_batch": _maybe_batchers.maybe_batch,
+    "maybe_shuffle_batch": _maybe_batchers.maybe_shuffle_batch,
 }
 _SEEDED = ("shuffle_batch", "maybe_shuffle_batch")
 
@@ -78,8 +72,8 @@ def input_pipeline(
       A `tf.data.Dataset` of batches.
     """
     batch_fn = _batcher(batcher)
-    files = producers.string_input_producer(filenames, num_epochs, shuffle, seed)
-    dataset = readers.read(files, reader, num_readers=num_readers)
+    files = _producers.string_input_producer(filenames, num_epochs, shuffle, seed)
+    dataset = _readers.read(files, reader, num_readers=num_readers)
     if example_fn is not None:
         dataset = dataset.map(example_fn, num_parallel_calls=num_parallel_calls)
     if batcher in _SEEDED:

@@ -6,13 +6,9 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _rules as rules,
+    _aliases,
+    _astutil,
+    _rules,
 )
 from estimator_multigpu.migrate._calls import SINGLE_BATCHERS, call_arg, tf_name
 from estimator_multigpu.migrate._dataflow import NotAChain
@@ -76,7 +72,7 @@ def _helper_end(calls: list[ast.Call], found: dict) -> BatchEnd:
     return BatchEnd(calls, [None] * len(calls), tensors, others, helper)
 
 
-def _batcher_end(calls: list[ast.Call], table: aliases.AliasTable) -> BatchEnd:
+def _batcher_end(calls: list[ast.Call], table: _aliases.AliasTable) -> BatchEnd:
     batchers = [tf_name(table, c, SINGLE_BATCHERS) for c in calls]
     if None in batchers:
         raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
@@ -105,8 +101,8 @@ def batching_calls(stmt: ast.stmt, table, found: dict) -> list[ast.Call]:
         return []
     return [
         n
-        for n in astutil.walk_scope([stmt])
-        if tf_name(table, n, rules.BATCHERS)
+        for n in _astutil.walk_scope([stmt])
+        if tf_name(table, n, _rules.BATCHERS)
         or (
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)
@@ -115,7 +111,7 @@ def batching_calls(stmt: ast.stmt, table, found: dict) -> list[ast.Call]:
     ]
 
 
-def batch_end(stmt: ast.stmt, table: aliases.AliasTable, found: dict) -> BatchEnd:
+def batch_end(stmt: ast.stmt, table: _aliases.AliasTable, found: dict) -> BatchEnd:
     """Returns the BatchEnd of `stmt`.
 
     Args:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._calls import (
     SINGLE_BATCHERS,
     call_arg,
@@ -62,13 +61,13 @@ def _check_params(func: ast.FunctionDef, names: list[str]) -> int:
     return first
 
 
-def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> BatchHelper:
+def recognise(func: ast.FunctionDef, table: _aliases.AliasTable) -> BatchHelper:
     """Returns the batch helper `func` is.
 
     Raises:
       NotAChain: if `func` is not one.
     """
-    calls = [n for n in astutil.walk_scope(func.body) if is_batcher(table, n)]
+    calls = [n for n in _astutil.walk_scope(func.body) if is_batcher(table, n)]
     if func.decorator_list or not calls:
         raise NotAChain(f"`{func.name}` is not a batch helper")
     batchers = [tf_name(table, c, SINGLE_BATCHERS) for c in calls]
@@ -76,13 +75,13 @@ def recognise(func: ast.FunctionDef, table: aliases.AliasTable) -> BatchHelper:
         raise NotAChain("`*_join` batchers combine several readers; rewrite by hand")
     names = _batched_names(calls, func.name)
     first = _check_params(func, names)
-    uses = astutil.reads(func)
+    uses = _astutil.reads(func)
     if any(uses[n] != len(calls) for n in names):
         raise NotAChain(f"`{func.name}` uses its batched parameters elsewhere")
     return BatchHelper(func, names, first, list(zip(calls, batchers)))
 
 
-def find(tree: ast.Module, table: aliases.AliasTable) -> dict[str, BatchHelper]:
+def find(tree: ast.Module, table: _aliases.AliasTable) -> dict[str, BatchHelper]:
     """Returns the module's batch helpers by name."""
     out = {}
     for node in tree.body:

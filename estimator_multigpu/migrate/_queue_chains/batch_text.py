@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _astutil as astutil
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._astutil import unique
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._queue_chains.batch_end import keep_input
@@ -67,7 +67,7 @@ def helper_edits(helper: BatchHelper, off: Offsets, q: str) -> list[Edit]:
     and each `tf.train.batch([image, label], n)` in it becomes
     `q.get_next(q.batch(examples, n))`.
     """
-    local = astutil.writes(helper.func) | set(astutil.reads(helper.func))
+    local = _astutil.writes(helper.func) | set(_astutil.reads(helper.func))
     name = unique("examples", local - set(helper.names))
     params = helper.func.args.posonlyargs + helper.func.args.args
     first, last = params[helper.first], params[helper.first + len(helper.names) - 1]

@@ -6,13 +6,9 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases as aliases,
-)
-from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _sources as sources,
+    _aliases,
+    _astutil,
+    _sources,
 )
 from estimator_multigpu.migrate._dataflow import (
     NotAChain,
@@ -76,7 +72,7 @@ class Chain:
         return names
 
 
-def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> Chain:
+def recognise(block, index, scope, table: _aliases.AliasTable, helpers=None) -> Chain:
     """Returns the chain ending in the batching statement `block[index]`.
 
     Args:
@@ -92,10 +88,10 @@ def recognise(block, index, scope, table: aliases.AliasTable, helpers=None) -> C
     stmt = block[index]
     end = batch_end.batch_end(stmt, table, helpers.batchers)
     block, index, view = _source_block(block, index, table, helpers)
-    s_idx = sources.find_source(
+    s_idx = _sources.find_source(
         block, index, table, helpers.readers, helpers.failed_readers
     )
-    params, parts, renames = sources.source_parts(
+    params, parts, renames = _sources.source_parts(
         block, s_idx, table, scope, helpers.readers
     )
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
@@ -125,7 +121,7 @@ def _source_block(block, index, table, helpers):
     precedes it there; else that block read through the nearest
     `with tf.name_scope(...)` before it (`view`, a `scoped.Through`)."""
     try:
-        sources.find_source(block, index, table, helpers.readers, {})
+        _sources.find_source(block, index, table, helpers.readers, {})
         return block, index, None
     except NotAChain:
         view = scoped.through(block, index, table)
@@ -140,7 +136,7 @@ def _keep_params(end, literal: ast.expr, tainted: set[str]) -> list[str] | None:
     `tf.train.maybe_batch([image, label], label > 0, ...)` keeps examples by
     their own label: emg's maybe_batch takes `lambda image, label: (label > 0)`.
     """
-    reads = set().union(*(astutil.reads(k) for k in end.keeps)) & tainted
+    reads = set().union(*(_astutil.reads(k) for k in end.keeps)) & tainted
     if not reads:
         return None
     elts = getattr(literal, "elts", None)
@@ -165,7 +161,7 @@ class Helpers:
     failed_readers: dict = dataclasses.field(default_factory=dict)
 
 
-def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = None):
+def find(tree: ast.Module, table: _aliases.AliasTable, helpers: Helpers | None = None):
     """Returns (chains, refusals): refusals are (batching call, reason) pairs.
 
     Args:
@@ -176,8 +172,8 @@ def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = 
     """
     helpers = helpers or Helpers()
     candidates = []
-    for scope in astutil.scopes(tree):
-        for block in astutil.blocks(scope):
+    for scope in _astutil.scopes(tree):
+        for block in _astutil.blocks(scope):
             for index, stmt in enumerate(block):
                 calls = batch_end.batching_calls(stmt, table, helpers.batchers)
                 if calls:
@@ -199,7 +195,7 @@ def find(tree: ast.Module, table: aliases.AliasTable, helpers: Helpers | None = 
 
 def _check_helper_uses(tree, chains, refusals):
     """Drops chains whose helpers are also used in other ways."""
-    uses = astutil.reads(tree)
+    uses = _astutil.reads(tree)
     users: dict[str, list[Chain]] = {}
     for chain in chains:
         for name in chain.helper_names():

@@ -33,13 +33,9 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _queue_raw as queue_raw,
-)
-from estimator_multigpu.migrate import (
-    _sources as sources,
+    _astutil,
+    _queue_raw,
+    _sources,
 )
 from estimator_multigpu.migrate._dataflow import NotAChain
 from estimator_multigpu.migrate._edits import Edit
@@ -54,7 +50,7 @@ class ReaderQueue:
     between: list[ast.stmt]
     tainted: set[str]
     makes: list[ast.Call]
-    raw: queue_raw.RawQueue
+    raw: _queue_raw.RawQueue
     read_parts: tuple
     renames: list
     kinds: list[str]
@@ -119,11 +115,11 @@ def _taint(seed: set[str], stmts) -> set[str]:
         changed = False
         for node in binds:
             value = node.iter if isinstance(node, ast.For) else node.value
-            if set(astutil.reads(value)) & out:
+            if set(_astutil.reads(value)) & out:
                 targets = (
                     node.targets if isinstance(node, ast.Assign) else [node.target]
                 )
-                bound = set().union(*(astutil.writes(t) for t in targets))
+                bound = set().union(*(_astutil.writes(t) for t in targets))
                 if not bound <= out:
                     out |= bound
                     changed = True
@@ -133,19 +129,19 @@ def _taint(seed: set[str], stmts) -> set[str]:
 def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
     read_stmt, between = block[s_idx], block[s_idx + 1 : e_idx]
     name = enq.func.value.id
-    seed = set(astutil.writes(read_stmt.targets[0]))
+    seed = set(_astutil.writes(read_stmt.targets[0]))
     tainted = _taint(seed, between)
-    if not set().union(*(astutil.reads(e) for e in enq.args[0].elts)) & tainted:
+    if not set().union(*(_astutil.reads(e) for e in enq.args[0].elts)) & tainted:
         raise NotAChain(f"line {enq.lineno}: the enqueued values read no record")
     makes = [
         n.value
         for s in between
         for n in ast.walk(s)
         if isinstance(n, ast.Assign)
-        and queue_raw.queue_kind(table, n.value)
+        and _queue_raw.queue_kind(table, n.value)
         and [getattr(t, "id", None) for t in n.targets] == [name]
     ]
-    nodes = list(astutil.walk_scope([scope]))
+    nodes = list(_astutil.walk_scope([scope]))
     stores = [
         n
         for n in nodes
@@ -160,9 +156,9 @@ def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
         _check_split(stmt, tainted, makes)
     _check_rebound(between, tainted)
     _check_escapes(block, s_idx, e_idx, tainted, enq)
-    parts, renames = sources.read_parts(block, s_idx, table, scope)
+    parts, renames = _sources.read_parts(block, s_idx, table, scope)
     raw = _raw(scope, nodes, name, enq, makes, table)
-    kinds = [queue_raw.queue_kind(table, m) for m in makes]
+    kinds = [_queue_raw.queue_kind(table, m) for m in makes]
     return ReaderQueue(
         read_stmt, enq, between, tainted, makes, raw, parts, renames, kinds
     )
@@ -170,13 +166,13 @@ def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
 
 def is_example(stmt, tainted) -> bool:
     """True if `stmt` computes per-example values (reads or binds them)."""
-    return bool((set(astutil.reads(stmt)) | astutil.writes(stmt)) & tainted)
+    return bool((set(_astutil.reads(stmt)) | _astutil.writes(stmt)) & tainted)
 
 
 def _check_split(stmt, tainted, makes) -> None:
     """Every statement is per-example or not; an `if` may hold both kinds."""
     if isinstance(stmt, ast.If):
-        if set(astutil.reads(stmt.test)) & tainted:
+        if set(_astutil.reads(stmt.test)) & tainted:
             raise NotAChain(f"line {stmt.lineno}: the `if` tests a record's value")
         for child in stmt.body + stmt.orelse:
             _check_split(child, tainted, makes)
@@ -207,15 +203,15 @@ def _check_rebound(between, tainted) -> None:
     read_at: dict[str, int] = {}
     for node in sorted(leaves + tests, key=lambda n: n.lineno):
         if isinstance(node, ast.If):
-            for name in astutil.reads(node.test):
+            for name in _astutil.reads(node.test):
                 read_at.setdefault(name, node.lineno)
         elif is_example(node, tainted):
-            for name in astutil.reads(node):
+            for name in _astutil.reads(node):
                 read_at.setdefault(name, node.lineno)
     for stmt in leaves:
         if is_example(stmt, tainted):
             continue
-        for name in sorted(astutil.writes(stmt)):
+        for name in sorted(_astutil.writes(stmt)):
             if name in read_at and read_at[name] < stmt.lineno:
                 raise NotAChain(
                     f"line {stmt.lineno}: `{name}` is bound again after the "
@@ -225,9 +221,9 @@ def _check_rebound(between, tainted) -> None:
 
 def _check_escapes(block, s_idx, e_idx, tainted, enq) -> None:
     """Per-example names must not be read after the enqueue."""
-    late = set().union(*(astutil.reads(s) for s in block[e_idx:]))
-    late -= set().union(*(astutil.reads(e) for e in enq.args[0].elts))
-    late |= set().union(*(astutil.reads(s) for s in block[e_idx + 1 :]))
+    late = set().union(*(_astutil.reads(s) for s in block[e_idx:]))
+    late -= set().union(*(_astutil.reads(e) for e in enq.args[0].elts))
+    late |= set().union(*(_astutil.reads(s) for s in block[e_idx + 1 :]))
     leaked = sorted(late & tainted)
     if leaked:
         raise NotAChain(
@@ -236,7 +232,7 @@ def _check_escapes(block, s_idx, e_idx, tainted, enq) -> None:
         )
 
 
-def _raw(scope, nodes, name, enq, makes, table) -> queue_raw.RawQueue:
+def _raw(scope, nodes, name, enq, makes, table) -> _queue_raw.RawQueue:
     """The queue's dequeues, runners and adds (every other use refused)."""
     calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
     methods = {
@@ -252,10 +248,10 @@ def _raw(scope, nodes, name, enq, makes, table) -> queue_raw.RawQueue:
         call = methods.get(id(use))
         if call is enq:
             continue
-        if call is not None and call.func.attr in queue_raw.DEQUEUES:
+        if call is not None and call.func.attr in _queue_raw.DEQUEUES:
             dequeues.append(call)
         elif id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in (
-            queue_raw.RUNNER_NAMES
+            _queue_raw.RUNNER_NAMES
         ):
             runners.append(firsts[id(use)])
         else:
@@ -263,13 +259,13 @@ def _raw(scope, nodes, name, enq, makes, table) -> queue_raw.RawQueue:
                 f"line {use.lineno}: `{name}` is used other than by one enqueue, "
                 "dequeue or QueueRunner calls"
             )
-    adds = queue_raw.runner_adds(scope, nodes, runners, table)
-    kind = queue_raw.queue_kind(table, makes[0])
-    return queue_raw.RawQueue(makes[0], kind, dequeues, runners, adds, scope)
+    adds = _queue_raw.runner_adds(scope, nodes, runners, table)
+    kind = _queue_raw.queue_kind(table, makes[0])
+    return _queue_raw.RawQueue(makes[0], kind, dequeues, runners, adds, scope)
 
 
 def rewritten_nodes(found: ReaderQueue) -> set[int]:
     """Ids of the legacy name nodes the edits replace (their findings)."""
-    done = queue_raw.rewritten_nodes(found.raw)
+    done = _queue_raw.rewritten_nodes(found.raw)
     done |= {id(m.func) for m in found.makes}
     return done | {id(node) for node, _ in found.renames}

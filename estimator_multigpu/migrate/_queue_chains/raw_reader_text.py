@@ -7,13 +7,9 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import (
-    _astutil as astutil,
-)
-from estimator_multigpu.migrate import (
-    _queue_raw as queue_raw,
-)
-from estimator_multigpu.migrate import (
-    _sources as sources,
+    _astutil,
+    _queue_raw,
+    _sources,
 )
 from estimator_multigpu.migrate._dataflow import NotAChain
 from estimator_multigpu.migrate._edits import Edit, split_lines
@@ -37,7 +33,7 @@ def edits(found: ReaderQueue, off, q: str, taken: set[str]) -> list[Edit]:
         raise NotAChain("the reader or producer is made inside the moved lines")
     line = off.lines[read.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
-    fn = astutil.unique("_example_fn", taken)
+    fn = _astutil.unique("_example_fn", taken)
     found.inner = [
         off.replace(m.func, f"{q}.{k}") for m, k in zip(found.makes, found.kinds)
     ]
@@ -52,7 +48,7 @@ def edits(found: ReaderQueue, off, q: str, taken: set[str]) -> list[Edit]:
     return (
         [e for e in renames if e not in inside]
         + [Edit(start, end, text), off.replace(enq.args[0], source)]
-        + (queue_raw.edits(found.raw, off, q, set())[1:])
+        + (_queue_raw.edits(found.raw, off, q, set())[1:])
     )
 
 
@@ -66,7 +62,7 @@ def _unit_of(found: ReaderQueue, indent: str) -> str:
 
 def _function(off, found: ReaderQueue, fn: str, indent: str) -> str:
     nl, unit = off.newline, found.unit
-    params = sources.params_of(found.read_stmt.targets[0], star=True)
+    params = _sources.params_of(found.read_stmt.targets[0], star=True)
     body = "".join(_example(off, s, found, indent + unit) for s in found.between)
     elts = [off.text(e) for e in found.enqueue.args[0].elts]
     ret = elts[0] if len(elts) == 1 else f"({', '.join(elts)})"
@@ -144,7 +140,7 @@ def apply(tree, table, off, q: str, state) -> set[int]:
     """
     taken, placed, out, done, notes = state
     handled: set[int] = set()
-    for scope in astutil.scopes(tree):
+    for scope in _astutil.scopes(tree):
         found, refused = find(scope, table)
         notes.extend(refused)
         for item in found:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases as aliases
+from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._dataflow import NotAChain
 
 # Context managers that only name or place ops: reading through them keeps
@@ -45,7 +45,7 @@ class Through:
     scope: ast.With
 
 
-def is_scope(stmt: ast.stmt, table: aliases.AliasTable) -> bool:
+def is_scope(stmt: ast.stmt, table: _aliases.AliasTable) -> bool:
     """True for `with tf.name_scope(...)` (or variable_scope, device) blocks."""
     return isinstance(stmt, ast.With) and all(
         isinstance(item.context_expr, ast.Call)
@@ -54,7 +54,7 @@ def is_scope(stmt: ast.stmt, table: aliases.AliasTable) -> bool:
     )
 
 
-def through(block, index: int, table: aliases.AliasTable) -> Through | None:
+def through(block, index: int, table: _aliases.AliasTable) -> Through | None:
     """The statements before `block[index]` read through the nearest scope
     block before it; None when there is no such block."""
     for w in range(index - 1, -1, -1):
