@@ -12,7 +12,7 @@ from estimator_multigpu.migrate import (
     _exact_calls,
     _learn_names,
 )
-from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
+from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets, Unsafe
 from estimator_multigpu.migrate._rules import Rule
 
 MAP_RULE = Rule(
@@ -57,10 +57,6 @@ class Source(Protocol):
     """Anything that gives the source text of a node (`edits.Offsets`)."""
 
     def text(self, node: ast.AST) -> str: ...
-
-
-class Unsafe(Exception):
-    """A call that `--fix` leaves alone; the message says what to write."""
 
 
 def _has_star(call: ast.Call) -> bool:
@@ -202,7 +198,7 @@ def _learn_rule(api: str, call: ast.Call, off: Source) -> Rule | None:
     del off
     try:
         _learn_names.check_call(api, call)
-    except _learn_names.Unsafe:
+    except Unsafe:
         return None
     return Rule(
         "contrib-learn",
@@ -336,7 +332,7 @@ def _exact(f, tree, table, off: Offsets, prior, emg: str):
     """(edits, module to import) of `f`'s exact rewrite, or None."""
     try:
         new, module = _exact_calls.edits_for(f, tree, table, off, emg)
-    except _exact_calls.Unsafe:
+    except Unsafe:
         return None
     placed = EditSet(prior)
     return (new, module) if not any(placed.overlaps(e) for e in new) else None

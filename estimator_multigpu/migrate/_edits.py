@@ -15,6 +15,13 @@ def split_lines(source: str) -> list[str]:
     return _LINE.findall(source)
 
 
+class Unsafe(Exception):
+    """A use `--fix` has no exact edit for: it stays reported as it is.
+
+    The message says why, and what to write by hand.
+    """
+
+
 @dataclasses.dataclass(frozen=True)
 class Edit:
     """Replace `source[start:end]` (character offsets) with `text`."""

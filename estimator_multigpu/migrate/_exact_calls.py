@@ -14,7 +14,7 @@ from estimator_multigpu.migrate import (
     _rules,
     _slim_layers,
 )
-from estimator_multigpu.migrate._edits import Edit, Offsets
+from estimator_multigpu.migrate._edits import Edit, Offsets, Unsafe
 
 _PROF = "compat.v1.profiler"
 _ANALYZER = "tf.contrib.tfprof.model_analyzer."
@@ -36,10 +36,6 @@ _NAMES = {
 }
 _DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
 _REPLICATE = "tf.contrib.estimator.replicate_model_fn"
-
-
-class Unsafe(Exception):
-    """No exact rewrite for this use; it stays reported as it is."""
 
 
 def _tf2_order(call: ast.Call) -> bool:
@@ -289,12 +285,7 @@ def edits_for(f, tree, table, off: Offsets, emg: str) -> tuple[list[Edit], str |
     """
     if _learn_names.handles(f.api):
         parents, calls = _maps(tree)
-        try:
-            return _learn_names.edits(
-                f, table, off, calls, parents, emg, full_node
-            ), None
-        except _learn_names.Unsafe as why:
-            raise Unsafe(str(why)) from why
+        return _learn_names.edits(f, table, off, calls, parents, emg, full_node), None
     loss, prof = f.rule is _rules.TF0_LOSS_RULE, f.rule is _rules.TFPROF_RULE
     flipped = f.rule is _rules.FLIPPED_LOSS_RULE
     if not (loss or prof or flipped or f.api == _DEVICE_LIB or _name_key(f.api)):

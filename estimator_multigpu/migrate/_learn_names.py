@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate._edits import Offsets
+from estimator_multigpu.migrate._edits import Offsets, Unsafe
 
 _LEARN = "tf.contrib.learn."
 # contrib name -> its drop-in under `emg.`.
@@ -44,10 +44,6 @@ _EXPERIMENT_ARGS = (
     "saving_listeners",
     "check_interval_secs",
 )
-
-
-class Unsafe(Exception):
-    """This use has no exact rewrite; it stays reported."""
 
 
 def handles(api: str) -> bool:

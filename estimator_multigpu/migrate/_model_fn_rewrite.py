@@ -25,6 +25,13 @@ from estimator_multigpu.migrate import (
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 
 _MODEL_FN_ARGS = {"features", "labels", "mode"}
+
+
+def takes_model_fn_args(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether `func` takes at least two of a model_fn's features, labels, mode."""
+    return len({a.arg for a in func.args.args} & _MODEL_FN_ARGS) >= 2
+
+
 _ESTIMATORS = ("tf.estimator.Estimator", "tf.contrib.learn.Estimator")
 
 NotRewritable = _tower_body.NotCanonical
@@ -56,10 +63,7 @@ def _model_fns(tree: ast.Module):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef)
-            and len({a.arg for a in node.args.args} & _MODEL_FN_ARGS) >= 2
-        ):
+        if isinstance(node, ast.FunctionDef) and takes_model_fn_args(node):
             parent = parents.get(id(node))
             yield node, parent if isinstance(parent, ast.FunctionDef) else None
 

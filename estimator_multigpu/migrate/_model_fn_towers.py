@@ -13,9 +13,6 @@ from estimator_multigpu.migrate import (
 )
 from estimator_multigpu.migrate._astutil import walk_scope
 
-_MODEL_FN_ARGS = {"features", "labels", "mode"}
-
-
 _AVERAGING = (
     "nothing: delete the averaging and pass the one tower's (gradient, variable) "
     "pairs to optimizer.apply_gradients as they are; emg.TowerOptimizer weighs "
@@ -29,7 +26,7 @@ def _enclosing_model_fns(tree: ast.AST) -> dict[int, ast.FunctionDef]:
     for func in ast.walk(tree):
         if not isinstance(func, ast.FunctionDef):
             continue
-        if len({a.arg for a in func.args.args} & _MODEL_FN_ARGS) < 2:
+        if not _model_fn_rewrite.takes_model_fn_args(func):
             continue
         for node in walk_scope(func.body):
             out[id(node)] = func

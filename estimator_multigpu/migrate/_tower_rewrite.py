@@ -20,9 +20,6 @@ from estimator_multigpu.migrate import (
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
-_MODEL_FN_ARGS = {"features", "labels", "mode"}
-
-
 NotCanonical = _tower_body.NotCanonical
 TowerLoop = _tower_loop.TowerLoop
 recognise = _tower_loop.recognise
@@ -132,7 +129,7 @@ def _loops(tree: ast.Module, table):
 def _in_model_fn(scope: ast.AST) -> bool:
     if not isinstance(scope, ast.FunctionDef):
         return False
-    return len({a.arg for a in scope.args.args} & _MODEL_FN_ARGS) >= 2
+    return _model_fn_rewrite.takes_model_fn_args(scope)
 
 
 def rule_for(tl_or_reason, scope, text: str | None) -> _rules.Rule:
