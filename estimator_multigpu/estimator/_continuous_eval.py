@@ -36,7 +36,7 @@ def run_evaluator(estimator, train_spec, eval_spec) -> None:
                 max_steps,
             )
             return
-        _throttle(eval_spec.throttle_secs - (time.time() - start), metrics)
+        throttle(eval_spec.throttle_secs - (time.time() - start), metrics)
 
 
 class CheckpointWatch:
@@ -115,8 +115,9 @@ def _rotated(estimator, checkpoint: str) -> bool:
     return gone and latest is not None and latest != checkpoint
 
 
-def _throttle(difference: float, metrics) -> None:
-    """Waits out `throttle_secs`; polls gently while no checkpoint is new."""
+def throttle(difference: float, metrics) -> None:
+    """Waits out the throttle (`difference` seconds left of it); polls gently
+    while no checkpoint is new (`metrics` None: nothing was evaluated)."""
     if difference > 0:
         tf.get_logger().info(
             "Waiting %f secs before starting next eval run.", difference

@@ -7,13 +7,12 @@ import time
 import tensorflow as tf
 
 from estimator_multigpu._model_fn import fn_args
-from estimator_multigpu.estimator import _cluster, _distributed
+from estimator_multigpu.estimator import _cluster, _continuous_eval, _distributed
 from estimator_multigpu.estimator import _estimator as estimator_lib
 from estimator_multigpu.estimator._training import TrainSpec
 
 _TRAINER_JOBS = (_cluster.CHIEF, _cluster.MASTER, _cluster.WORKER)
 _WARN_EVERY_SECS = 600  # contrib warned of a missing checkpoint every 10 minutes.
-_POLL_SECS = 0.5  # Least wait between two looks for a new checkpoint.
 _NOT_STARTED = object()
 # contrib arguments whose machinery (monitors, export strategies, delayed
 # workers) is not carried over: refused unless left at contrib's default.
@@ -287,7 +286,9 @@ class Experiment:
             start = time.monotonic()
             path = watch.next_checkpoint()
             result = {} if path is None else self._evaluate(name, path) or {}
-            _throttle(throttle_delay_secs - (time.monotonic() - start), path)
+            _continuous_eval.throttle(
+                throttle_delay_secs - (time.monotonic() - start), path
+            )
         return result
 
     def _has_training_stopped(self, result) -> bool:
@@ -400,17 +401,6 @@ class _CheckpointWatch:
         if self._last_warning is None or now - self._last_warning > _WARN_EVERY_SECS:
             tf.get_logger().warning(message)
             self._last_warning = now
-
-
-def _throttle(difference: float, evaluated) -> None:
-    """Waits out the throttle; polls gently while no checkpoint is new."""
-    if difference > 0:
-        tf.get_logger().info(
-            "Waiting %f secs before starting next eval run.", difference
-        )
-        time.sleep(difference)
-    elif evaluated is None:
-        time.sleep(_POLL_SECS)
 
 
 def _global_step(estimator) -> int:
