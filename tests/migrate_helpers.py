@@ -187,3 +187,34 @@ def run_pairs(names, work: pathlib.Path, mode: str = "v2", timeout=600) -> dict:
         failed = ["FAILED " + o["error"]] if o["error"] else []
         out.setdefault(name, {})[label] = o["stdout"] + failed
     return out
+
+
+# Two devices sum the towers' gradients in another order than one device, so a
+# printed %.6f value may differ in its last digit: a step is "the same" when its
+# words match exactly and its numbers to float32 rounding.
+STEP_TOLERANCE = 2e-6
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def same_step(a: list[str], b: list[str], tolerance: float = STEP_TOLERANCE) -> bool:
+    """Whether two runs printed the same lines, numbers equal to `tolerance`."""
+    if len(a) != len(b):
+        return False
+    for line_a, line_b in zip(a, b):
+        words_a, words_b = line_a.split(), line_b.split()
+        if len(words_a) != len(words_b):
+            return False
+        for x, y in zip(words_a, words_b):
+            if _is_number(x) and _is_number(y):
+                if abs(float(x) - float(y)) > tolerance:
+                    return False
+            elif x != y:
+                return False
+    return True

@@ -4,7 +4,14 @@ import ast
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, RESET_GRAPH, TWO_DEVICES, parse_ok, script_lines
+from migrate_helpers import (
+    CORPUS,
+    RESET_GRAPH,
+    TWO_DEVICES,
+    parse_ok,
+    same_step,
+    script_lines,
+)
 
 from estimator_multigpu.migrate import (
     _fixer,
@@ -242,7 +249,8 @@ def test_rewritten_loop_trains_like_the_loop_at_one_and_two_devices(tmp_path):
     out = run_at_one_and_two([("loop", old), ("minimize", str(new))])
     assert out["loop1"][0] == "step 3"
     assert out["minimize1"] == out["loop1"]
-    assert out["minimize2"] == out["loop2"] == out["loop1"]
+    assert same_step(out["minimize2"], out["loop2"]), out
+    assert same_step(out["loop2"], out["loop1"]), out
 
 
 DEQUEUE = (CORPUS / "tower_loop_dequeue.py").read_text()
@@ -335,8 +343,9 @@ def test_rewritten_dequeue_loop_trains_like_the_loop_at_one_and_two_devices(tmp_
     assert out["loop1"][-2] == "step 3"
     # The same update at 1 and 2 devices; the loop reports its last tower's
     # loss, the rewrite the loss over the global batch (the 1-device loss).
-    assert out["minimize1"] == out["loop1"] == out["minimize2"]
-    assert out["loop2"][-1] == out["loop1"][-1]
+    assert out["minimize1"] == out["loop1"]
+    assert same_step(out["minimize2"], out["loop1"]), out
+    assert same_step(out["loop2"][-1:], out["loop1"][-1:]), out
 
 
 @pytest.mark.parametrize(
