@@ -1,6 +1,7 @@
 """Test set-up: split the CPU into 4 logical devices once, before TF starts."""
 
 import os
+import subprocess
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -31,3 +32,27 @@ def strategy():
     return tf.distribute.MirroredStrategy(
         ALL_DEVICES[:2], cross_device_ops=tf.distribute.ReductionToOneDevice()
     )
+
+
+@pytest.fixture
+def mount_tmpfs(tmp_path):
+    """`mount_tmpfs(size)` mounts a tmpfs of `size` (e.g. '1m') at a fresh folder.
+
+    A full disk without filling the real one; needs root (skips otherwise).
+    Unmounted lazily afterwards: an event file writer of this process may
+    still hold a file open.
+    """
+    mounted = []
+
+    def mount(size: str):
+        path = tmp_path / f"small-disk-{len(mounted)}"
+        path.mkdir()
+        command = ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)]
+        if subprocess.run(command, capture_output=True).returncode:
+            pytest.skip("needs permission to mount a tmpfs (root)")
+        mounted.append(path)
+        return path
+
+    yield mount
+    for path in mounted:
+        subprocess.run(["umount", "--lazy", str(path)], capture_output=True)

@@ -482,16 +482,9 @@ def test_damaged_checkpoint_ends_with_its_message_alone(
 
 
 @pytest.fixture
-def small_disk(tmp_path):
+def small_disk(mount_tmpfs):
     """A 12 MiB tmpfs (root only): the graph fits, the first checkpoint does not."""
-    path = tmp_path / "small-disk"
-    path.mkdir()
-    mount = ["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(path)]
-    if subprocess.run(mount, capture_output=True).returncode:
-        pytest.skip("needs permission to mount a tmpfs (root)")
-    yield path
-    # Lazily: the event file writer of this process may still hold a file open.
-    subprocess.run(["umount", "--lazy", str(path)], capture_output=True)
+    return mount_tmpfs("12m")
 
 
 @pytest.mark.slow

@@ -253,16 +253,9 @@ def test_save_killed_mid_write_leaves_what_the_cleanup_removes(tmp_path, layout)
 
 
 @pytest.fixture
-def small_disk(tmp_path):
+def small_disk(mount_tmpfs):
     """A 1 MiB tmpfs (root only), unmounted afterwards."""
-    path = tmp_path / "small-disk"
-    path.mkdir()
-    mount = ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(path)]
-    if subprocess.run(mount, capture_output=True).returncode:
-        pytest.skip("needs permission to mount a tmpfs (root)")
-    yield path
-    # Lazily: the event file writer of the process may still hold a file open.
-    subprocess.run(["umount", "--lazy", str(path)], capture_output=True)
+    return mount_tmpfs("1m")
 
 
 def big_state_model_fn(features, labels, mode, params):
