@@ -37,6 +37,7 @@ import numpy as np  # noqa: E402
 from absl import app, flags, logging  # noqa: E402
 
 from benchmarks import plot  # noqa: E402
+from benchmarks.cached_batch import cached_batch  # noqa: E402
 
 _DATA_DIR = flags.DEFINE_string("data_dir", None, "CIFAR-10 data; default: generate.")
 _BATCH = flags.DEFINE_integer("batch_size", 128, "Examples per batch.", lower_bound=1)
@@ -162,7 +163,7 @@ def _train_pipeline(data_dir: str, synthetic: bool):
     )
     if synthetic:
         input_fn = emg.inputs.sharded_input_fn(
-            _cached_batch, devices, global_batch_size=128, user_batches=True
+            cached_batch, devices, global_batch_size=128, user_batches=True
         )
     else:
         input_fn = input_lib.input_fn(data_dir, 128, devices=devices, seed=1)
@@ -174,19 +175,6 @@ def _train_pipeline(data_dir: str, synthetic: bool):
         return replicated(features, labels, emg.estimator.ModeKeys.TRAIN).train_op
 
     return GraphPipeline(build, warmup=3)
-
-
-def _cached_batch(ctx):
-    """One random uint8 batch, made once in the pipeline and repeated."""
-    import tensorflow as tf
-
-    def make(_):
-        size = ctx.per_device_batch_size
-        images = tf.random.uniform([size, 32, 32, 3], 0, 255, tf.int32, seed=1)
-        labels = tf.random.uniform([size], 0, 10, tf.int32, seed=2)
-        return tf.cast(images, tf.uint8), labels
-
-    return tf.data.Dataset.range(1).map(make).cache().repeat()
 
 
 def step_rates(data_dir: str) -> dict:

@@ -466,24 +466,14 @@ class _Training:
 
 
 def _input_fns(data_dir, device, batch):
-    import tensorflow as tf
-
     import estimator_multigpu as emg
+    from benchmarks.cached_batch import cached_batch
     from cifar10 import input as input_lib
     from cifar10 import legacy_input
 
-    def cached(ctx):
-        def make(_):
-            size = ctx.per_device_batch_size
-            images = tf.random.uniform([size, 32, 32, 3], 0, 255, tf.int32, seed=1)
-            labels = tf.random.uniform([size], 0, 10, tf.int32, seed=2)
-            return tf.cast(images, tf.uint8), labels
-
-        return tf.data.Dataset.range(1).map(make).cache().repeat()
-
     return {
         "cached batch": emg.inputs.sharded_input_fn(
-            cached, [device], global_batch_size=batch, user_batches=True
+            cached_batch, [device], global_batch_size=batch, user_batches=True
         ),
         "legacy queue pipeline": lambda: legacy_input.inputs(data_dir, batch),
         "tf.data pipeline (input.py)": input_lib.input_fn(
