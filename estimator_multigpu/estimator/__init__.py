@@ -79,8 +79,8 @@ _LAZY = {
 
 
 def __getattr__(name):
-    if name == "learn_runner":
-        return _importlib.import_module("estimator_multigpu.estimator.learn_runner")
+    if name in ("learn_runner", "tpu"):
+        return _importlib.import_module(f"estimator_multigpu.estimator.{name}")
     if name in _LAZY:
         return getattr(_importlib.import_module(_LAZY[name]), name)
     raise AttributeError(
@@ -92,6 +92,7 @@ __all__ = [
     *HOOK_NAMES,
     *_LAZY,
     "learn_runner",
+    "tpu",
     "HAS_TF_ESTIMATOR",
     "BestExporter",
     "Estimator",

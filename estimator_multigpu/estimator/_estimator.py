@@ -269,17 +269,21 @@ def _assert_members_not_overridden(cls: type) -> None:
     Raises:
       ValueError: naming the overridden members.
     """
-    if cls is Estimator:
+    # A drop-in that wraps these members itself (TPUEstimator) is the base
+    # its own subclasses are held to.
+    base = next(c for c in cls.__mro__ if c is Estimator or "_public_base" in vars(c))
+    if cls is base:
         return
-    public = {name for name in dir(Estimator) if not name.startswith("_")}
+    public = {name for name in dir(base) if not name.startswith("_")}
     overridden = sorted(
         name
         for name in public - {"model_fn", "latest_checkpoint"}
-        if getattr(cls, name) is not getattr(Estimator, name)
+        if getattr(cls, name) is not getattr(base, name)
     )
     if overridden:
         raise ValueError(
-            f"Subclasses of Estimator cannot override members of Estimator. {cls} "
+            f"Subclasses of {base.__name__} cannot override members of "
+            f"{base.__name__}. {cls} "
             f"does override {overridden} (wrap the Estimator instead)."
         )
 
