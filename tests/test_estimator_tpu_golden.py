@@ -204,3 +204,80 @@ def test_host_call_summaries_and_step_rate_tags(make_tpu_estimator, tmp_path):
     assert {"loss", "global_step/sec", "examples/sec"} <= event_tags(
         estimator.model_dir
     )
+
+
+def test_as_estimator_spec(tpu_impl):
+    tpu, _ = tpu_impl
+    scaffold = tf.compat.v1.train.Scaffold()
+    hook = tf.compat.v1.train.StopAtStepHook(last_step=1)
+    with tf.Graph().as_default():
+        labels = tf.constant([0, 1])
+        logits = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+        loss = tf.constant(0.5)
+        spec = tpu.TPUEstimatorSpec(
+            "eval",
+            loss=loss,
+            eval_metrics=(
+                lambda labels, logits: _accuracy(labels, logits),
+                [labels, logits],
+            ),
+            host_call=(lambda x: [tf.identity(x)], [tf.reshape(loss, [1])]),
+            scaffold_fn=lambda: scaffold,
+            training_hooks=[hook],
+            evaluation_hooks=[hook],
+        ).as_estimator_spec()
+    assert sorted(spec.eval_metric_ops) == ["accuracy"]
+    assert spec.scaffold is scaffold
+    assert spec.loss is loss
+    # The host_call's hook joins every mode's hooks.
+    assert [len(spec.training_hooks), len(spec.evaluation_hooks)] == [2, 2]
+    assert len(spec.prediction_hooks) == 1
+    assert spec.training_hooks[0] is hook
+    assert spec.training_hooks[1] is spec.prediction_hooks[0]
+
+
+def _accuracy(labels, logits):
+    return {"accuracy": tf.compat.v1.metrics.accuracy(labels, tf.argmax(logits, 1))}
+
+
+@pytest.mark.parametrize(
+    "host_call, error, match",
+    [
+        ((lambda x: x,), ValueError, "host_call should have two elements"),
+        ((1, [1]), TypeError, r"host_call\[0\] should be callable"),
+        (
+            (lambda x: x, 3),
+            ValueError,
+            r"host_call\[1\] should be tuple or list, or dict",
+        ),
+        (
+            (lambda x: x, [1, 2]),
+            RuntimeError,
+            "length of tensors 2 does not match method args of the function, which takes 1",
+        ),
+    ],
+    ids=["one-element", "not-callable", "not-a-list", "arity"],
+)
+def test_bad_host_call_raises_as_tpu_estimator_does(tpu_impl, host_call, error, match):
+    tpu, _ = tpu_impl
+    with pytest.raises(error, match=match):
+        tpu.TPUEstimatorSpec("train", host_call=host_call)
+
+
+def test_reserved_params_keys_raise(tpu_impl):
+    tpu, _ = tpu_impl
+    with pytest.raises(
+        ValueError, match=r"\['batch_size', 'context'\] are reserved keys but existed"
+    ):
+        tpu.TPUEstimator(
+            lambda features, labels, mode, params: None,
+            config=tpu.RunConfig(),
+            params={"batch_size": 8},
+            use_tpu=False,
+        )
+
+
+def test_config_must_be_the_tpu_run_config(tpu_impl):
+    tpu, _ = tpu_impl
+    with pytest.raises(ValueError, match="`config` must be provided with type"):
+        tpu.TPUEstimator(lambda features, labels, mode, params: None, use_tpu=False)
