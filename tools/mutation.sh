@@ -62,8 +62,10 @@ for module in "${modules[@]}"; do
     path=estimator_multigpu/$module.py
     rm -f "$work/.mutmut-cache"
     echo "== $path against: $tests"
+    # mutmut counts only exit status 1 as failed tests; a mutant that breaks the
+    # tests' collection (pytest's 2) or leaves none to run (5) is killed too.
     (cd "$work" && PYTHONPATH="$work" mutmut run --paths-to-mutate "$path" \
-        --runner "python -m pytest -x -q -p no:cacheprovider $tests" \
+        --runner "bash -c 'python -m pytest -x -q -p no:cacheprovider $tests || exit 1'" \
         --tests-dir tests --no-progress --simple-output >"$work/${module//\//_}.log" 2>&1) || true
     (cd "$work" && python tools/mutation_report.py "$path" "$target") || status=1
 done

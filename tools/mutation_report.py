@@ -7,6 +7,12 @@ A mutant is identified by its file, its source line and its mutated line
 equivalent ones as `file | line | mutated line | why`, survives edits
 elsewhere in the file. Exit status 1 when the file's killed share of its
 non-equivalent tested mutants is below the target.
+
+mutmut's statuses: `ok_killed` and `ok_suspicious` (the tests failed, but
+took over twice the baseline's time, as they do on busy cores) are killed;
+`bad_survived` and `bad_timeout` (the tests ran ten times the baseline's
+time) are not; `skipped` (left out of the sample) and `untested` (a run cut
+short) are not counted.
 """
 
 import pathlib
@@ -16,6 +22,8 @@ import sys
 from mutmut import Context, RelativeMutationID, mutate
 
 _EQUIVALENT = pathlib.Path(__file__).with_name("mutation_equivalent.txt")
+_KILLED = ("ok_killed", "ok_suspicious")
+_SURVIVED = ("bad_survived", "bad_timeout")
 
 
 def _equivalents(path):
@@ -50,17 +58,19 @@ def main(path, target):
     counts, survivors, listed = {}, [], []
     for status, line, mutated in _mutants(path):
         counts[status] = counts.get(status, 0) + 1
-        if status in ("bad_survived", "bad_timeout", "ok_suspicious"):
+        if status in _SURVIVED:
             is_listed = (line, mutated) in equivalent
             (listed if is_listed else survivors).append((status, line, mutated))
-    killed = counts.get("ok_killed", 0)
-    tested = sum(counts.values()) - counts.get("skipped", 0)
+    killed = sum(counts.get(status, 0) for status in _KILLED)
+    tested = killed + sum(counts.get(status, 0) for status in _SURVIVED)
     real = tested - len(listed)
     score = 100.0 * killed / real if real else 100.0
     print(
         f"{path}: killed {killed} of {tested} tested ({counts.get('skipped', 0)} "
         f"skipped); {len(listed)} equivalent; {score:.0f}% of the non-equivalent"
     )
+    if counts.get("untested"):
+        print(f"  {counts['untested']} mutants not yet tested (the run was cut short)")
     for status, line, mutated in survivors:
         print(f"  {status}: {line!r} -> {mutated!r}")
     if not tested:
