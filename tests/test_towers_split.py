@@ -1,5 +1,7 @@
 """Splitting a global batch across towers, for every remainder policy."""
 
+import re
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -128,3 +130,59 @@ def test_lists_of_plain_values_become_tensors(value, converted):
             )
         else:
             assert out["k"][0] is value
+
+
+def test_a_dense_feature_gives_the_static_batch_size():
+    # The sparse feature's batch is unknown; the dense one's (4) is static.
+    with tf.Graph().as_default():
+        ids = tf.compat.v1.sparse_placeholder(tf.float32, shape=[None, 3])
+        features = {"ids": ids, "x": tf.ones([4, 2])}
+        shards, _, counts = _split.split(features, None, 2, "uneven")
+        assert counts == [2, 2]
+        assert [s["x"].shape.as_list() for s in shards] == [[2, 2], [2, 2]]
+
+
+_RAGGED = (
+    "Cannot split a RaggedTensor across towers; convert it in the input_fn "
+    "(RaggedTensor.to_sparse() is split by rows, RaggedTensor.to_tensor() along "
+    "the batch), or shard the input with emg.inputs.multi_device_input_fn."
+)
+_SCALAR = (
+    "Cannot split the features across towers: {} is a scalar. Every feature "
+    "and label needs a leading batch dimension."
+)
+_STATIC = (
+    "The global batch (5 examples) does not divide by the number of devices "
+    "(2); pass remainder='uneven' or 'drop' to replicate_model_fn, or a batch "
+    "size divisible by the device count."
+)
+
+
+@pytest.mark.parametrize(
+    "features, error, message",
+    [
+        (lambda: tf.ragged.constant([[1.0], [2.0, 3.0]]), TypeError, _RAGGED),
+        (lambda: tf.constant(1.0, name="scale"), ValueError, _SCALAR.format("scale:0")),
+        (lambda: tf.ones([5, 2]), ValueError, _STATIC),
+    ],
+    ids=["ragged", "scalar", "static_batch_does_not_divide"],
+)
+def test_errors_in_full(features, error, message):
+    with tf.Graph().as_default():
+        with pytest.raises(error, match=f"^{re.escape(message)}$"):
+            _split.split(features(), None, 2, "error")
+
+
+def test_unknown_batch_that_does_not_divide_fails_in_full_when_run():
+    message = (
+        "The global batch does not divide by the number of devices (2); pass "
+        "remainder='uneven' or 'drop' to replicate_model_fn."
+    )
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 2])
+        shards, _, _ = _split.split(x, None, 2, "error")
+        with tf.compat.v1.Session() as session:
+            # The assertion prints its message in brackets, quotes escaped.
+            pattern = re.escape(f"[{message}]").replace("'", r"\\?'")
+            with pytest.raises(tf.errors.InvalidArgumentError, match=pattern):
+                session.run(shards, {x: np.ones([3, 2])})
