@@ -3,7 +3,10 @@
 While towers are built, `Optimizer.compute_gradients` and `apply_gradients`
 called on a plain optimizer go to a `TowerOptimizer` that wraps it (one per
 optimizer and tower), so a model_fn written for one device trains with the
-same step on several. `TowerOptimizer` calls its wrapped optimizer inside
+same step on several. A subclass that overrides `apply_gradients` but not
+`compute_gradients` (the widely copied AdamW, whose update is its own assign
+ops) is routed the same way: the towers' summed gradients then go to its own
+`apply_gradients` once. `TowerOptimizer` calls its wrapped optimizer inside
 `delegating()`, which passes such calls through unchanged. A
 `SyncReplicasOptimizer` (its own `apply_gradients`) is refused unwrapped in
 a tower, with the `TowerOptimizer` wrap as the fix. Outside towers nothing
@@ -86,6 +89,34 @@ def _refused_in_towers(original):
     return apply_gradients
 
 
+def _route_own_apply(cls: type) -> None:
+    """Routes `cls.apply_gradients` if `cls` overrides it and only it.
+
+    A class that overrides `compute_gradients` too (`TowerOptimizer`,
+    `SyncReplicasOptimizer`, a loss-scale or cross-shard wrapper) computes
+    gradients its own way, so its calls stay as they are.
+    """
+    own = cls.__dict__
+    if "apply_gradients" not in own or "compute_gradients" in own:
+        return
+    if issubclass(cls, tf.compat.v1.train.SyncReplicasOptimizer):
+        return  # Refused in towers by its base class's apply_gradients.
+    if not hasattr(own["apply_gradients"], "emg_original"):
+        cls.apply_gradients = _routed("apply_gradients", own["apply_gradients"])
+
+
+def _subclasses(cls: type):
+    for subclass in cls.__subclasses__():
+        yield subclass
+        yield from _subclasses(subclass)
+
+
+def _routing_subclasses(cls, **kwargs):
+    """`Optimizer.__init_subclass__`: routes a later subclass's own apply."""
+    super(tf.compat.v1.train.Optimizer, cls).__init_subclass__(**kwargs)
+    _route_own_apply(cls)
+
+
 def install() -> None:
     """Routes plain optimizers' calls inside towers (once per process)."""
     base = tf.compat.v1.train.Optimizer
@@ -98,3 +129,7 @@ def install() -> None:
         original = sync.__dict__["apply_gradients"]
         if not hasattr(original, "emg_original"):
             sync.apply_gradients = _refused_in_towers(original)
+        if "__init_subclass__" not in base.__dict__:
+            base.__init_subclass__ = classmethod(_routing_subclasses)
+        for subclass in _subclasses(base):
+            _route_own_apply(subclass)
