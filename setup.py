@@ -22,8 +22,16 @@ setuptools.setup(
     extras_require={
         # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1);
         # matplotlib: the plot tests of emg.diagnose and the benchmarks;
-        # tf-slim: the migrated slim trainer of the migrate corpus runs.
-        "test": ["pytest>=7", "ruff==0.17.6", "tf-keras", "matplotlib", "tf-slim"],
+        # tf-slim: the migrated slim trainer of the migrate corpus runs;
+        # pandas: emg.estimator.inputs.pandas_input_fn's tests.
+        "test": [
+            "pytest>=7",
+            "ruff==0.17.6",
+            "tf-keras",
+            "matplotlib",
+            "tf-slim",
+            "pandas",
+        ],
         "dali": ["nvidia-dali-cuda120"],
         # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound
         # and the --plot charts of benchmarks/cifar_input.py and towers.py.

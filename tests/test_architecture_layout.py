@@ -26,6 +26,7 @@ PUBLIC_MODULES = {
     "cluster.py": "TF_CONFIG parsing (migration_guide.md, one TF_CONFIG per machine)",
     "data_service.py": "python -m estimator_multigpu.data_service",
     "estimator/export.py": "tf.estimator.export drop-ins",
+    "estimator/inputs.py": "tf.estimator.inputs drop-ins (numpy_input_fn, pandas_input_fn)",
     "estimator/learn_runner.py": "tf.contrib.learn.learn_runner drop-in",
     "tutorials/mnist.py": "TF 1.x tensorflow.examples.tutorials.mnist.mnist drop-in",
     "tutorials/input_data.py": "TF 1.x tutorials' input_data drop-in",
