@@ -142,6 +142,7 @@ def group_rule(name: str, why: str | None) -> _rules.Rule:
         "`import tensorflow as tf`)",
         replacement,
         COMPAT_ANCHOR,
+        fixable=not why,
     )
 
 

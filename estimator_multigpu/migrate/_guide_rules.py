@@ -18,9 +18,14 @@ class GuideRule(_rules.Rule):
         return f"{_rules.GUIDE}#{self.anchor}"
 
 
-def rule(rule_id: str, summary: str, replacement: str, anchor: str) -> GuideRule:
-    """A rule with no automatic rename, linked to `migration_guide.md#<anchor>`."""
-    return GuideRule(rule_id, summary, replacement, "contrib", anchor=anchor)
+def rule(
+    rule_id: str, summary: str, replacement: str, anchor: str, **fields
+) -> GuideRule:
+    """A rule with no automatic rename, linked to `migration_guide.md#<anchor>`.
+
+    `fields` are the other `rules.Rule` attributes (`fixable`, `kind`).
+    """
+    return GuideRule(rule_id, summary, replacement, "contrib", anchor=anchor, **fields)
 
 
 COMPAT_ANCHOR = "step-0-the-compatv1-port"

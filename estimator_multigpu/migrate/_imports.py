@@ -10,7 +10,7 @@ from estimator_multigpu.migrate import (
     _rules,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets
-from estimator_multigpu.migrate._scanner import Finding
+from estimator_multigpu.migrate._finding import Finding
 
 # Modules gone from TF 2.x: an import of them breaks the script on its own.
 _GONE = ("tf.contrib", "tf.estimator")

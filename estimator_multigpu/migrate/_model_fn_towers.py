@@ -128,12 +128,12 @@ def refine(tree: ast.AST, findings: list, table=None, off=None) -> list:
         func = funcs.get(id(f.node))
         if f.rule.rule_id != "tower-loop" or func is None:
             continue
-        if f.rule.replacement == _rules.AVERAGING_RULE.replacement:
+        if f.rule.kind == _rules.AVERAGING_RULE.kind:
             new = _AVERAGING if done is None else (
                 "nothing: it averages the one tower's gradients once --fix makes "
                 "the loop one tower per model_fn call")  # fmt: skip
             f.rule = dataclasses.replace(f.rule, replacement=new)
-        elif f.rule.replacement == _rules.TOWER_RULE.replacement:
+        elif f.rule.kind == _rules.TOWER_RULE.kind:
             if isinstance(f.node, ast.For):
                 new = done or replacement(f.node, func)
                 new += f" (emg-migrate --fix cannot: {why})" if why else ""

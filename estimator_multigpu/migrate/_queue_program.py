@@ -10,8 +10,10 @@ keeps a queue.
 
 from __future__ import annotations
 
+import dataclasses
+
+from estimator_multigpu.migrate import _engine, _queue_loops, _runner
 from estimator_multigpu.migrate import _keras_input_shape_fix as keras_shape
-from estimator_multigpu.migrate import _queue_loops, _runner
 
 
 def process_all(
@@ -33,22 +35,23 @@ def process_all(
       declared shape where another file reads the built model.
     """
     upgraded = upgraded or {}
-    results = [_runner.process(p, ignored, upgraded.get(p)) for p in paths]
+
+    def again(i: int, ctx: _engine.ProgramContext) -> None:
+        path = results[i].path
+        results[i] = _runner.process_in(path, ignored, upgraded.get(path), ctx)
+
+    alone = _engine.ProgramContext()
+    results = [_runner.process_in(p, ignored, upgraded.get(p), alone) for p in paths]
     why = _queue_loops.reason([f for r in results for f in r.queues])
-    kept = {i: None for i in range(len(results))}
+    ctxs = {i: alone for i in range(len(results))}
     if why is not None:
         for i, result in enumerate(results):
             if any(f.fixed and f.api == _queue_loops.API for f in result.findings):
-                kept[i] = why
-                results[i] = _runner.process(
-                    result.path, ignored, upgraded.get(result.path), why
-                )
+                ctxs[i] = _engine.ProgramContext(keep_runners=why)
+                again(i, ctxs[i])
             _queue_loops.keep(results[i].findings, why)
     for i, shape_why in keras_shape.program_reasons(results).items():
-        path = results[i].path
-        results[i] = _runner.process(
-            path, ignored, upgraded.get(path), kept[i], shape_why
-        )
+        again(i, dataclasses.replace(ctxs[i], keep_input_shape=shape_why))
         if why is not None:
             _queue_loops.keep(results[i].findings, why)
     return results

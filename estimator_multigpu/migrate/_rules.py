@@ -38,6 +38,10 @@ class Rule:
       rename: for safe one-to-one renames, the new dotted name
         (e.g. `'emg.estimator.Estimator'`); None when `--fix` cannot do it alone.
       chain: True for queue-chain pieces that `--fix` rewrites as a whole chain.
+      fixable: False when `--fix` cannot resolve the finding in this file
+        (the replacement then says why).
+      kind: which of a rule id's forms this is, for the rules that read it
+        (e.g. the slim group of the core module), else empty.
     """
 
     rule_id: str
@@ -46,6 +50,8 @@ class Rule:
     topic: str
     rename: str | None = None
     chain: bool = False
+    fixable: bool = True
+    kind: str = ""
 
     @property
     def guide(self) -> str:
@@ -390,6 +396,7 @@ TOWER_RULE = Rule(
     "a single-device model_fn wrapped in emg.replicate_model_fn, "
     "optimizer wrapped in emg.TowerOptimizer",
     "towers",
+    kind="tower-loop",
 )
 
 AVERAGING_RULE = Rule(
@@ -397,6 +404,7 @@ AVERAGING_RULE = Rule(
     "hand-written gradient averaging across towers",
     "emg.TowerOptimizer (it averages the towers' gradients)",
     "towers",
+    kind="averaging",
 )
 
 

@@ -12,6 +12,7 @@ import tokenize
 
 from estimator_multigpu.migrate import (
     _compat_v1,
+    _engine,
     _files,
     _fixer,
     _ignore,
@@ -104,11 +105,7 @@ def _decode(raw: bytes) -> tuple[str, str]:
 
 
 def process(
-    path: str,
-    ignored: frozenset = frozenset(),
-    upgraded: str | None = None,
-    keep_runners: str | None = None,
-    keep_input_shape: str | None = None,
+    path: str, ignored: frozenset = frozenset(), upgraded: str | None = None
 ) -> FileResult:
     """Scans `path` and computes the safe rewrite (`write` puts it on disk).
 
@@ -124,11 +121,18 @@ def process(
       upgraded: the file's text after tf_upgrade_v2 (`--upgrade-v2`); it is
         scanned and rewritten in place of the text read (finding lines then
         refer to it).
-      keep_runners: why queue-runner starters stay although this file has no
-        queue left (one is left in another file of the program), else None.
-      keep_input_shape: why a Keras first layer keeps its declared shape
-        (another file of the program reads the built model), else None.
+
+    The file is taken as a whole program; `emg-migrate` runs its files as
+    one (`queue_program.process_all`), so that what one file needs of
+    another (a queue it starts, a model it reads) is kept.
     """
+    return process_in(path, ignored, upgraded, _engine.ProgramContext())
+
+
+def process_in(
+    path: str, ignored: frozenset, upgraded: str | None, ctx: _engine.ProgramContext
+) -> FileResult:
+    """`process` of one file of a program whose other files `ctx` describes."""
     result = FileResult(path)
     tree = _load(result)
     if tree is None:
@@ -151,8 +155,8 @@ def process(
         )
         return result
     if result.findings and not _notebooks.is_notebook(path):
-        why = keep_runners or _queue_loops.reason(_queue_loops.queues_left(dropped))
-        _fix(result, tree, why, keep_input_shape)
+        why = ctx.keep_runners or _queue_loops.reason(_queue_loops.queues_left(dropped))
+        _fix(result, tree, dataclasses.replace(ctx, keep_runners=why))
         _keep_ignored(result, dropped)
     result.queues = _queue_loops.queues_left(result.findings + dropped)
     if result.rewritten not in (None, result.original) and os.path.islink(path):
@@ -231,11 +235,11 @@ def _keep(result: FileResult, error: str | None) -> None:
     result.error = error
 
 
-def _fix(result: FileResult, tree: ast.Module, keep_runners=None, keep_shape=None):
+def _fix(result: FileResult, tree: ast.Module, ctx: _engine.ProgramContext):
     """Computes the rewrite; any failure leaves the file as it is, with a note."""
     try:
         text = result.base or result.original
-        fixed = _fixer.fix(text, tree, result.findings, keep_runners, keep_shape)
+        fixed = _fixer.fix(text, tree, result.findings, ctx)
         per_use = result.base is not None
         fixed.source = _passes.fix(fixed.source, result.findings, fixed.notes, per_use)
         ast.parse(fixed.source)

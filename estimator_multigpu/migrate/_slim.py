@@ -12,6 +12,7 @@ from estimator_multigpu.migrate._guide_rules import rule
 RULE_ID = "contrib-slim"
 ANCHOR = "contrib-slim"
 CORE = "layers"
+CORE_KIND = "slim-core"  # the kind of the core module's group rule
 _INPUT = (
     "emg.inputs.sharded_input_fn(dataset_fn) over a tf.data pipeline "
     "(emg.inputs.record_dataset_fn for TFRecords), one shard per device; "
@@ -75,7 +76,11 @@ def module_of(api: str) -> str:
 def group_rule(module: str) -> object:
     what = "slim" if module == CORE else f"slim.{module}"
     return rule(
-        RULE_ID, f"tf.contrib.{what} is gone since TF 2.0", _ADVICE[module], ANCHOR
+        RULE_ID,
+        f"tf.contrib.{what} is gone since TF 2.0",
+        _ADVICE[module],
+        ANCHOR,
+        kind=CORE_KIND if module == CORE else "",
     )
 
 

@@ -146,7 +146,7 @@ def rule_for(tl_or_reason, scope, text: str | None) -> _rules.Rule:
             "builds one tower and returns its loss, inputs are the global batch "
             "tensors (split along the batch) or emg.PerDevice values"
         )
-    return dataclasses.replace(base, replacement=replacement)
+    return dataclasses.replace(base, replacement=replacement, kind="described")
 
 
 def find(tree: ast.Module, table: _aliases.AliasTable, off: Offsets, emg: str = "emg"):

@@ -1,0 +1,189 @@
+"""The rule engine: one protocol for every rewrite, run in the registry's declared order.
+
+A rule finds legacy shapes in a module (`find`), rewrites what it found as
+edits of the module's text (`edits`), or ports the whole rewritten text
+(`port`). Each rule names the rules that must run before it (`after`); the
+registry checks at import that its declared order keeps every such
+dependency, so `scan` and `fix` only iterate it.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate._edits import Edit, Offsets
+
+# The phases, in the order a run goes through them: the rule table's scan,
+# the passes that refine and add to it, the edits of `--fix`, and the ports
+# of the rewritten text.
+PHASES = ("table", "passes", "edits", "ports")
+
+
+@dataclasses.dataclass(frozen=True)
+class ProgramContext:
+    """The facts about the whole program (every file of one run) a rule reads.
+
+    Attributes:
+      keep_runners: why queue-runner starters stay although this file's
+        queues are all rewritten (a queue is left in another file), else None.
+      keep_input_shape: why a Keras first layer keeps its declared shape
+        although this file reads nothing that needs it (another file of the
+        program reads the built model), else None.
+    """
+
+    keep_runners: str | None = None
+    keep_input_shape: str | None = None
+
+
+@dataclasses.dataclass
+class Module:
+    """One module under scan or rewrite: its text, its tree and what rules found.
+
+    Attributes:
+      source: the module text.
+      tree: `ast.parse(source)`.
+      path: the file name to put in findings.
+      findings: the findings so far (each `find` returns the new list).
+      edits: the edits so far (each `edits` returns the new list).
+      notes: (line, reason) for what `--fix` leaves for a manual rewrite.
+      emg: how the rewritten module spells `estimator_multigpu`.
+      upgraded: whether `source` is tf_upgrade_v2's output (its TF 1.x
+        names are then ported one by one, not by the import switch).
+      facts: what a rule leaves for the rules after it, by the rule's name.
+    """
+
+    source: str
+    tree: ast.Module | None
+    path: str = ""
+    findings: list = dataclasses.field(default_factory=list)
+    edits: list[Edit] = dataclasses.field(default_factory=list)
+    notes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    emg: str = "emg"
+    upgraded: bool = False
+    facts: dict[str, Any] = dataclasses.field(default_factory=dict)
+    _table: _aliases.AliasTable | None = dataclasses.field(default=None, repr=False)
+    _off: Offsets | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def table(self) -> _aliases.AliasTable:
+        """The module's import aliases (built once)."""
+        if self._table is None:
+            self._table = _aliases.AliasTable(self.tree)
+        return self._table
+
+    @property
+    def off(self) -> Offsets:
+        """Positions in the module's source (built once)."""
+        if self._off is None:
+            self._off = Offsets(self.source)
+        return self._off
+
+
+Find = Callable[[Module, ProgramContext], list]
+Edits = Callable[[Module, ProgramContext], list[Edit]]
+Port = Callable[[str, Module, ProgramContext], str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One rewrite rule: a shape it finds, the edits it makes, or a port.
+
+    Attributes:
+      name: the rule's name, unique in its registry (a shape, e.g.
+        `'queue-chains'`).
+      phase: one of `PHASES`: `'table'` and `'passes'` rules have `find`,
+        `'edits'` rules `edits`, `'ports'` rules `port`.
+      run: `find(module, ctx) -> findings` (the module's findings after the
+        rule: those before, refined, plus its own), `edits(module, ctx) ->
+        edits` (the module's edits after the rule), or `port(source, module,
+        ctx) -> source`.
+      after: the names of the rules that must run before this one.
+    """
+
+    name: str
+    phase: str
+    run: Callable
+    after: tuple[str, ...] = ()
+
+
+class Registry:
+    """Rules in their declared order, checked when the registry is made.
+
+    Args:
+      rules: every rule, in the order they run.
+
+    Raises:
+      ValueError: a phase that is not one of `PHASES`, a name used twice, a
+        rule declared before a rule of an earlier phase, or one that runs
+        before a rule its `after` names (or names a rule not registered).
+    """
+
+    def __init__(self, rules: tuple[Rule, ...]):
+        _check(rules)
+        self.rules = tuple(rules)
+
+    def phase(self, phase: str) -> tuple[Rule, ...]:
+        """The rules of `phase`, in their declared order."""
+        return tuple(r for r in self.rules if r.phase == phase)
+
+    def names(self) -> list[str]:
+        """Every rule's name, in the declared order."""
+        return [r.name for r in self.rules]
+
+
+def _check(rules: tuple[Rule, ...]) -> None:
+    seen: dict[str, int] = {}
+    for i, rule in enumerate(rules):
+        if rule.phase not in PHASES:
+            raise ValueError(
+                f"rule {rule.name!r}: phase {rule.phase!r} is not one of {PHASES}"
+            )
+        if rule.name in seen:
+            raise ValueError(f"rule name {rule.name!r} is registered twice")
+        if i and PHASES.index(rule.phase) < PHASES.index(rules[i - 1].phase):
+            raise ValueError(
+                f"rule {rule.name!r} (phase {rule.phase!r}) is declared after "
+                f"{rules[i - 1].name!r} (phase {rules[i - 1].phase!r}); declare "
+                f"the rules phase by phase, in the order of {PHASES}"
+            )
+        _check_after(rule, seen, {r.name for r in rules})
+        seen[rule.name] = i
+
+
+def _check_after(rule: Rule, seen: dict[str, int], names: set[str]) -> None:
+    for name in rule.after:
+        if name not in names:
+            raise ValueError(
+                f"rule {rule.name!r}: after={rule.after!r} names {name!r}, which "
+                "is not registered; register it or drop it from `after`"
+            )
+        if name not in seen:
+            raise ValueError(
+                f"rule {rule.name!r} runs after {name!r} (after={rule.after!r}) "
+                f"but is declared before it; move {rule.name!r} below {name!r}"
+            )
+
+
+def find(registry: Registry, phase: str, module: Module, ctx: ProgramContext):
+    """Runs the `find` of each rule of `phase`; returns the module's findings."""
+    for rule in registry.phase(phase):
+        module.findings = rule.run(module, ctx)
+    return module.findings
+
+
+def edits(registry: Registry, module: Module, ctx: ProgramContext) -> list[Edit]:
+    """Runs the `edits` of each rule; returns the module's edits."""
+    for rule in registry.phase("edits"):
+        module.edits = rule.run(module, ctx)
+    return module.edits
+
+
+def port(registry: Registry, source: str, module: Module, ctx: ProgramContext):
+    """Runs each `port` on the rewritten `source`; returns the ported text."""
+    for rule in registry.phase("ports"):
+        source = rule.run(source, module, ctx)
+    return source

@@ -1,0 +1,236 @@
+"""The scan's rules: each finds one shape of legacy code (`find(module, ctx)`)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from estimator_multigpu.migrate import (
+    _aliases,
+    _astutil,
+    _compat_v1,
+    _contrib_calls,
+    _contrib_names,
+    _era,
+    _keras_input_shape,
+    _model_fn_towers,
+    _queue_loops,
+    _rules,
+    _session_config,
+    _slim,
+    _star_imports,
+    _tf_examples,
+    _tower_loops,
+    _tower_rewrite,
+)
+from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._finding import Finding
+
+
+def finding(m: Module, node: ast.AST, api: str, rule, matched=None) -> Finding:
+    """A finding of `rule` at `node` in `m` (`matched`: the name it matched)."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        text = f"import of {api}"
+    elif isinstance(node, ast.For):
+        text = f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"
+    elif isinstance(node, ast.FunctionDef):
+        text = f"def {node.name}(...)"
+    else:
+        text = m.off.segment(node) or api
+    col = m.off.column(node) + 1
+    return Finding(m.path, node.lineno, col, api, text, rule, matched or node)
+
+
+def _hit(m: Module, node, api, text, rule) -> Finding:
+    """A finding from a pass's (node, api, text, rule) hit."""
+    col = m.off.column(node) + 1
+    return Finding(m.path, node.lineno, col, api, text, rule, node)
+
+
+def _hits(m: Module, hits) -> list:
+    return m.findings + [_hit(m, *hit) for hit in hits]
+
+
+class _Visitor(ast.NodeVisitor):
+    """Matches every name the rule table lists (the longest prefix wins)."""
+
+    def __init__(self, table: _aliases.AliasTable, make):
+        self._table = table
+        self._make = make
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if not self._match(node):
+            self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._match(node)
+
+    def _match(self, node: ast.expr) -> bool:
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        path = self._table.resolve_tf(node)
+        hit = _rules.lookup(path) if path else None
+        if hit is None:
+            return False
+        prefix, rule = hit
+        matched = node
+        for _ in range(path.count(".") - prefix.count(".")):
+            if not isinstance(matched, ast.Attribute):
+                # An alias binds deeper than the rule's prefix: no safe rename.
+                rule = dataclasses.replace(rule, rename=None)
+                break
+            matched = matched.value
+        if isinstance(matched, ast.Name) and matched.id in self._table.assigned:
+            # `Estimator = tf.estimator.Estimator` is fixed where it is assigned.
+            rule = dataclasses.replace(rule, rename=None)
+        self._make(node, path, rule, matched)
+        return True
+
+
+def legacy_names(m: Module, ctx: ProgramContext) -> list:
+    """Every use of a name the rule table lists."""
+    out = list(m.findings)
+
+    def make(node, api, rule, matched):
+        out.append(finding(m, node, api, rule, matched))
+
+    _Visitor(m.table, make).visit(m.tree)
+    return out
+
+
+def _import_pairs(node: ast.AST) -> list[tuple[str, str]]:
+    """(imported path, local name) for each name an import binds ('*': all)."""
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        pairs = [(f"{node.module}.{a.name}", a.asname or a.name) for a in node.names]
+        return [(node.module, "*") if name == "*" else (p, name) for p, name in pairs]
+    if isinstance(node, ast.Import):
+        return [(a.name, a.asname or a.name.split(".")[0]) for a in node.names]
+    return []
+
+
+def unused_imports(m: Module, ctx: ProgramContext) -> list:
+    """Legacy imports whose names are never used.
+
+    Such an import still fails on TF 2 (`from tensorflow.contrib import slim`),
+    and no use of the name reports it.
+    """
+    uses = _astutil.reads(m.tree)
+    out = list(m.findings)
+    for node in ast.walk(m.tree):
+        for path, name in _import_pairs(node):
+            api = _aliases.canonical(path)
+            hit = _rules.lookup(api) if api else None
+            if hit and (name == "*" or not uses[name]):
+                rule = dataclasses.replace(hit[1], rename=None)
+                out.append(finding(m, node, api, rule))
+    return out
+
+
+def tower_loops(m: Module, ctx: ProgramContext) -> list:
+    """Hand-written tower loops and gradient averaging."""
+    loops = _tower_rewrite.find(m.tree, m.table, m.off)
+    out = list(m.findings)
+    for node, is_loop in _tower_loops.find(m.tree, m.table):
+        rule = _rules.TOWER_RULE if is_loop else _rules.AVERAGING_RULE
+        rule = loops.get(id(node), (None, rule))[1]
+        api = "tower loop" if is_loop else "gradient averaging"
+        out.append(finding(m, node, api, rule))
+    return out
+
+
+def queue_runner_loops(m: Module, ctx: ProgramContext) -> list:
+    """Loops that start the queue runners by hand."""
+    found = _queue_loops.find(m.tree, m.table)
+    return m.findings + [
+        finding(m, node, _queue_loops.API, _queue_loops.RULE) for node in found
+    ]
+
+
+def contrib_calls(m: Module, ctx: ProgramContext) -> list:
+    """tf.contrib calls with a known rewrite; each replaces the names it covers."""
+    out = list(m.findings)
+    for node, api, rule, covered in _contrib_calls.find(m.tree, m.table, m.off):
+        out = [f for f in out if id(f.node) not in covered]
+        out.append(finding(m, node, api, rule))
+    return out
+
+
+def slim_uses(m: Module, ctx: ProgramContext) -> list:
+    """Uses of tf_slim names it lacks on TF 2."""
+    return _hits(m, _slim.tf_slim_uses(m.tree, m.table))
+
+
+def era_refine(m: Module, ctx: ProgramContext) -> list:
+    """Table findings that an era shape explains better, reworded."""
+    return _era.refine(m.tree, m.table, m.findings)
+
+
+def contrib_names(m: Module, ctx: ProgramContext) -> list:
+    """tf.contrib names reworded by their successor table."""
+    return _contrib_names.refine(m.findings)
+
+
+def slim_group(m: Module, ctx: ProgramContext) -> list:
+    """Per-use slim findings grouped into one per slim module."""
+    return _slim.group(m.findings)
+
+
+def model_fn_towers(m: Module, ctx: ProgramContext) -> list:
+    """Tower loops inside a model_fn, described by the edits that rewrite them."""
+    return _model_fn_towers.refine(m.tree, m.findings, m.table, m.off)
+
+
+def era_shapes(m: Module, ctx: ProgramContext) -> list:
+    """TF 1.x era shapes; their nodes are left to this rule (`facts`)."""
+    hits = list(_era.find(m.tree, m.table))
+    m.facts["era-shapes"] = {id(h[0]) for h in hits}
+    return _hits(m, hits)
+
+
+def slim_clones(m: Module, ctx: ProgramContext) -> list:
+    """slim's model_deploy clones."""
+    return _hits(m, _slim.clone_calls(m.tree, m.table))
+
+
+def tf_examples(m: Module, ctx: ProgramContext) -> list:
+    """Imports of the tutorials' tensorflow.examples modules."""
+    return _hits(m, _tf_examples.find(m.tree))
+
+
+def keras_input_shape(m: Module, ctx: ProgramContext) -> list:
+    """Keras first layers whose declared input shape the data contradicts."""
+    return _hits(m, _keras_input_shape.find(m.tree))
+
+
+def star_imports(m: Module, ctx: ProgramContext) -> list:
+    """`from tensorflow import *`."""
+    return _hits(m, _star_imports.find(m.tree))
+
+
+def session_configs(m: Module, ctx: ProgramContext) -> list:
+    """Session configs that must see the devices the rewrite resolves."""
+    return _hits(m, _session_config.find(m.tree, m.table, m.off, m.findings))
+
+
+def compat_v1(m: Module, ctx: ProgramContext) -> list:
+    """Bare TF 1.x names: one finding for the import switch, or one per use."""
+    taken = m.facts.get("era-shapes", set())
+
+    def skip(api, node):
+        return _era.covers(api) or id(node) in taken
+
+    uses, v2_uses = _compat_v1.find(m.tree, m.table, skip)
+    stmt = _compat_v1.tf_import(m.tree)
+    name = stmt.names[0].asname if stmt else None
+    grouped = [u for u in uses if u.root == name]
+    out = m.findings + [
+        _hit(m, u.node, u.api, m.off.segment(u.node), _compat_v1.per_use_rule(u))
+        for u in uses
+        if u.root != name
+    ]
+    if grouped:
+        why = _compat_v1.blocker(m.tree, m.table, grouped, v2_uses)
+        rule = _compat_v1.group_rule(name, why)
+        text = _compat_v1.text(grouped)
+        out.append(_hit(m, stmt, "tf (TF 1.x names)", text, rule))
+    return out

@@ -1,0 +1,85 @@
+"""Every rule of emg-migrate, in the order the scan and the rewrite run them."""
+
+from __future__ import annotations
+
+from estimator_multigpu.migrate import _canned, _edit_rules, _find_rules, _tpu_fix
+from estimator_multigpu.migrate._engine import Registry, Rule
+
+REGISTRY = Registry(
+    (
+        # The rule table's scan (`scanner.scan_rules`).
+        Rule("legacy-names", "table", _find_rules.legacy_names),
+        Rule("unused-imports", "table", _find_rules.unused_imports),
+        Rule("tower-loops", "table", _find_rules.tower_loops),
+        Rule("queue-runner-loops", "table", _find_rules.queue_runner_loops),
+        Rule(
+            "contrib-calls",
+            "table",
+            _find_rules.contrib_calls,
+            after=("legacy-names",),  # replaces the names its calls cover
+        ),
+        # The passes that refine the table's findings and add their own.
+        Rule("slim-uses", "passes", _find_rules.slim_uses),
+        Rule("era-refine", "passes", _find_rules.era_refine),
+        Rule("contrib-names", "passes", _find_rules.contrib_names),
+        Rule("slim-group", "passes", _find_rules.slim_group, after=("slim-uses",)),
+        Rule(
+            "model-fn-towers",
+            "passes",
+            _find_rules.model_fn_towers,
+            after=("tower-loops",),
+        ),
+        Rule("era-shapes", "passes", _find_rules.era_shapes),
+        Rule("slim-clones", "passes", _find_rules.slim_clones),
+        Rule("tf-examples", "passes", _find_rules.tf_examples),
+        Rule("keras-input-shape", "passes", _find_rules.keras_input_shape),
+        Rule("star-imports", "passes", _find_rules.star_imports),
+        Rule(
+            "session-configs",
+            "passes",
+            _find_rules.session_configs,
+            after=("tower-loops", "slim-clones"),  # the findings that resolve devices
+        ),
+        Rule(
+            "compat-v1",
+            "passes",
+            _find_rules.compat_v1,
+            after=("era-shapes",),  # leaves the era shapes' nodes to them
+        ),
+        # tf.compat.v1.estimator's canned estimators (and TF 1.x code's).
+        Rule("canned-v1", "passes", _canned.v1_forms, after=("compat-v1",)),
+        # The edits of `--fix` (`fixer.fix`); each leaves alone what overlaps
+        # an edit before it.
+        Rule("queue-chains", "edits", _edit_rules.queue_chains),
+        Rule("raw-queues", "edits", _edit_rules.raw_queues, after=("queue-chains",)),
+        Rule("renames", "edits", _edit_rules.renames, after=("raw-queues",)),
+        Rule(
+            "contrib-call-edits",
+            "edits",
+            _edit_rules.contrib_calls,
+            after=("renames",),  # folds the renames inside a rewritten call
+        ),
+        # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
+        Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
+        Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),
+        Rule("tutorial-imports", "edits", _edit_rules.tutorial_imports),
+        Rule("tower-loop-edits", "edits", _edit_rules.tower_loops),
+        Rule("clones", "edits", _edit_rules.clones),
+        Rule(
+            "session-config-edits",
+            "edits",
+            _edit_rules.session_configs,
+            after=("tower-loop-edits", "clones"),  # reads their devices.resolve
+        ),
+        Rule("keras-input-shape-drops", "edits", _edit_rules.keras_input_shape),
+        Rule(
+            "queue-runner-loop-drops",
+            "edits",
+            _edit_rules.queue_runner_loops,
+            after=("queue-chains", "raw-queues"),  # a loop goes once no queue is left
+        ),
+        # The ports of the rewritten text (`passes.fix`).
+        Rule("compat-v1-port", "ports", _edit_rules.compat_v1),
+        Rule("slim-port", "ports", _edit_rules.slim),
+    )
+)

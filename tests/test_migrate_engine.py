@@ -1,0 +1,150 @@
+"""The migrate rule engine: the registry's declared order, its checks, structured rule fields."""
+
+import ast
+import dataclasses
+import pathlib
+import textwrap
+
+import pytest
+
+from estimator_multigpu.migrate import (
+    _compat_v1,
+    _edit_rules,
+    _engine,
+    _passes,
+    _registry,
+    _slim,
+)
+from estimator_multigpu.migrate._engine import Registry, Rule
+
+MIGRATE = pathlib.Path(_engine.__file__).parent
+
+
+def _noop(module, ctx):
+    return module.findings
+
+
+def test_the_registry_keeps_its_declared_order():
+    names = _registry.REGISTRY.names()
+    assert len(names) == len(set(names))
+    for rule in _registry.REGISTRY.rules:
+        assert all(names.index(dep) < names.index(rule.name) for dep in rule.after)
+
+
+@pytest.mark.parametrize(
+    "rules, match",
+    [
+        (
+            (Rule("b", "table", _noop, after=("a",)), Rule("a", "table", _noop)),
+            r"rule 'b' runs after 'a' \(after=\('a',\)\) but is declared before it; "
+            r"move 'b' below 'a'",
+        ),
+        (
+            (Rule("a", "table", _noop, after=("missing",)),),
+            r"rule 'a': after=\('missing',\) names 'missing', which is not registered",
+        ),
+        (
+            (Rule("a", "table", _noop), Rule("a", "passes", _noop)),
+            r"rule name 'a' is registered twice",
+        ),
+        (
+            (Rule("a", "edits", _noop), Rule("b", "table", _noop)),
+            r"rule 'b' \(phase 'table'\) is declared after 'a' \(phase 'edits'\); "
+            r"declare the rules phase by phase",
+        ),
+        (
+            (Rule("a", "rewrite", _noop),),
+            r"rule 'a': phase 'rewrite' is not one of \('table', 'passes'",
+        ),
+    ],
+    ids=["dependency_declared_later", "unknown_dependency", "twice", "phase", "bad"],
+)
+def test_a_bad_registry_is_refused(rules, match):
+    with pytest.raises(ValueError, match=match):
+        Registry(rules)
+
+
+def test_a_registered_rule_runs_in_its_phase_in_order():
+    seen = []
+
+    def rule(name):
+        def run(module, ctx):
+            seen.append(name)
+            return module.findings
+
+        return run
+
+    registry = Registry(
+        (
+            Rule("first", "table", rule("first")),
+            Rule("second", "table", rule("second"), after=("first",)),
+            Rule("later", "passes", rule("later")),
+        )
+    )
+    module = _engine.Module("x = 1\n", ast.parse("x = 1\n"))
+    _engine.find(registry, "table", module, _engine.ProgramContext())
+    assert seen == ["first", "second"]
+
+
+def _scan(source):
+    source = textwrap.dedent(source)
+    return _passes.scan_tree(ast.parse(source), source, "snippet.py")
+
+
+def _group(findings):
+    return [f for f in findings if f.api == "tf (TF 1.x names)"]
+
+
+def test_the_compat_port_reads_whether_the_rule_is_fixable_not_its_text():
+    (found,) = _group(
+        _scan("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+    )
+    assert found.rule.fixable and _edit_rules._portable([found]) == [found]
+    # The words "--fix cannot" in the advice decide nothing.
+    found.rule = dataclasses.replace(
+        found.rule, replacement=found.rule.replacement + "; --fix cannot here: no"
+    )
+    assert _edit_rules._portable([found]) == [found]
+    found.rule = dataclasses.replace(found.rule, fixable=False)
+    assert _edit_rules._portable([found]) == []
+
+
+def test_a_blocked_compat_group_rule_is_not_fixable():
+    assert not _compat_v1.group_rule("tf", "a reason").fixable
+    assert _compat_v1.group_rule("tf", None).fixable
+
+
+def test_the_slim_core_group_is_known_by_its_kind():
+    assert _slim.group_rule(_slim.CORE).kind == _slim.CORE_KIND
+    assert _slim.group_rule("learning").kind != _slim.CORE_KIND
+
+
+def _rule_text_reads(path: pathlib.Path):
+    """(line, source) of each comparison that reads a rule's advice text."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for side in [node.left, *node.comparators]:
+            if isinstance(side, ast.Attribute) and side.attr in (
+                "replacement",
+                "summary",
+            ):
+                yield node.lineno, ast.unparse(node)
+
+
+def test_no_migrate_decision_reads_a_rule_text():
+    reads = [
+        f"{path.relative_to(MIGRATE)}:{line}: {text}"
+        for path in sorted(MIGRATE.rglob("*.py"))
+        for line, text in _rule_text_reads(path)
+    ]
+    assert not reads, "decide on a structured field (Rule.fixable, Rule.kind):\n" + (
+        "\n".join(reads)
+    )
+
+
+def test_the_text_check_catches_a_decision_on_rule_text(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('ok = "--fix cannot" in f.rule.replacement\n')
+    assert list(_rule_text_reads(bad)) == [(1, "'--fix cannot' in f.rule.replacement")]
