@@ -333,3 +333,35 @@ def test_restore_control_flow_aliases_puts_back_case_and_cond():
     assert control_flow_ops.case is tf.compat.v1.case
     assert control_flow_ops.cond is tf.compat.v1.cond
     assert internals.restore_control_flow_aliases() == []
+
+
+def test_restore_tensor_alias_puts_back_ops_tensor():
+    from tensorflow.python.framework import ops
+
+    internals.restore_tensor_alias()
+    assert ops.Tensor is tf.Tensor
+    assert internals.restore_tensor_alias() == []
+
+
+def test_restore_variable_alias_puts_back_variable_scope_variable():
+    from tensorflow.python.ops import variable_scope
+
+    internals.restore_variable_alias()
+    assert variable_scope.variable is tf.compat.v1.Variable
+    assert internals.restore_variable_alias() == []
+
+
+def test_restore_legacy_batch_norm_gives_a_layer_that_builds():
+    pytest.importorskip("tf_keras")
+    from tensorflow.python.layers import normalization
+
+    internals.restore_legacy_batch_norm()
+    with tf.Graph().as_default():
+        layer = normalization.BatchNormalization(momentum=0.9)
+        outputs = layer.apply(tf.ones([2, 3]), training=True)
+        assert outputs.shape == (2, 3)
+        assert [v.op.name for v in layer.variables][:2] == [
+            "batch_normalization/gamma",
+            "batch_normalization/beta",
+        ]
+    assert internals.restore_legacy_batch_norm() == []

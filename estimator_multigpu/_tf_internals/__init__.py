@@ -29,6 +29,11 @@ from estimator_multigpu._tf_internals.graph import (
     graph_collections,
     update_input,
 )
+from estimator_multigpu._tf_internals.legacy_names import (
+    restore_legacy_batch_norm,
+    restore_tensor_alias,
+    restore_variable_alias,
+)
 from estimator_multigpu._tf_internals.runtime import (
     eager_device_name,
     input_workers,
@@ -65,6 +70,9 @@ __all__ = [
     "options_deterministic",
     "resource_variable",
     "restore_control_flow_aliases",
+    "restore_legacy_batch_norm",
+    "restore_tensor_alias",
+    "restore_variable_alias",
     "runtime_initialized",
     "stop_after_n_evals_hook",
     "unary_input",
