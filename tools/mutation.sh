@@ -15,6 +15,8 @@
 # mutants listed as equivalent in tools/mutation_equivalent.txt, and the diff
 # of every other survivor. Exit status 1 when a module scores below
 # MUTATION_TARGET percent (default 90) of its non-equivalent mutants.
+# Leave the copy's .mutmut-cache alone while a module runs: mutmut's worker
+# dies on a locked database, and the run then hangs.
 set -euo pipefail
 
 MUTMUT_VERSION=2.5.1

@@ -4,7 +4,7 @@ Usage: python tools/mutation_report.py <mutated file> <target percent>
 
 A mutant is identified by its file, its source line and its mutated line
 (both stripped), so that tools/mutation_equivalent.txt, which lists the
-equivalent ones as `file | line | mutated line | why`, survives edits
+equivalent ones as `file || line || mutated line || why`, survives edits
 elsewhere in the file. Exit status 1 when the file's killed share of its
 non-equivalent tested mutants is below the target.
 
@@ -31,7 +31,7 @@ def _equivalents(path):
     pairs = set()
     for row in _EQUIVALENT.read_text().splitlines():
         if row.strip() and not row.startswith("#"):
-            file, line, mutated, _why = (part.strip() for part in row.split(" | "))
+            file, line, mutated, _why = (part.strip() for part in row.split(" || "))
             if file == path:
                 pairs.add((line, mutated))
     return pairs
