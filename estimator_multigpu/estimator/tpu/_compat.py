@@ -25,7 +25,13 @@ class CrossShardOptimizer(tf.compat.v1.train.Optimizer):
         name: str = "CrossShardOptimizer",
         group_assignment=None,
     ):
-        """Wraps `opt`; `reduction` and `group_assignment` are TPU-only.
+        """Wraps `opt`.
+
+        Args:
+          opt: the `tf.compat.v1.train.Optimizer` every call goes to.
+          reduction: kept; TPU-only (how the TPU cores' gradients combine).
+          name: the optimizer's name.
+          group_assignment: kept; TPU-only (which cores sum together).
 
         Raises:
           TypeError: if `opt` is not a `tf.compat.v1.train.Optimizer`.

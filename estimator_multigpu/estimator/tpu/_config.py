@@ -89,6 +89,27 @@ class TPUConfig(collections.namedtuple("TPUConfig", _TPU_CONFIG_FIELDS)):
     ignored (the devices come from `RunConfig(devices=...)`/`num_gpus`), and
     `per_host_input_for_training` is ignored because the `input_fn` is
     called once for the global batch, which the towers split.
+
+    Args:
+      iterations_per_loop: steps per TPU loop (`100`, or `'60s'`, `'5m'`,
+        `'1h'`); off TPU it divides `log_step_count_steps` for the
+        examples/sec hook.
+      num_shards: TPU cores (ignored; checked to be a positive int).
+      num_cores_per_replica: cores per model replica (1, 2, 4, ..., 128).
+      per_host_input_for_training: an `InputPipelineConfig` mode, or
+        True/False (PER_HOST_V1/PER_SHARD_V1).
+      tpu_job_name: the TPU job (kept).
+      initial_infeed_sleep_secs: a positive int or None (kept).
+      input_partition_dims: PER_HOST_V2 only, with `num_cores_per_replica`.
+      eval_training_input_configuration: PER_HOST_V1 or SLICED.
+      experimental_host_call_every_n_steps: kept (the host_call runs every
+        step off TPU).
+      experimental_allow_per_host_v2_parallel_get_next: kept.
+      experimental_feed_hook: kept.
+
+    Raises:
+      ValueError, TypeError: with TPUConfig's messages, for the values it
+        refuses.
     """
 
     def __new__(

@@ -332,4 +332,4 @@ def _tower_spec(spec: _spec.TPUEstimatorSpec, call: _Call):
     if spec.host_call is not None:
         call.host_calls.append(spec.host_call)
     scaffold = _spec.call_scaffold(spec) if towers.tower_index() == 0 else None
-    return spec.with_host_hooks(eval_metric_ops, (), scaffold)
+    return _spec.to_estimator_spec(spec, eval_metric_ops, (), scaffold)

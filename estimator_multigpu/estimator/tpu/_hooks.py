@@ -12,6 +12,12 @@ class ExamplesPerSecondHook(_tf_internals.StepCounterHook):
 
     TPUEstimator runs it instead of the Estimator's step counter, with the
     global training batch size (also with `use_tpu=False`).
+
+    Args:
+      batch_size: examples per step (None: `global_step/sec` only).
+      every_n_steps: report every this many steps (or None).
+      every_n_secs: report every this many seconds (or None).
+      output_dir: where the summaries go; None: logged only.
     """
 
     def __init__(

@@ -126,6 +126,21 @@ class TPUEstimatorSpec(collections.namedtuple("TPUEstimatorSpec", _FIELDS)):
     `host_call=(fn, tensors)` likewise, its ops run every step;
     `scaffold_fn()` returns the `Scaffold`. `as_estimator_spec()` gives the
     `EstimatorSpec` TPUEstimator(use_tpu=False) runs.
+
+    Args:
+      mode: a `ModeKeys` value.
+      predictions: a tensor or dict of tensors (PREDICT).
+      loss: the scalar loss (TRAIN, EVAL).
+      train_op: the op of one step (TRAIN).
+      eval_metrics: `(metric_fn, tensors)`, tensors a list or a dict (EVAL).
+      export_outputs: `{signature name: ExportOutput}`.
+      scaffold_fn: `() -> tf.compat.v1.train.Scaffold`.
+      host_call: `(fn, tensors)`: `fn`'s result runs every step.
+      training_hooks, evaluation_hooks, prediction_hooks: `SessionRunHook`s.
+
+    Raises:
+      ValueError, TypeError, RuntimeError: for a bad `eval_metrics` or
+        `host_call`, or a hook that is not a `SessionRunHook`.
     """
 
     def __new__(
@@ -156,13 +171,8 @@ class TPUEstimatorSpec(collections.namedtuple("TPUEstimatorSpec", _FIELDS)):
             evaluation_hooks=_check_hooks(evaluation_hooks),
             prediction_hooks=_check_hooks(prediction_hooks),
         )
-        validate_host_calls(spec.host_calls())
+        validate_host_calls(host_calls_of(spec))
         return spec
-
-    def host_calls(self) -> dict:
-        """`{'eval_metrics': ..., 'host_call': ...}`, the ones given."""
-        calls = {"eval_metrics": self.eval_metrics, "host_call": self.host_call}
-        return {name: call for name, call in calls.items() if call is not None}
 
     def as_estimator_spec(self) -> EstimatorSpec:
         """The equivalent `EstimatorSpec`, as TPUEstimator builds it on CPU/GPU.
@@ -177,24 +187,31 @@ class TPUEstimatorSpec(collections.namedtuple("TPUEstimatorSpec", _FIELDS)):
         hooks = ()
         if self.host_call is not None:
             hooks = (HostCallHook(call_host_fn("host_call", self.host_call)),)
-        return self.with_host_hooks(eval_metric_ops, hooks, call_scaffold(self))
-
-    def with_host_hooks(self, eval_metric_ops, hooks: tuple, scaffold):
-        """The `EstimatorSpec` of these fields with `hooks` added to each mode's."""
-        return EstimatorSpec(
-            mode=self.mode,
-            predictions=self.predictions,
-            loss=self.loss,
-            train_op=self.train_op,
-            eval_metric_ops=eval_metric_ops,
-            export_outputs=self.export_outputs,
-            scaffold=scaffold,
-            training_hooks=self.training_hooks + hooks,
-            evaluation_hooks=self.evaluation_hooks + hooks,
-            prediction_hooks=self.prediction_hooks + hooks,
-        )
+        return to_estimator_spec(self, eval_metric_ops, hooks, call_scaffold(self))
 
 
 def call_scaffold(spec: TPUEstimatorSpec):
     """`spec.scaffold_fn()`, or None without one."""
     return spec.scaffold_fn() if spec.scaffold_fn else None
+
+
+def host_calls_of(spec: TPUEstimatorSpec) -> dict:
+    """`{'eval_metrics': ..., 'host_call': ...}`, the ones `spec` gives."""
+    calls = {"eval_metrics": spec.eval_metrics, "host_call": spec.host_call}
+    return {name: call for name, call in calls.items() if call is not None}
+
+
+def to_estimator_spec(spec: TPUEstimatorSpec, eval_metric_ops, hooks: tuple, scaffold):
+    """The `EstimatorSpec` of `spec`'s fields, `hooks` added to each mode's."""
+    return EstimatorSpec(
+        mode=spec.mode,
+        predictions=spec.predictions,
+        loss=spec.loss,
+        train_op=spec.train_op,
+        eval_metric_ops=eval_metric_ops,
+        export_outputs=spec.export_outputs,
+        scaffold=scaffold,
+        training_hooks=spec.training_hooks + hooks,
+        evaluation_hooks=spec.evaluation_hooks + hooks,
+        prediction_hooks=spec.prediction_hooks + hooks,
+    )
