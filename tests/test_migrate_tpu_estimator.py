@@ -54,15 +54,31 @@ def create_optimizer(loss, optimizer):
     tvars = tf.trainable_variables()
     grads = tf.gradients(loss, tvars)
     (grads, {norm}) = tf.clip_by_global_norm(grads, clip_norm=1.0)
-    return optimizer.apply_gradients(zip(grads, tvars))
+    return optimizer.apply_gradients({pairs})
 
 config = tf.compat.v1.estimator.tpu.RunConfig({config_args})
 estimator = tf.compat.v1.estimator.tpu.TPUEstimator(use_tpu=FLAGS.use_tpu, config=config)
 """
 
 
-def _tpu_script(extra_flag="", norm="_", config_args="model_dir='m'"):
-    return _TPU_SCRIPT.format(extra_flag=extra_flag, norm=norm, config_args=config_args)
+def _tpu_script(
+    extra_flag="", norm="_", config_args="model_dir='m'", pairs="zip(grads, tvars)"
+):
+    return _TPU_SCRIPT.format(
+        extra_flag=extra_flag, norm=norm, config_args=config_args, pairs=pairs
+    )
+
+
+@pytest.mark.parametrize(
+    "pairs", ["zip(grads, tvars)", "list(zip(grads, tvars))"], ids=["zip", "list"]
+)
+def test_the_clip_moves_whether_the_pairs_are_zipped_or_listed(tmp_path, pairs):
+    result = _fix(tmp_path, _tpu_script(pairs=pairs))
+    assert "tf.clip_by_global_norm" not in result.rewritten
+    assert (
+        f"emg.TowerOptimizer(optimizer, clip_global_norm=1.0).apply_gradients({pairs})"
+        in result.rewritten
+    )
 
 
 def test_compat_v1_spelling_is_rewritten_too(tmp_path):

@@ -137,6 +137,26 @@ def _clip_of(m, stmt: ast.stmt) -> tuple[str, ast.expr] | None:
     return (grads.id, clip) if clip is not None else None
 
 
+def _zipped_grads(arg: ast.expr) -> str | None:
+    """`grads` of `zip(grads, ...)` or `list(zip(grads, ...))`, else None."""
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id == "list"
+        and len(arg.args) == 1
+    ):
+        arg = arg.args[0]
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id == "zip"
+        and arg.args
+        and isinstance(arg.args[0], ast.Name)
+    ):
+        return arg.args[0].id
+    return None
+
+
 def _apply_call(stmts: list[ast.stmt], grads: str) -> ast.Call | None:
     """The `<optimizer>.apply_gradients(zip(grads, ...), ...)` call in `stmts`."""
     for node in (n for s in stmts for n in ast.walk(s)):
@@ -145,12 +165,7 @@ def _apply_call(stmts: list[ast.stmt], grads: str) -> ast.Call | None:
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "apply_gradients"
             and node.args
-            and isinstance(node.args[0], ast.Call)
-            and isinstance(node.args[0].func, ast.Name)
-            and node.args[0].func.id == "zip"
-            and node.args[0].args
-            and isinstance(node.args[0].args[0], ast.Name)
-            and node.args[0].args[0].id == grads
+            and _zipped_grads(node.args[0]) == grads
         ):
             return node
     return None
