@@ -53,7 +53,7 @@ def test_canonical(dotted, expected):
     [
         ("tf.train.shuffle_batch", "tf.train.shuffle_batch", "queue-batcher"),
         ("tf.estimator.ModeKeys.TRAIN", "tf.estimator.ModeKeys", "estimator"),
-        ("tf.estimator.inputs.numpy_input_fn", "tf.estimator", "estimator"),
+        ("tf.estimator.SomethingNew.attribute", "tf.estimator", "estimator"),
         ("tf.contrib.slim.nets.resnet_v1", "tf.contrib.slim", "contrib-slim"),
         ("tf.contrib.data.map_and_batch", "tf.contrib", "contrib"),
         ("tf.layers.dense", "tf.layers", "layers"),

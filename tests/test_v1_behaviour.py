@@ -45,6 +45,7 @@ MODULES = {
     "test_towers_keras.py": None,  # mnist.py's Keras model per model_fn call.
     "test_towers_faults.py": None,
     "test_estimator_save_faults.py": None,
+    "test_estimator_inputs.py": None,  # numpy/pandas_input_fn read in graph sessions.
     # These load the SavedModel and call it eagerly.
     "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",

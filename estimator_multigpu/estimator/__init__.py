@@ -4,7 +4,7 @@ import importlib as _importlib
 
 import tensorflow as _tf
 
-from estimator_multigpu.estimator import experimental, export
+from estimator_multigpu.estimator import experimental, export, inputs
 from estimator_multigpu.estimator._best_exporter import BestExporter
 from estimator_multigpu.estimator._checkpoints import WarmStartSettings
 from estimator_multigpu.estimator._distributed import sync_replicas_optimizer
@@ -110,6 +110,7 @@ __all__ = [
     "check_model_dir_unlocked",
     "experimental",
     "export",
+    "inputs",
     "sync_replicas_optimizer",
     "train_and_evaluate",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from estimator_multigpu.migrate import _canned_names
+
 GUIDE = "migration_guide.md"
 
 # Guide sections (the `#anchor` of a `## heading` in migration_guide.md).
@@ -23,6 +25,7 @@ ANCHORS = {
     "contrib_learn": "contrib-learn",
     "batch_norm": "contrib-batch-norm",
     "dataset_map": "dataset-map-args",
+    "canned": "canned-estimators",
 }
 
 
@@ -241,7 +244,7 @@ def _estimator_rules() -> dict[str, Rule]:
             "estimator",
             "tf.estimator is gone on TF 2.16+",
             "emg.estimator (Estimator, EstimatorSpec, ModeKeys, RunConfig, hooks, "
-            "experimental, ...); canned estimators need a model_fn",
+            "experimental, the canned estimators and heads, inputs, ...)",
             "estimator",
         )
     }
@@ -253,6 +256,7 @@ def _estimator_rules() -> dict[str, Rule]:
             "estimator",
             rename=f"emg.estimator.{name}",
         )
+    table.update(_canned_rules())
     for name in ("replicate_model_fn", "TowerOptimizer"):
         table[f"tf.contrib.estimator.{name}"] = Rule(
             "replicate-model-fn",
@@ -260,6 +264,28 @@ def _estimator_rules() -> dict[str, Rule]:
             f"emg.{name}",
             "replicate",
             rename=f"emg.{name}",
+        )
+    return table
+
+
+def _canned_rules() -> dict[str, Rule]:
+    """Canned estimators, heads and input helpers onto emg; the ones emg lacks."""
+    table = {
+        old: Rule(
+            "estimator",
+            f"{old} is gone on TF 2.16+",
+            _canned_names.replacement(old, new),
+            "canned",
+            rename=new,
+        )
+        for old, new in _canned_names.renames().items()
+    }
+    for name, (why, instead) in _canned_names.NOT_BUILT.items():
+        table[f"tf.estimator.{name}"] = Rule(
+            "canned-estimator-missing",
+            f"tf.estimator.{name} is gone on TF 2.16+ and {why}",
+            instead,
+            "canned",
         )
     return table
 
