@@ -13,7 +13,7 @@ import os
 import re
 
 import numpy as np
-import tensorflow as tf  # expect: compat-v1
+import tensorflow as tf
 
 flags = tf.flags
 FLAGS = flags.FLAGS
