@@ -1,7 +1,11 @@
 """The merged spec keeps tower 0's hooks and scaffold; one device runs as is."""
 
+import re
+
+import pytest
 import tensorflow as tf
 from conftest import ALL_DEVICES
+from tensorflow.python.saved_model.model_utils import export_output
 
 import estimator_multigpu as emg
 from estimator_multigpu import per_device
@@ -81,3 +85,137 @@ def test_every_tower_gets_the_same_params():
         replicated = emg.replicate_model_fn(popping_model_fn, devices=ALL_DEVICES[:3])
         replicated(tf.ones([6, 2]), None, ModeKeys.PREDICT, params={"scale": 2.0})
     assert seen == [2.0, 2.0, 2.0]
+
+
+def _replicated(model_fn, mode):
+    """The merged spec of `model_fn` over 2 towers, in the current graph."""
+    replicated = emg.replicate_model_fn(model_fn, devices=ALL_DEVICES[:2])
+    return replicated(tf.reshape(tf.range(8.0), [4, 2]), None, mode)
+
+
+def test_tensor_predictions_are_concatenated_and_empty_ones_kept():
+    def tensor_model_fn(features, mode):
+        return EstimatorSpec(mode, predictions=features * 2)
+
+    def empty_model_fn(features, mode):
+        return EstimatorSpec(mode, predictions={})
+
+    with tf.Graph().as_default():
+        spec = _replicated(tensor_model_fn, ModeKeys.PREDICT)
+        assert spec.predictions.shape.as_list() == [4, 2]
+        values = tf.compat.v1.Session().run(spec.predictions)
+        assert values.tolist() == [[0, 2], [4, 6], [8, 10], [12, 14]]
+        assert _replicated(empty_model_fn, ModeKeys.PREDICT).predictions == {}
+
+
+class _OtherOutput(export_output.ExportOutput):
+    def as_signature_def(self, receiver_tensors):
+        raise NotImplementedError
+
+
+def test_an_export_output_of_another_class_is_refused():
+    def model_fn(features, mode):
+        return EstimatorSpec(
+            mode, predictions=features, export_outputs={"other": _OtherOutput()}
+        )
+
+    message = (
+        "Cannot merge export output _OtherOutput across towers; use PredictOutput, "
+        "ClassificationOutput or RegressionOutput."
+    )
+    with tf.Graph().as_default():
+        with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+            _replicated(model_fn, ModeKeys.PREDICT)
+
+
+def test_export_outputs_of_each_class_are_concatenated():
+    def model_fn(features, mode):
+        scores = features
+        return EstimatorSpec(
+            mode,
+            predictions=features,
+            export_outputs={
+                "scores_only": export_output.ClassificationOutput(scores=scores),
+                "classes_only": export_output.ClassificationOutput(
+                    classes=tf.strings.as_string(scores)
+                ),
+                "regress": export_output.RegressionOutput(scores[:, 0]),
+                "serving_default": export_output.PredictOutput({"x": features}),
+            },
+        )
+
+    with tf.Graph().as_default():
+        outputs = _replicated(model_fn, ModeKeys.PREDICT).export_outputs
+        assert outputs["scores_only"].classes is None
+        assert outputs["classes_only"].scores is None
+        fetches = [
+            outputs["scores_only"].scores,
+            outputs["classes_only"].classes,
+            outputs["regress"].value,
+            outputs["serving_default"].outputs["x"],
+        ]
+        scores, classes, value, x = tf.compat.v1.Session().run(fetches)
+    assert scores.shape == classes.shape == x.shape == (4, 2)
+    assert value.tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_merged_loss_and_train_op_have_their_graph_names():
+    # The names TensorBoard shows and v1 code fetches (get_tensor_by_name).
+    with tf.Graph().as_default():
+        spec = _replicated(model_fn, ModeKeys.TRAIN)
+        assert spec.loss.op.name == "merge_tower_losses/loss"
+        assert spec.train_op.name == "train_op"
+
+
+def metric_model_fn(features, labels, mode, params):
+    """EVAL with a metric per tower; with params["scaffold"], a scaffold of
+    tower 0's own local_init_op."""
+    total = tf.compat.v1.metrics.mean(features)
+    scaffold = None
+    if params["scaffold"]:
+        local_init = tf.compat.v1.local_variables_initializer()
+        scaffold = tf.compat.v1.train.Scaffold(local_init_op=local_init)
+    return EstimatorSpec(
+        mode,
+        loss=tf.reduce_mean(features),
+        eval_metric_ops={"mean": total},
+        scaffold=scaffold,
+    )
+
+
+@pytest.mark.parametrize("own_scaffold", [True, False], ids=["scaffold", "none"])
+def test_every_towers_metrics_are_initialised(own_scaffold):
+    with tf.Graph().as_default():
+        replicated = emg.replicate_model_fn(metric_model_fn, devices=ALL_DEVICES[:2])
+        features = tf.reshape(tf.range(8.0), [4, 2])
+        spec = replicated(features, None, ModeKeys.EVAL, {"scaffold": own_scaffold})
+        value, update = spec.eval_metric_ops["mean"]
+        with tf.compat.v1.Session() as session:
+            if own_scaffold:  # Its local_init_op alone initialises.
+                session.run(spec.scaffold.local_init_op)
+            else:
+                assert spec.scaffold is None or spec.scaffold.local_init_op is None
+                session.run(tf.compat.v1.local_variables_initializer())
+            session.run(update)
+            assert session.run(value) == 3.5  # The mean of 0..7.
+
+
+def test_train_op_runs_tower_zero_update_ops():
+    def update_model_fn(features, labels, mode):
+        counter = tf.compat.v1.get_variable(
+            "counter", [], initializer=tf.compat.v1.zeros_initializer(), trainable=False
+        )
+        tf.compat.v1.add_to_collection(
+            tf.compat.v1.GraphKeys.UPDATE_OPS, counter.assign_add(1.0)
+        )
+        return model_fn(features, labels, mode)
+
+    with tf.Graph().as_default():
+        spec = _replicated(update_model_fn, ModeKeys.TRAIN)
+        (counter,) = [
+            v for v in tf.compat.v1.global_variables() if v.op.name == "counter"
+        ]
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            session.run(spec.train_op)
+            assert session.run(counter) == 1.0  # Tower 0's update, once.
