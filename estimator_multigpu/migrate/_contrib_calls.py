@@ -9,6 +9,7 @@ from typing import Protocol
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _contrib_outcomes,
     _exact_calls,
     _learn_names,
 )
@@ -331,7 +332,10 @@ def edits(tree: ast.AST, table, off: Offsets, findings, prior, emg: str) -> list
 def _exact(f, tree, table, off: Offsets, prior, emg: str):
     """(edits, module to import) of `f`'s exact rewrite, or None."""
     try:
-        new, module = _exact_calls.edits_for(f, tree, table, off, emg)
+        if isinstance(f.rule, _contrib_outcomes.SurfaceRule) and f.rule.successor:
+            new, module = _contrib_outcomes.edits(f, tree, table, off)
+        else:
+            new, module = _exact_calls.edits_for(f, tree, table, off, emg)
     except Unsafe:
         return None
     placed = EditSet(prior)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from estimator_multigpu.migrate import _rules
+import dataclasses
+
+from estimator_multigpu.migrate import _contrib_outcomes, _contrib_surface, _rules
 from estimator_multigpu.migrate._guide_rules import rule
 from estimator_multigpu.migrate._learn_names import UID_LIST
 from estimator_multigpu.migrate._slim_layers import CONTRIB, NAMES
@@ -85,12 +87,29 @@ def _key(api: str) -> str | None:
 
 
 def exact(finding) -> _rules.Rule | None:
-    """A `contrib` rule with the exact replacement for `finding`, if one is known."""
+    """A `contrib` rule with the exact replacement for `finding`, if one is known:
+    this module's, else the surface table's (`_contrib_outcomes`), by any
+    spelling of the name (`tf.contrib.x.python.ops.y.z` is `tf.contrib.x.z`)."""
     if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
         return None
-    key = _key(finding.api)
-    layer = finding.api.split(".")[3] if finding.api.count(".") >= 3 else ""
-    if key is None and finding.api.startswith(CONTRIB) and layer in NAMES:
+    found = _contrib_surface.public(finding.api)
+    if found is None or finding.rule != _rules.TABLE["tf.contrib"]:
+        return _known(finding.api)  # (a call shape's own rule stays its own)
+    symbol, prefix = found
+    known = _known(symbol + finding.api[len(prefix) :])
+    if known is None or (prefix != symbol and _contrib_surface.fixable(symbol)):
+        return _contrib_outcomes.rule_for(finding.api)
+    if prefix != symbol:  # a module path: the same advice, naming the path
+        summary = f"{known.summary} (written {prefix})"
+        return dataclasses.replace(known, summary=summary)
+    return known
+
+
+def _known(api: str) -> _rules.Rule | None:
+    """This module's rule for public name `api`, if it has one."""
+    key = _key(api)
+    layer = api.split(".")[3] if api.count(".") >= 3 else ""
+    if key is None and api.startswith(CONTRIB) and layer in NAMES:
         return rule(
             "contrib",
             f"tf.contrib.layers.{layer} is gone since TF 2.0",

@@ -1,0 +1,15 @@
+"""tf.contrib.bayesflow of TF 1.15: each public name and its TF 2.x outcome."""
+
+# Written by tools/contrib_surface.py from TF 1.15's sources; edit the
+# overrides in tools/contrib_fates.py and run it again rather than this file.
+
+FATE = "delete (moved to tensorflow/probability)"
+ADVICE = "TensorFlow Probability (pip install tensorflow-probability; import tensorflow_probability as tfp) carries it: tfp.distributions, tfp.bijectors, tfp.monte_carlo; check its arguments"
+# name -> (outcome, successor, note). outcome: "exact" (the successor takes the
+# same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
+# why there is none; ADVICE says what to do).
+ROWS = {"monte_carlo": ("none", "", "")}
+# name -> {keyword of contrib's: the successor's}, for exact successors.
+RENAMES = {}
+# internal module -> {its name: the public name} ("": the module itself).
+SOURCES = {"tf.contrib.bayesflow.python.ops.monte_carlo": {"": "monte_carlo"}}

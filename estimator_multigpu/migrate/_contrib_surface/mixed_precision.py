@@ -1,0 +1,29 @@
+"""tf.contrib.mixed_precision of TF 1.15: each public name and its TF 2.x outcome."""
+
+# Written by tools/contrib_surface.py from TF 1.15's sources; edit the
+# overrides in tools/contrib_fates.py and run it again rather than this file.
+
+FATE = "delete"
+ADVICE = "tf.keras.mixed_precision (LossScaleOptimizer) or tf.compat.v1.mixed_precision"
+# name -> (outcome, successor, note). outcome: "exact" (the successor takes the
+# same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
+# why there is none; ADVICE says what to do).
+ROWS = {
+    "ExponentialUpdateLossScaleManager": ("none", "", ""),
+    "FixedLossScaleManager": ("none", "", ""),
+    "LossScaleManager": ("none", "", ""),
+    "LossScaleOptimizer": ("none", "", ""),
+}
+# name -> {keyword of contrib's: the successor's}, for exact successors.
+RENAMES = {}
+# internal module -> {its name: the public name} ("": the module itself).
+SOURCES = {
+    "tf.contrib.mixed_precision.python.loss_scale_manager": {
+        "ExponentialUpdateLossScaleManager": "ExponentialUpdateLossScaleManager",
+        "FixedLossScaleManager": "FixedLossScaleManager",
+        "LossScaleManager": "LossScaleManager",
+    },
+    "tf.contrib.mixed_precision.python.loss_scale_optimizer": {
+        "LossScaleOptimizer": "LossScaleOptimizer"
+    },
+}

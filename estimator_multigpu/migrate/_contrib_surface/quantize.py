@@ -1,0 +1,27 @@
+"""tf.contrib.quantize of TF 1.15: each public name and its TF 2.x outcome."""
+
+# Written by tools/contrib_surface.py from TF 1.15's sources; edit the
+# overrides in tools/contrib_fates.py and run it again rather than this file.
+
+FATE = "no fate given"
+ADVICE = "the tensorflow-model-optimization package (tfmot.quantization.keras) or TFLite conversion"
+# name -> (outcome, successor, note). outcome: "exact" (the successor takes the
+# same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
+# why there is none; ADVICE says what to do).
+ROWS = {
+    "create_eval_graph": ("none", "", ""),
+    "create_training_graph": ("none", "", ""),
+    "experimental_create_eval_graph": ("none", "", ""),
+    "experimental_create_training_graph": ("none", "", ""),
+}
+# name -> {keyword of contrib's: the successor's}, for exact successors.
+RENAMES = {}
+# internal module -> {its name: the public name} ("": the module itself).
+SOURCES = {
+    "tf.contrib.quantize.python.quantize_graph": {
+        "create_eval_graph": "create_eval_graph",
+        "create_training_graph": "create_training_graph",
+        "experimental_create_eval_graph": "experimental_create_eval_graph",
+        "experimental_create_training_graph": "experimental_create_training_graph",
+    }
+}

@@ -1,0 +1,15 @@
+"""tf.contrib.resampler of TF 1.15: each public name and its TF 2.x outcome."""
+
+# Written by tools/contrib_surface.py from TF 1.15's sources; edit the
+# overrides in tools/contrib_fates.py and run it again rather than this file.
+
+FATE = "move to tensorflow/scientific?"
+ADVICE = "TensorFlow Addons carried some of it until its end of life (2024); keep the TF 1.15 implementation in your code (Apache-2.0) or rewrite it with core ops"
+# name -> (outcome, successor, note). outcome: "exact" (the successor takes the
+# same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
+# why there is none; ADVICE says what to do).
+ROWS = {"resampler": ("none", "", "")}
+# name -> {keyword of contrib's: the successor's}, for exact successors.
+RENAMES = {}
+# internal module -> {its name: the public name} ("": the module itself).
+SOURCES = {"tf.contrib.resampler.python.ops.resampler_ops": {"resampler": "resampler"}}

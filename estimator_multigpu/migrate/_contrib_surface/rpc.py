@@ -1,0 +1,15 @@
+"""tf.contrib.rpc of TF 1.15: each public name and its TF 2.x outcome."""
+
+# Written by tools/contrib_surface.py from TF 1.15's sources; edit the
+# overrides in tools/contrib_fates.py and run it again rather than this file.
+
+FATE = "no fate given"
+ADVICE = "gRPC from Python outside the graph (tf.py_function), or tf.distribute.experimental.rpc"
+# name -> (outcome, successor, note). outcome: "exact" (the successor takes the
+# same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
+# why there is none; ADVICE says what to do).
+ROWS = {"rpc": ("none", "", ""), "try_rpc": ("none", "", "")}
+# name -> {keyword of contrib's: the successor's}, for exact successors.
+RENAMES = {}
+# internal module -> {its name: the public name} ("": the module itself).
+SOURCES = {"tf.contrib.rpc.python.ops.gen_rpc_op": {"rpc": "rpc", "try_rpc": "try_rpc"}}
