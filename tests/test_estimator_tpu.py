@@ -199,3 +199,11 @@ def test_cross_shard_optimizer_trains_as_the_optimizer_it_wraps():
 def test_cross_shard_optimizer_refuses_a_keras_optimizer():
     with pytest.raises(TypeError, match="only works with tf.compat.v1.train.Optimizer"):
         tpu.CrossShardOptimizer(object())
+
+
+def test_one_device_writes_the_one_shard_checkpoint_tpu_estimator_writes(tmp_path):
+    # ALBERT's run_classifier renames model.ckpt-N.data-00000-of-00001 itself.
+    estimator = _estimator(tmp_path, ALL_DEVICES[:1], [])
+    estimator.train(make_input_fn(X, Y, [], repeat=True), steps=1)
+    shards = glob.glob(os.path.join(estimator.model_dir, "model.ckpt-1.data-*"))
+    assert [os.path.basename(s) for s in shards] == ["model.ckpt-1.data-00000-of-00001"]

@@ -246,6 +246,11 @@ class TPUEstimator(Estimator):
         """The (replicated) model_fn, then the host_call over all towers."""
         graph = tf.compat.v1.get_default_graph()
         devices = self._config.compute_devices if replicate else None
+        if devices is not None and len(devices) == 1:
+            # As TPUEstimator(use_tpu=False) ran: unpinned, so the saver
+            # writes one shard (pinned variables and the global step would
+            # make two), the checkpoint layout scripts rename by hand.
+            replicate, devices = False, None
         self._call = _Call(
             mode=mode,
             export=graph not in self._input_graphs,
