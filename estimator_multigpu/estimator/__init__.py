@@ -4,7 +4,7 @@ import importlib as _importlib
 
 import tensorflow as _tf
 
-from estimator_multigpu.estimator import experimental, export, inputs
+from estimator_multigpu.estimator import experimental, export, inputs, v1
 from estimator_multigpu.estimator._best_exporter import BestExporter
 from estimator_multigpu.estimator._checkpoints import WarmStartSettings
 from estimator_multigpu.estimator._distributed import sync_replicas_optimizer
@@ -25,6 +25,24 @@ from estimator_multigpu.estimator._training import (
     EvalSpec,
     TrainSpec,
     train_and_evaluate,
+)
+from estimator_multigpu.estimator.canned import (
+    BaselineClassifier,
+    BaselineEstimator,
+    BaselineRegressor,
+    BinaryClassHead,
+    DNNClassifier,
+    DNNEstimator,
+    DNNLinearCombinedClassifier,
+    DNNLinearCombinedEstimator,
+    DNNLinearCombinedRegressor,
+    DNNRegressor,
+    LinearClassifier,
+    LinearEstimator,
+    LinearRegressor,
+    MultiClassHead,
+    MultiLabelHead,
+    RegressionHead,
 )
 
 # tf.estimator re-exported these tf.compat.v1.train names; so do we.
@@ -89,12 +107,29 @@ def __getattr__(name):
 
 
 __all__ = [
+    "BaselineClassifier",
+    "BaselineEstimator",
+    "BaselineRegressor",
+    "BinaryClassHead",
+    "DNNClassifier",
+    "DNNEstimator",
+    "DNNLinearCombinedClassifier",
+    "DNNLinearCombinedEstimator",
+    "DNNLinearCombinedRegressor",
+    "DNNRegressor",
+    "LinearClassifier",
+    "LinearEstimator",
+    "LinearRegressor",
+    "MultiClassHead",
+    "MultiLabelHead",
+    "RegressionHead",
     *HOOK_NAMES,
     *_LAZY,
     "learn_runner",
     "tpu",
     "HAS_TF_ESTIMATOR",
     "BestExporter",
+    "v1",
     "Estimator",
     "EstimatorSpec",
     "EvalSpec",

@@ -146,9 +146,16 @@ def explain_per_device_errors(features: Any, labels: Any, model_fn: Callable):
 
 
 def maybe_replicate(model_fn: Callable, config: Any) -> Callable:
-    """Wraps `model_fn` in `replicate_model_fn` when `config` names devices."""
+    """Wraps `model_fn` in `replicate_model_fn` when `config` names devices.
+
+    A model_fn with a `tower_loss_reduction` attribute (a canned estimator's,
+    whose loss may be a sum) is replicated with that loss reduction.
+    """
     devices = getattr(config, "compute_devices", None)
     if devices is None:
         return model_fn
     tf.get_logger().info("Replicating model_fn over devices %s.", devices)
-    return towers.replicate_model_fn(model_fn, devices=devices)
+    reduction = getattr(model_fn, "tower_loss_reduction", "mean")
+    return towers.replicate_model_fn(
+        model_fn, devices=devices, loss_reduction=reduction
+    )

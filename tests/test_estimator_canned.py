@@ -1,0 +1,143 @@
+"""emg's canned estimators on several devices, and their argument errors.
+
+On 1 and 2 (simulated) devices, each canned estimator of tests/canned_models
+takes the same first step from one checkpoint: the same loss (the global
+one, not tower 0's), the same variables after it, the same evaluation and
+predictions. The golden comparisons with tf.estimator are in
+tests/test_estimator_canned_golden.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from canned_models import (
+    CASES,
+    dnn_columns,
+    input_fn,
+    linear_columns,
+    make_estimator,
+    warm_start_checkpoint,
+)
+from conftest import ALL_DEVICES
+from estimator_models import LossRecorder
+
+from estimator_multigpu import estimator as est
+
+
+def _step(case, model_dir, warm, devices):
+    config = est.RunConfig(devices=devices) if len(devices) > 1 else None
+    estimator = make_estimator(case, "emg", model_dir, warm, config=config)
+    recorder = LossRecorder()
+    kind = CASES[case].kind
+    estimator.train(input_fn(kind, repeat=True), hooks=[recorder], steps=1)
+    variables = {
+        name: estimator.get_variable_value(name)
+        for name in estimator.get_variable_names()
+    }
+    metrics = estimator.evaluate(input_fn(kind))
+    predictions = list(estimator.predict(input_fn(kind, labels=False)))
+    return recorder.losses, variables, metrics, predictions
+
+
+def _assert_same(ours, theirs):
+    assert sorted(ours) == sorted(theirs)
+    for key in ours:
+        a, b = np.asarray(ours[key]), np.asarray(theirs[key])
+        if a.dtype.kind in "SOU":
+            np.testing.assert_array_equal(a, b, err_msg=key)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+@pytest.mark.tf_compat
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_two_devices_take_the_one_device_first_step(case, tmp_path):
+    warm = warm_start_checkpoint(case, str(tmp_path / "init"))
+    one = _step(case, str(tmp_path / "one"), warm, ALL_DEVICES[:1])
+    two = _step(case, str(tmp_path / "two"), warm, ALL_DEVICES[:2])
+    np.testing.assert_allclose(two[0], one[0], rtol=1e-5)
+    _assert_same(two[1], one[1])
+    _assert_same(two[2], one[2])
+    assert len(two[3]) == len(one[3])
+    for ours, theirs in zip(two[3], one[3]):
+        _assert_same(ours, theirs)
+
+
+def test_an_unknown_optimizer_name_is_refused(tmp_path):
+    estimator = est.DNNClassifier([3], dnn_columns(), str(tmp_path), optimizer="Adamax")
+    with pytest.raises(
+        ValueError,
+        match=r"Unsupported optimizer name: Adamax\. Supported names are: \('Adagrad', 'Adam', 'Ftrl', 'RMSProp', 'SGD'\)",
+    ):
+        estimator.train(input_fn("binary", repeat=True), steps=1)
+
+
+def test_a_v1_estimator_refuses_a_keras_optimizer(tmp_path):
+    estimator = est.v1.LinearClassifier(
+        linear_columns(), str(tmp_path), optimizer=object()
+    )
+    with pytest.raises(
+        ValueError, match="not an Optimizer instance.*tf.compat.v1.train optimizer"
+    ):
+        estimator.train(input_fn("binary", repeat=True), steps=1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n_classes": 1}, r"n_classes must be >= 2: 1"),
+        (
+            {"loss_reduction": "weighted_mean"},
+            r"Invalid loss_reduction: 'weighted_mean'.*'sum_over_batch_size', 'sum'",
+        ),
+        (
+            {"label_vocabulary": ["a"]},
+            r"label_vocabulary has 1 entries \(\['a'\]\) but n_classes is 2",
+        ),
+        (
+            {"feature_columns": []},
+            r"feature_columns must be given and non-empty; received \[\]",
+        ),
+    ],
+    ids=["n_classes", "loss_reduction", "vocabulary", "no_columns"],
+)
+def test_bad_arguments_are_refused_with_the_fix(kwargs, match):
+    args = {"hidden_units": [3], "feature_columns": dnn_columns(), **kwargs}
+    with pytest.raises(ValueError, match=match):
+        est.DNNClassifier(**args)
+
+
+def test_wide_and_deep_needs_columns_and_hidden_units():
+    with pytest.raises(
+        ValueError,
+        match="Either linear_feature_columns or dnn_feature_columns must be defined",
+    ):
+        est.DNNLinearCombinedClassifier()
+    with pytest.raises(
+        ValueError,
+        match=r"dnn_hidden_units must be defined when dnn_feature_columns is specified; received None",
+    ):
+        est.DNNLinearCombinedClassifier(dnn_feature_columns=dnn_columns())
+
+
+def test_a_bad_sparse_combiner_is_refused():
+    with pytest.raises(
+        ValueError,
+        match=r"sparse_combiner must be one of \('sum', 'mean', 'sqrtn'\); received 'max'",
+    ):
+        est.LinearRegressor(linear_columns(), sparse_combiner="max")
+
+
+def test_features_that_are_not_a_dict_are_refused(tmp_path):
+    estimator = est.BaselineRegressor(str(tmp_path))
+
+    def input_fn_of_a_tensor():
+        return tf.data.Dataset.from_tensors(([1.0], [2.0]))
+
+    with pytest.raises(
+        ValueError,
+        match="features should be a dictionary of `Tensor`s.*return a dict from the input_fn",
+    ):
+        estimator.train(input_fn_of_a_tensor, steps=1)
