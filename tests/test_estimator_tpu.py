@@ -201,9 +201,10 @@ def test_cross_shard_optimizer_refuses_a_keras_optimizer():
         tpu.CrossShardOptimizer(object())
 
 
-def test_one_device_writes_the_one_shard_checkpoint_tpu_estimator_writes(tmp_path):
+@pytest.mark.parametrize("count", [1, 2], ids=["1dev", "2dev"])
+def test_checkpoints_are_one_shard_as_tpu_estimator_writes_them(tmp_path, count):
     # ALBERT's run_classifier renames model.ckpt-N.data-00000-of-00001 itself.
-    estimator = _estimator(tmp_path, ALL_DEVICES[:1], [])
+    estimator = _estimator(tmp_path, ALL_DEVICES[:count], [])
     estimator.train(make_input_fn(X, Y, [], repeat=True), steps=1)
     shards = glob.glob(os.path.join(estimator.model_dir, "model.ckpt-1.data-*"))
     assert [os.path.basename(s) for s in shards] == ["model.ckpt-1.data-00000-of-00001"]

@@ -12,6 +12,7 @@ import tensorflow as tf
 
 from estimator_multigpu import towers
 from estimator_multigpu._model_fn import fn_args
+from estimator_multigpu.estimator import _finite_saver
 from estimator_multigpu.estimator._estimator import Estimator
 from estimator_multigpu.estimator._spec import ModeKeys
 from estimator_multigpu.estimator.tpu import _config, _host_calls, _spec
@@ -260,6 +261,8 @@ class TPUEstimator(Estimator):
             spec = super()._call_model_fn(features, labels, mode, config, replicate)
             host = "/cpu:0" if devices and len(devices) > 1 else None
             spec = _host_calls.attach(spec, self._call.host_calls, host)
+            if devices and mode == ModeKeys.TRAIN:
+                _add_one_shard_saver(self._config)
         finally:
             self._call = None
         return self._with_examples_hook(spec, mode)
@@ -291,6 +294,26 @@ class TPUEstimator(Estimator):
         if not isinstance(spec, _spec.TPUEstimatorSpec):
             return spec
         return _tower_spec(spec, call)
+
+
+def _add_one_shard_saver(config) -> None:
+    """The Estimator's saver, writing one shard as TPUEstimator's checkpoints are.
+
+    TPUEstimator's variables live on one host, so its checkpoints are
+    `model.ckpt-N.data-00000-of-00001`, which scripts (ALBERT's
+    run_classifier) rename by name; a sharded saver over towers' devices
+    would write one file per device.
+    """
+    if tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SAVERS):
+        return
+    saver = _finite_saver.FiniteSaver(
+        sharded=False,
+        max_to_keep=config.keep_checkpoint_max,
+        keep_checkpoint_every_n_hours=config.keep_checkpoint_every_n_hours,
+        defer_build=True,
+        save_relative_paths=True,
+    )
+    tf.compat.v1.add_to_collection(tf.compat.v1.GraphKeys.SAVERS, saver)
 
 
 def _check_tpu_only(embedding_config_spec, export_to_cpu) -> None:
