@@ -48,22 +48,18 @@ def test_uses_are_grouped_per_module_with_counts_and_lines(tmp_path):
     assert "control_flow_ops has no `case`" in found[2].rule.replacement
 
 
-def test_what_tf_slim_lacks_is_reported_at_its_line_and_the_import_switches(
+def test_what_tf_slim_lacks_is_reported_at_its_line_under_a_plain_import(
     tmp_path,
 ):
     use, lacks = "slim.batch_norm(x, is_training=t)", "batch_norm"
     source = (
-        "import tensorflow.contrib.slim as slim\nx = slim.conv2d\n"
-        f"def f(x, t):\n    return {use}\n"
+        f"import tf_slim as slim\nx = slim.conv2d\ndef f(x, t):\n    return {use}\n"
     )
     result = _process(tmp_path, source)
-    assert result.rewritten.startswith("import tf_slim as slim\n")
-    assert f"    return {use}\n" in result.rewritten
     hits = [f for f in result.findings if f.text.startswith("1 use(s): slim." + lacks)]
     assert len(hits) == 1 and hits[0].line == 4 and not hits[0].fixed
     assert "lacks it on TF 2.21" in hits[0].rule.summary
-    core = [f for f in result.findings if f.line == 2]
-    assert core and core[0].fixed
+    assert "slim = emg.tf_slim()" in hits[0].rule.replacement
 
 
 @pytest.mark.parametrize(
@@ -71,10 +67,19 @@ def test_what_tf_slim_lacks_is_reported_at_its_line_and_the_import_switches(
     [
         "slim.tfexample_decoder.Image()",
         "slim.dataset_data_provider.DatasetDataProvider",
+        "slim.batch_norm(x, is_training=t)",
+        "slim.conv2d(x, 2, [3, 3], normalizer_fn=slim.batch_norm)",
+        "slim.local_variable(0.0)",
     ],
-    ids=["tfexample_decoder", "dataset_data_provider"],
+    ids=[
+        "tfexample_decoder",
+        "dataset_data_provider",
+        "batch_norm",
+        "normalizer_fn",
+        "local_variable",
+    ],
 )
-def test_slim_data_modules_bind_slim_through_emg_tf_slim(tmp_path, use):
+def test_slim_modules_tf_slim_lacks_bind_slim_through_emg_tf_slim(tmp_path, use):
     source = (
         "import tensorflow.contrib.slim as slim\nx = slim.conv2d\n"
         f"def f(x, t):\n    return {use}\n"
@@ -83,10 +88,11 @@ def test_slim_data_modules_bind_slim_through_emg_tf_slim(tmp_path, use):
     assert result.rewritten.startswith(
         "import estimator_multigpu as emg\nslim = emg.tf_slim()\nx = slim.conv2d\n"
     )
-    decoder = [f for f in result.findings if "tfexample_decoder" in f.api]
-    assert all(f.fixed for f in decoder)
+    restored = ("tfexample_decoder", "batch_norm", "local_variable")
+    lacking = [f for f in result.findings if f.api.split(".")[3] in restored]
+    assert all(f.fixed for f in lacking)
     after = _process(tmp_path, result.rewritten).findings
-    assert not [f for f in after if "tfexample_decoder" in f.api]
+    assert not [f for f in after if f.api.split(".")[3] in restored]
 
 
 def test_emg_tf_slim_reuses_an_existing_emg_import(tmp_path):
@@ -160,21 +166,23 @@ def bn(x):
 
 net = slim.nets.vgg.vgg_16(tf.zeros([1, 224, 224, 3]), 10)[0]
 print(slim.flatten(slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, [3, 3])).shape, net.shape)
+print("normalized", bn(tf.zeros([2, 4, 4, 3])).shape)
 """
 
 
-def test_a_module_that_keeps_a_lacking_call_imports_and_runs(tmp_path):
+def test_a_module_that_calls_batch_norm_imports_and_runs(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten module needs tf-slim")
     path = tmp_path / "model.py"
     path.write_text(_LACKING_MODULE)
     result = _runner.process(str(path))
-    assert "import tf_slim as slim\nimport tf_slim.nets  # slim.nets\n" in (
+    assert "slim = emg.tf_slim()\nimport tf_slim.nets  # slim.nets\n" in (
         result.rewritten
     )
     _runner.write(result, backup=False)
     proc = run_script(path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "(1, 32) (1, 10)" in proc.stdout
+    assert "normalized (2, 4, 4, 3)" in proc.stdout
 
 
 def test_model_deploy_clones_point_to_replicate_model_fn(tmp_path):
