@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     _contrib_outcomes,
     _exact_calls,
     _learn_names,
+    _private_imports,
 )
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets, Unsafe
 from estimator_multigpu.migrate._rules import Rule
@@ -231,6 +232,7 @@ def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
             covered = {id(n) for n in ast.walk(call.func)}
             yield call, BATCH_NORM_API, batch_norm_rule(call, table, off), covered
     yield from _exact_calls.find(tree, table)
+    yield from _private_imports.find(tree, table)
 
 
 def _run_config_text(node: ast.AST, calls: dict, emg: str) -> str:
