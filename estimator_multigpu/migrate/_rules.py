@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from estimator_multigpu.migrate import _canned_names
+from estimator_multigpu.migrate import _canned_names, _tpu_names
 
 GUIDE = "migration_guide.md"
 
@@ -25,6 +25,7 @@ ANCHORS = {
     "contrib_learn": "contrib-learn",
     "batch_norm": "contrib-batch-norm",
     "dataset_map": "dataset-map-args",
+    "tpu": "tpuestimator",
     "canned": "canned-estimators",
 }
 
@@ -256,6 +257,7 @@ def _estimator_rules() -> dict[str, Rule]:
             "estimator",
             rename=f"emg.estimator.{name}",
         )
+    table.update(_tpu_rules())
     table.update(_canned_rules())
     for name in ("replicate_model_fn", "TowerOptimizer"):
         table[f"tf.contrib.estimator.{name}"] = Rule(
@@ -287,6 +289,39 @@ def _canned_rules() -> dict[str, Rule]:
             instead,
             "canned",
         )
+    return table
+
+
+def _tpu_rules() -> dict[str, Rule]:
+    """TPUEstimator code: its names onto emg.estimator.tpu; TPU-only code found."""
+    table = {}
+    renames = [
+        (f"tf.contrib.tpu.{n}", f"emg.estimator.tpu.{n}")
+        for n in (*_tpu_names.ESTIMATOR_TPU_NAMES, *_tpu_names.CONTRIB_TPU_NAMES)
+    ]
+    renames += [
+        (f"tf.estimator.tpu.{n}", f"emg.estimator.tpu.{n}")
+        for n in (_tpu_names.ESTIMATOR_TPU_NAMES)
+    ]
+    for old, new in renames:
+        gone = "tf.estimator is gone on TF 2.16+"
+        if old.startswith("tf.contrib."):
+            gone = "tf.contrib is gone since TF 2.0"
+        table[old] = Rule(
+            "tpu-estimator",
+            f"{old}: {gone}",
+            f"{new} (with use_tpu=False, on one or N GPUs)",
+            "tpu",
+            rename=new,
+        )
+    for name in _tpu_names.TPU_ONLY:
+        for module in ("tf.contrib.tpu", "tf.tpu"):
+            table[f"{module}.{name}"] = Rule(
+                "tpu-only",
+                _tpu_names.TPU_ONLY_SUMMARY.format(name=f"{module}.{name}"),
+                _tpu_names.TPU_ONLY_REPLACEMENT.format(name=name),
+                "tpu",
+            )
     return table
 
 
