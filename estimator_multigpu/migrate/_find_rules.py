@@ -8,6 +8,7 @@ import dataclasses
 from estimator_multigpu.migrate import (
     _aliases,
     _astutil,
+    _auto_parallel,
     _compat_v1,
     _contrib_calls,
     _contrib_names,
@@ -200,6 +201,11 @@ def tf_examples(m: Module, ctx: ProgramContext) -> list:
 def keras_input_shape(m: Module, ctx: ProgramContext) -> list:
     """Keras first layers whose declared input shape the data contradicts."""
     return _hits(m, _keras_input_shape.find(m.tree))
+
+
+def auto_parallel(m: Module, ctx: ProgramContext) -> list:
+    """Grappler AutoParallel settings, pointed at towers."""
+    return _hits(m, _auto_parallel.find(m.tree))
 
 
 def star_imports(m: Module, ctx: ProgramContext) -> list:

@@ -12,6 +12,7 @@ REGISTRY = Registry(
         Rule("unused-imports", "table", _find_rules.unused_imports),
         Rule("tower-loops", "table", _find_rules.tower_loops),
         Rule("queue-runner-loops", "table", _find_rules.queue_runner_loops),
+        Rule("auto-parallel", "table", _find_rules.auto_parallel),
         Rule(
             "contrib-calls",
             "table",
