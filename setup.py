@@ -23,7 +23,8 @@ setuptools.setup(
         # tf-keras: the Keras 2 DatasetCreator tests (TF_USE_LEGACY_KERAS=1);
         # matplotlib: the plot tests of emg.diagnose and the benchmarks;
         # tf-slim: the migrated slim trainer of the migrate corpus runs;
-        # pandas: emg.estimator.inputs.pandas_input_fn's tests.
+        # pandas: emg.estimator.inputs.pandas_input_fn's tests;
+        # radon: tests/test_complexity (cyclomatic complexity <= 15).
         "test": [
             "pytest>=7",
             "ruff==0.17.6",
@@ -31,6 +32,7 @@ setuptools.setup(
             "matplotlib",
             "tf-slim",
             "pandas",
+            "radon",
         ],
         "dali": ["nvidia-dali-cuda120"],
         # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound

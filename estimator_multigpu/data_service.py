@@ -201,19 +201,27 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _role_problem(args) -> str | None:
+    """Why a flag does not go with the server's role (dispatcher or worker)."""
+    if args.worker and not args.dispatcher_address:
+        return "--worker needs --dispatcher_address=host:port"
+    if args.dispatcher and args.dispatcher_address:
+        return "--dispatcher_address is for --worker; drop it"
+    if args.worker and (args.work_dir or args.worker_timeout_ms):
+        return "--work_dir and --worker_timeout_ms are for --dispatcher"
+    if args.dispatcher and args.heartbeat_interval_ms:
+        return "--heartbeat_interval_ms is for --worker"
+    if args.dispatcher and args.connect_timeout is not None:
+        return "--connect_timeout is for --worker"
+    return None
+
+
 def _check(parser: argparse.ArgumentParser, args) -> None:
     if args.port is not None and not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, got {args.port}")
-    if args.worker and not args.dispatcher_address:
-        parser.error("--worker needs --dispatcher_address=host:port")
-    if args.dispatcher and args.dispatcher_address:
-        parser.error("--dispatcher_address is for --worker; drop it")
-    if args.worker and (args.work_dir or args.worker_timeout_ms):
-        parser.error("--work_dir and --worker_timeout_ms are for --dispatcher")
-    if args.dispatcher and args.heartbeat_interval_ms:
-        parser.error("--heartbeat_interval_ms is for --worker")
-    if args.dispatcher and args.connect_timeout is not None:
-        parser.error("--connect_timeout is for --worker")
+    problem = _role_problem(args)
+    if problem:
+        parser.error(problem)
     if args.connect_timeout is not None and not args.connect_timeout > 0:
         parser.error(
             f"--connect_timeout must be > 0 seconds, got {args.connect_timeout:g}"

@@ -1,4 +1,4 @@
-"""slim model_deploy clones (train_image_classifier.py's shape) rewritten to `emg.towers.create_clones`.
+"""slim model_deploy clones (create_clones, optimize_clones, apply_gradients) rewritten to `emg.towers.create_clones`.
 
 `clones = model_deploy.create_clones(config, clone_fn, args)` becomes
 `emg.towers.create_clones(clone_fn, args, devices=emg.devices.resolve(
@@ -14,6 +14,7 @@ helpers (variables_device(), inputs_device(), optimizer_device()).
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from estimator_multigpu.migrate import (
     _astutil,
@@ -74,12 +75,21 @@ def _apply(block, start: int, grads: str, optimizer: str):
     return None
 
 
-def _plan(block, table, off: Offsets, emg: str, hoist=None):
-    """The edits for the clones in `block`, or None.
+@dataclasses.dataclass
+class _Clones:
+    """The statements of one create_clones ... optimize_clones ... apply shape."""
 
-    `hoist(create statement, count text)`: the `_device_hoist.Hoist` that
-    resolves the devices early, or None to resolve them in the call.
-    """
+    create: ast.Assign
+    optimize: ast.Assign
+    apply: ast.Assign
+    clones: str  # the clones list's name
+    config: str  # the DeploymentConfig's spelling
+    count: str  # the clone count's text
+    optimizer: str
+
+
+def _created(block, table, off: Offsets):
+    """(index, create statement, at, optimize statement, count), or None."""
     index, create = _assigned(block, table, "create_clones")
     at, optimize = _assigned(block, table, "optimize_clones")
     if create is None or optimize is None or at < index:
@@ -87,49 +97,85 @@ def _plan(block, table, off: Offsets, emg: str, hoist=None):
     call = create.value
     if len(call.args) < 2 or call.keywords or len(create.targets) != 1:
         return None
-    clones, config = ast.unparse(create.targets[0]), ast.unparse(call.args[0])
+    config = ast.unparse(call.args[0])
     count = _num_clones(block, index, config, table, off)
-    opt_call = optimize.value
-    target = optimize.targets[0]
-    if (
-        count is None
-        or len(opt_call.args) != 2
-        or ast.unparse(opt_call.args[0]) != clones
-        or {k.arg for k in opt_call.keywords} - {"var_list"}
-        or not (isinstance(target, ast.Tuple) and len(target.elts) == 2)
-    ):
+    return None if count is None else (create, at, optimize, count)
+
+
+def _optimized(optimize: ast.Assign, clones: str) -> bool:
+    """Whether `optimize` is `total, grads = optimize_clones(clones, opt[, var_list])`."""
+    call, target = optimize.value, optimize.targets[0]
+    return (
+        len(call.args) == 2
+        and ast.unparse(call.args[0]) == clones
+        and not {k.arg for k in call.keywords} - {"var_list"}
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+    )
+
+
+def _recognise(block, table, off: Offsets) -> _Clones | None:
+    """The clones shape in `block`, or None when it is not the canonical one."""
+    created = _created(block, table, off)
+    if created is None:
         return None
-    optimizer, grads = ast.unparse(opt_call.args[1]), ast.unparse(target.elts[1])
+    create, at, optimize, count = created
+    clones = ast.unparse(create.targets[0])
+    if not _optimized(optimize, clones):
+        return None
+    optimizer = ast.unparse(optimize.value.args[1])
+    grads = ast.unparse(optimize.targets[0].elts[1])
     apply = _apply(block, at, grads, optimizer)
     read = sum(_astutil.reads(s)[grads] for s in block)
-    if (
-        apply is None
-        or read != 1
-        or not all(_tower_rewrite.alone(off, s) for s in (create, optimize, apply))
-    ):
+    if apply is None or read != 1:
         return None
+    if not all(_tower_rewrite.alone(off, s) for s in (create, optimize, apply)):
+        return None
+    config = ast.unparse(create.value.args[0])
+    return _Clones(create, optimize, apply, clones, config, count, optimizer)
+
+
+def _minimize_text(c: _Clones, off: Offsets) -> str:
+    """`total, train_op = clones.minimize(optimizer, ...)` for the optimize line."""
+    keywords = c.optimize.value.keywords
+    args = [c.optimizer] + [f"var_list={off.text(k.value)}" for k in keywords]
+    args += [f"global_step={off.text(k.value)}" for k in c.apply.value.keywords]
+    text = f"{off.text(c.optimize.targets[0].elts[0])}, {off.text(c.apply.targets[0])}"
+    return text + f" = {c.clones}.minimize({', '.join(args)})"
+
+
+def _scope_edits(block, c: _Clones, off: Offsets) -> list:
+    """`clone_scope(0)` of the config becomes `""` (the first clone's scope)."""
+    return [
+        off.replace(node, '""')
+        for node in _astutil.walk_scope(block)
+        if isinstance(node, ast.Call)
+        and _astutil.call_target(node) == "clone_scope"
+        and ast.unparse(node.func.value) == c.config
+        and [ast.unparse(a) for a in node.args] == ["0"]
+    ]
+
+
+def _plan(block, table, off: Offsets, emg: str, hoist=None):
+    """The edits for the clones in `block`, or None.
+
+    `hoist(create statement, count text)`: the `_device_hoist.Hoist` that
+    resolves the devices early, or None to resolve them in the call.
+    """
+    c = _recognise(block, table, off)
+    if c is None:
+        return None
+    call = c.create.value
     rest = ", ".join(off.text(a) for a in call.args[1:])
-    early = hoist(create, count) if hoist else None
-    devices = early.name if early else f"{emg}.devices.resolve(num_gpus={count})"
+    early = hoist(c.create, c.count) if hoist else None
+    devices = early.name if early else f"{emg}.devices.resolve(num_gpus={c.count})"
     edits = [
         off.replace(call, f"{emg}.towers.create_clones({rest}, devices={devices})")
     ]
     edits += [early.edit] if early else []
-    args = [optimizer] + [f"var_list={off.text(k.value)}" for k in opt_call.keywords]
-    args += [f"global_step={off.text(k.value)}" for k in apply.value.keywords]
-    text = f"{off.text(target.elts[0])}, {off.text(apply.targets[0])}"
-    text += f" = {clones}.minimize({', '.join(args)})"
-    edits.append(off.replace(optimize, text))
-    edits.append(_tower_rewrite.delete_lines(off, apply))
-    for node in _astutil.walk_scope(block):
-        if (
-            isinstance(node, ast.Call)
-            and _astutil.call_target(node) == "clone_scope"
-            and ast.unparse(node.func.value) == config
-            and [ast.unparse(a) for a in node.args] == ["0"]
-        ):
-            edits.append(off.replace(node, '""'))
-    return edits
+    edits.append(off.replace(c.optimize, _minimize_text(c, off)))
+    edits.append(_tower_rewrite.delete_lines(off, c.apply))
+    return edits + _scope_edits(block, c, off)
 
 
 def edits(tree, table, off: Offsets, findings, out: list, emg: str) -> list:

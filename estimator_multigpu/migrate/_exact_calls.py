@@ -44,6 +44,27 @@ def _tf2_order(call: ast.Call) -> bool:
     return "label" in first or "logit" in second or "target" in first
 
 
+def _call_shape(call: ast.Call, api: str | None, table):
+    """(rule, covers the call's name) for a call shape rewritten here, else None."""
+    if (
+        api in _loss_args.TF0
+        and call.args
+        and _loss_args.fits(call, _loss_args.TF0[api])
+    ):
+        rule = _rules.TF2_ORDER_RULE if _tf2_order(call) else _rules.TF0_LOSS_RULE
+        return rule, False
+    if api and _loss_args.is_flipped(api):
+        name = api.rsplit("deprecated_flipped_", 1)[1]
+        fits = _loss_args.fits(call, _loss_args.FLIPPED[name])
+        return (_rules.FLIPPED_LOSS_RULE, True) if fits else None
+    if api == _REPLICATE and _replicate_args.no_reduction(call, table):
+        return _replicate_args.NONE_RULE, True
+    if api == _PRINT and not _options_of(call, table)[1]:
+        # The options constant keeps its own finding (and name rewrite).
+        return _rules.TFPROF_RULE, True
+    return None
+
+
 def find(tree: ast.AST, table: _aliases.AliasTable):
     """Yields (node, api, rule, covered) for the call shapes rewritten here.
 
@@ -51,25 +72,11 @@ def find(tree: ast.AST, table: _aliases.AliasTable):
     """
     for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
         api = table.resolve_tf(call.func)
-        if (
-            api in _loss_args.TF0
-            and call.args
-            and _loss_args.fits(call, _loss_args.TF0[api])
-        ):
-            rule = _rules.TF2_ORDER_RULE if _tf2_order(call) else _rules.TF0_LOSS_RULE
-            yield call.func, api, rule, set()
-        elif api and _loss_args.is_flipped(api):
-            name = api.rsplit("deprecated_flipped_", 1)[1]
-            if _loss_args.fits(call, _loss_args.FLIPPED[name]):
-                covered = {id(n) for n in ast.walk(call.func)}
-                yield call.func, api, _rules.FLIPPED_LOSS_RULE, covered
-        elif api == _REPLICATE and _replicate_args.no_reduction(call, table):
-            covered = {id(n) for n in ast.walk(call.func)}
-            yield call.func, api, _replicate_args.NONE_RULE, covered
-        elif api == _PRINT and not _options_of(call, table)[1]:
-            # The options constant keeps its own finding (and name rewrite).
-            covered = {id(n) for n in ast.walk(call.func)}
-            yield call.func, api, _rules.TFPROF_RULE, covered
+        shape = _call_shape(call, api, table)
+        if shape is not None:
+            rule, covers = shape
+            covered = {id(n) for n in ast.walk(call.func)} if covers else set()
+            yield call.func, api, rule, covered
 
 
 def _options_of(call: ast.Call, table) -> tuple[ast.expr | None, str | None]:
@@ -229,18 +236,9 @@ def _assigned_once(stmt: ast.AST, name: str, parents) -> tuple[ast.AST, int] | N
     return (scope, _astutil.reads(scope)[name]) if len(writes) == 1 else None
 
 
-def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
-    """`len([x for x in device_lib.list_local_devices() if x.device_type ==
-    'GPU'])` (inline, or over a local holding the list) -> len(emg.devices.resolve())."""
-    call = calls.get(id(f.node))
-    if call is None or call.args or call.keywords:
-        raise Unsafe("not a plain list_local_devices() call")
-    parent = parents.get(id(call))
-    if isinstance(parent, ast.comprehension) and parent.iter is call:
-        found = _gpu_list(parents.get(id(parent)), parents, emg)
-        if found is not None:
-            return [off.replace(*found)]
-    stmt = parent
+def _counted_local(stmt, parents, emg: str):
+    """(the local's name, the count's (node, text)) for `name = list_local_devices()`
+    read once, by a GPU count."""
     if not (
         isinstance(stmt, ast.Assign)
         and len(stmt.targets) == 1
@@ -259,10 +257,25 @@ def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
     gen = parents.get(id(use))
     if not isinstance(gen, ast.comprehension) or gen.iter is not use:
         raise Unsafe(f"`{name}` is not only counted")
-    found = _gpu_list(parents.get(id(gen)), parents, emg)
-    if found is None:
+    counted = _gpu_list(parents.get(id(gen)), parents, emg)
+    if counted is None:
         raise Unsafe(f"`{name}` is not only counted")
-    start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)
+    return counted
+
+
+def _device_edits(f, off: Offsets, calls, parents, emg: str) -> list[Edit]:
+    """`len([x for x in device_lib.list_local_devices() if x.device_type ==
+    'GPU'])` (inline, or over a local holding the list) -> len(emg.devices.resolve())."""
+    call = calls.get(id(f.node))
+    if call is None or call.args or call.keywords:
+        raise Unsafe("not a plain list_local_devices() call")
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.comprehension) and parent.iter is call:
+        found = _gpu_list(parents.get(id(parent)), parents, emg)
+        if found is not None:
+            return [off.replace(*found)]
+    found = _counted_local(parent, parents, emg)
+    start, end = off.line_start(parent.lineno), off.line_end(parent.end_lineno)
     return [Edit(start, end, ""), off.replace(*found)]
 
 

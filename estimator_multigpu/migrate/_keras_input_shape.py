@@ -2,7 +2,7 @@
 
 TF 1.x Keras models did not check a call's input against the first layer's
 `input_shape`, so 2018 code exported with a serving placeholder of another
-shape holding the same number of values (tensorflow/models official/mnist:
+shape holding the same number of values (e.g.
 `Reshape(target_shape=..., input_shape=(28 * 28,))` fed a `[None, 28, 28]`
 placeholder), and the model's own `Reshape` fixed it up. tf-keras 2 and Keras
 3 check: the export fails with `Input 0 of layer ... is incompatible`. The

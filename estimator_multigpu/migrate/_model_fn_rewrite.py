@@ -1,4 +1,4 @@
-"""A tower loop inside a model_fn (cifar10_estimator shape), rewritten to one tower per call.
+"""A tower loop inside a model_fn, rewritten to one tower per call.
 
 The loop runs once (`range(1)`: its lists hold the one tower, the inline
 averaging and the `tf.concat`/`reduce_mean` over towers see one entry), its
@@ -76,37 +76,51 @@ def _loops(func: ast.FunctionDef, table):
     ]
 
 
+def _range_name(loop: ast.For) -> str | None:
+    """`n` for `for ... in range(n)` (or xrange) over a plain name, else None."""
+    it = loop.iter
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id in ("range", "xrange")
+        and len(it.args) == 1
+        and isinstance(it.args[0], ast.Name)
+    ):
+        return it.args[0].id
+    return None
+
+
+def _sources(func, name: str, params: list[str]) -> set[str] | None:
+    """The parameters `name` is assigned from in `func` (`= 1` aside), or None
+    when it is assigned anything else."""
+    sources = set()
+    for node in _astutil.walk_scope(func.body):
+        if not isinstance(node, ast.Assign):
+            continue
+        if [ast.unparse(t) for t in node.targets] != [name]:
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in params:
+            sources.add(value.id)
+        elif not (isinstance(value, ast.Constant) and value.value == 1):
+            return None
+    return sources
+
+
 def _count_param(loop: ast.For, func, outer) -> str | None:
     """The enclosing function's parameter the loop's count comes from.
 
     `range(num_gpus)`, or `range(num_devices)` with `num_devices = num_gpus`
     (and `num_devices = 1` for no GPU) in the model_fn.
     """
-    it = loop.iter
-    if not (
-        isinstance(it, ast.Call)
-        and isinstance(it.func, ast.Name)
-        and it.func.id in ("range", "xrange")
-        and len(it.args) == 1
-        and isinstance(it.args[0], ast.Name)
-        and outer is not None
-    ):
+    name = _range_name(loop)
+    if name is None or outer is None:
         return None
     params = [a.arg for a in outer.args.args]
-    name = it.args[0].id
     if name in params:
         return name
-    sources = set()
-    for node in _astutil.walk_scope(func.body):
-        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == [
-            name
-        ]:
-            value = node.value
-            if isinstance(value, ast.Name) and value.id in params:
-                sources.add(value.id)
-            elif not (isinstance(value, ast.Constant) and value.value == 1):
-                return None
-    return sources.pop() if len(sources) == 1 else None
+    sources = _sources(func, name, params)
+    return sources.pop() if sources and len(sources) == 1 else None
 
 
 def _argument(call: ast.Call, outer: ast.FunctionDef, param: str):

@@ -123,6 +123,16 @@ def _alone(off: Offsets, stmt: ast.stmt) -> bool:
     return not before.strip() and (not after or after.startswith(b"#"))
 
 
+def _drop(f, off: Offsets, parents) -> Edit:
+    """The edit that drops loop `f.node` (`pass` when it is alone in its block)."""
+    start = off.line_start(f.node.lineno)
+    edit = Edit(start, off.line_end(f.node.end_lineno), "")
+    if len(parents.get(id(f.node), [])) == 1:
+        indent = off.lines[f.node.lineno - 1][: f.node.col_offset]
+        edit = Edit(edit.start, edit.end, f"{indent}pass{off.newline}")
+    return edit
+
+
 def edits(tree, off: Offsets, findings, prior: list[Edit], notes, why=None):
     """Drops the loops (a lone one becomes `pass`); marks their findings fixed.
 
@@ -145,11 +155,7 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], notes, why=None):
     for f in findings:
         if f.fixed or f.api != API or not _alone(off, f.node):
             continue
-        start = off.line_start(f.node.lineno)
-        edit = Edit(start, off.line_end(f.node.end_lineno), "")
-        if len(parents.get(id(f.node), [])) == 1:
-            indent = off.lines[f.node.lineno - 1][: f.node.col_offset]
-            edit = Edit(edit.start, edit.end, f"{indent}pass{off.newline}")
+        edit = _drop(f, off, parents)
         if any(e.start < edit.end and edit.start < e.end for e in out):
             continue
         out.append(edit)

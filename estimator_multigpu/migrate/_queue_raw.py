@@ -75,42 +75,71 @@ def find(tree: ast.Module, table: _aliases.AliasTable):
     return found, refused
 
 
-def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
+def _queue_name(scope, assign: ast.Assign, nodes) -> tuple[str, list[ast.Name]]:
+    """The queue's name and its Name nodes, if it is bound once, in `scope` only."""
     target = assign.targets[0] if len(assign.targets) == 1 else None
     if not isinstance(target, ast.Name):
         raise NotAChain("the queue is not assigned to a plain name")
     name = target.id
-    nodes = list(_astutil.walk_scope([scope]))
     names = [n for n in nodes if isinstance(n, ast.Name) and n.id == name]
     if sum(not _load(n) for n in names) != 1:
-        why, also = (
-            f"`{name}` is assigned more than once",
-            _enqueue_problem(nodes, names),
-        )
+        why = f"`{name}` is assigned more than once"
+        also = _enqueue_problem(nodes, names)
         raise NotAChain(f"{why}; also {also}" if also else why)
     if _astutil.reads(scope)[name] != sum(_load(n) for n in names):
         raise NotAChain(f"`{name}` is used in a nested function")
+    return name, names
+
+
+@dataclasses.dataclass
+class _Uses:
+    """How the queue's uses are told apart: the calls of the scope, by part."""
+
+    methods: dict  # id(receiver) -> the method call on it
+    firsts: dict  # id(first argument) -> the call it is passed to
+    tainted: set  # names bound to reader/queue reads
+
+    @classmethod
+    def of(cls, nodes) -> _Uses:
+        return cls(*call_maps(nodes), _tainted(nodes))
+
+
+def call_maps(nodes) -> tuple[dict, dict]:
+    """(id(receiver) -> the method call on it, id(first argument) -> the call
+    it is passed to) over the calls among `nodes`."""
     calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
     methods = {
         id(n.value): calls.get(id(n)) for n in nodes if isinstance(n, ast.Attribute)
     }
     firsts = {id(a): n for n in calls.values() for a in n.args[:1]}
-    dequeues, runners, tainted = [], [], _tainted(nodes)
+    return methods, firsts
+
+
+def _sort_use(use, name, uses: _Uses, table, dequeues, runners) -> None:
+    """Files one read of the queue: an enqueue (checked), dequeue or runner."""
+    call = uses.methods.get(id(use))
+    if call is not None and call.func.attr in ENQUEUES:
+        _check_enqueued(call, uses.tainted)
+    elif call is not None and call.func.attr in DEQUEUES:
+        dequeues.append(call)
+    elif id(use) in uses.firsts and (
+        table.resolve_tf(uses.firsts[id(use)].func) in RUNNER_NAMES
+    ):
+        runners.append(uses.firsts[id(use)])
+    else:
+        raise NotAChain(
+            f"line {use.lineno}: `{name}` is used other than by enqueue, "
+            "dequeue or QueueRunner calls"
+        )
+
+
+def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
+    nodes = list(_astutil.walk_scope([scope]))
+    name, names = _queue_name(scope, assign, nodes)
+    uses = _Uses.of(nodes)
+    dequeues, runners = [], []
     for use in (n for n in names if _load(n)):
-        call = methods.get(id(use))
-        if call is not None and call.func.attr in ENQUEUES:
-            _check_enqueued(call, tainted)
-        elif call is not None and call.func.attr in DEQUEUES:
-            dequeues.append(call)
-        elif (
-            id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in RUNNER_NAMES
-        ):
-            runners.append(firsts[id(use)])
-        else:
-            raise NotAChain(
-                f"line {use.lineno}: `{name}` is used other than by enqueue, "
-                "dequeue or QueueRunner calls"
-            )
+        _sort_use(use, name, uses, table, dequeues, runners)
     adds = runner_adds(scope, nodes, runners, table)
     kind = queue_kind(table, assign.value)
     return RawQueue(assign.value, kind, dequeues, runners, adds, scope)
@@ -179,29 +208,18 @@ def _tainted(nodes) -> set[str]:
     return out
 
 
-def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
-    """The add_queue_runner calls that register `runners`.
-
-    Raises:
-      NotAChain: if a runner is used otherwise (a TF1 add_queue_runner or
-        start_queue_runners would meet the drop-in's runner).
-    """
-    adds = [
-        n
-        for n in nodes
-        if isinstance(n, ast.Call) and table.resolve_tf(n.func) in _ADD and n.args
-    ]
-    direct = {id(a.args[0]) for a in adds}
+def _bound_runners(nodes, runners: list[ast.Call]) -> dict[str, ast.Call]:
+    """name -> runner, for `name = QueueRunner(...)` of one of `runners`."""
     bound = {}
     for node in nodes:
         if isinstance(node, ast.Assign) and any(node.value is r for r in runners):
             if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 bound[node.targets[0].id] = node.value
-    out = []
-    for add in adds:
-        arg = add.args[0]
-        if any(arg is r for r in runners) or getattr(arg, "id", None) in bound:
-            out.append(add)
+    return bound
+
+
+def _check_runner_uses(scope, nodes, runners, bound, out, direct) -> None:
+    """Refuses a runner used other than by the add_queue_runner calls `out`."""
     for name in bound:
         if _astutil.reads(scope)[name] != sum(
             getattr(a.args[0], "id", None) == name for a in out
@@ -216,6 +234,29 @@ def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
                     f"line {runner.lineno}: the QueueRunner is used other than by "
                     "add_queue_runner"
                 )
+
+
+def runner_adds(scope, nodes, runners: list[ast.Call], table) -> list[ast.Call]:
+    """The add_queue_runner calls that register `runners`.
+
+    Raises:
+      NotAChain: if a runner is used otherwise (a TF1 add_queue_runner or
+        start_queue_runners would meet the drop-in's runner).
+    """
+    adds = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Call) and table.resolve_tf(n.func) in _ADD and n.args
+    ]
+    direct = {id(a.args[0]) for a in adds}
+    bound = _bound_runners(nodes, runners)
+    out = [
+        add
+        for add in adds
+        if any(add.args[0] is r for r in runners)
+        or getattr(add.args[0], "id", None) in bound
+    ]
+    _check_runner_uses(scope, nodes, runners, bound, out, direct)
     return out
 
 

@@ -77,33 +77,48 @@ def _source_params(block, raw, table) -> dict:
     return out
 
 
-def _loop(block, i, table) -> tuple[ast.Assign, ast.For, str] | None:
-    start, loop = block[i], block[i + 1] if i + 1 < len(block) else None
-    if not (
-        isinstance(start, ast.Assign)
-        and len(start.targets) == 1
-        and isinstance(start.targets[0], ast.Name)
-        and isinstance(start.value, ast.List)
-        and not start.value.elts
-        and isinstance(loop, ast.For)
+def _empty_list(stmt) -> bool:
+    """Whether `stmt` is `name = []`."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.List)
+        and not stmt.value.elts
+    )
+
+
+def _range_loop(loop) -> bool:
+    """Whether `loop` is `for i in range(n):` (or xrange) with no else."""
+    return (
+        isinstance(loop, ast.For)
         and isinstance(loop.target, ast.Name)
         and not loop.orelse
         and isinstance(loop.iter, ast.Call)
         and getattr(loop.iter.func, "id", None) in ("range", "xrange")
         and len(loop.iter.args) == 1
-    ):
+    )
+
+
+def _appends(stmt, name: str) -> bool:
+    """Whether `stmt` is `name.append([...])` (or a tuple)."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "append"
+        and getattr(call.func.value, "id", None) == name
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.List | ast.Tuple)
+    )
+
+
+def _loop(block, i, table) -> tuple[ast.Assign, ast.For, str] | None:
+    start, loop = block[i], block[i + 1] if i + 1 < len(block) else None
+    if not (_empty_list(start) and _range_loop(loop)):
         return None
     name = start.targets[0].id
-    last = loop.body[-1]
-    if not (
-        isinstance(last, ast.Expr)
-        and isinstance(last.value, ast.Call)
-        and isinstance(last.value.func, ast.Attribute)
-        and last.value.func.attr == "append"
-        and getattr(last.value.func.value, "id", None) == name
-        and len(last.value.args) == 1
-        and isinstance(last.value.args[0], ast.List | ast.Tuple)
-    ):
+    if not _appends(loop.body[-1], name):
         return None
     return start, loop, name
 

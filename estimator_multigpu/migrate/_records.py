@@ -1,6 +1,6 @@
-"""Record objects (`result = CIFAR10Record(); result.label = ...; return result`) flattened to names.
+"""Record objects (`result = ImageRecord(); result.label = ...; return result`) flattened to names.
 
-The TF1 tutorials' readers return an empty-class instance whose attributes
+A TF1 reader helper of this shape returns an empty-class instance whose attributes
 hold the decoded fields. Flattened, the reader returns the fields its callers
 read and the callers unpack them, which is the reader-helper shape that the
 queue-chain rewrite already takes over.

@@ -70,8 +70,9 @@ def _top_call(stmt: ast.stmt, name: str) -> ast.Call | None:
     return value if call_target(value) == name else None
 
 
-def _gradients(body):
-    """(compute statement, append statement, loss, optimizer, list, var_list)."""
+def _compute(body) -> tuple[ast.Assign, str, dict]:
+    """The one `grads = opt.compute_gradients(loss[, var_list=...])`, its
+    target's text and its keywords."""
     computes = [s for s in body if _top_call(s, "compute_gradients")]
     if len(computes) != 1 or not isinstance(computes[0], ast.Assign):
         raise NotCanonical("the tower has no one `grads = opt.compute_gradients(loss)`")
@@ -88,6 +89,13 @@ def _gradients(body):
             f"line {compute.lineno}: expect `{grads} = opt.compute_gradients(loss)`"
             " (var_list= allowed)"
         )
+    return compute, grads, kw
+
+
+def _gradients(body):
+    """(compute statement, append statement, loss, optimizer, list, var_list)."""
+    compute, grads, kw = _compute(body)
+    call = compute.value
     appends = [
         s
         for s in body
@@ -205,6 +213,16 @@ def _position(node: ast.AST) -> tuple[int, int]:
     return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
 
 
+def _comprehension_own(nodes) -> set[int]:
+    """The ids of the names each comprehension among `nodes` binds for itself."""
+    own = set()
+    for node in nodes:
+        if isinstance(node, _COMPREHENSIONS):
+            bound = set().union(*(_astutil.writes(g.target) for g in node.generators))
+            own |= {id(n) for n in ast.walk(node) if getattr(n, "id", None) in bound}
+    return own
+
+
 def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
     """(names read, names written) in `scope` outside the loop statement
     (a comprehension's own variables are its own)."""
@@ -212,20 +230,10 @@ def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
     walk = ast.walk(scope) if isinstance(scope, ast.Module) else (
         _astutil.walk_scope(scope.body))  # fmt: skip
     nodes = [n for n in walk if id(n) not in inside]
-    own = set()
-    for node in nodes:
-        if isinstance(node, _COMPREHENSIONS):
-            bound = set().union(*(_astutil.writes(g.target) for g in node.generators))
-            own |= {id(n) for n in ast.walk(node) if getattr(n, "id", None) in bound}
-    nodes = [n for n in nodes if id(n) not in own]
-    read = {
-        n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    }
-    written = {
-        n.id
-        for n in nodes
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-    }
+    own = _comprehension_own(nodes)
+    names = [n for n in nodes if id(n) not in own and isinstance(n, ast.Name)]
+    read = {n.id for n in names if isinstance(n.ctx, ast.Load)}
+    written = {n.id for n in names if not isinstance(n.ctx, ast.Load)}
     return read, written
 
 
@@ -341,14 +349,11 @@ def _lines(off: Offsets, body, keep, edits, indent: str) -> list[str]:
     return out
 
 
-def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
-    """The statements that replace the loop: the optimizer, then `def name(...)`."""
-    indent, step = _indent(off, td.tl.stmt)
-    inner = indent + step
-    nl = off.newline
-    out = []
-    if td.hoisted is not None:
-        out.append(indent + off.text(td.hoisted))
+def _head_lines(td: TowerDef, off: Offsets, indent: str, name: str) -> list[str]:
+    """The optimizer, the exported names' `= None` and `def name(...):` with its
+    nonlocal or global line."""
+    inner = indent + _indent(off, td.tl.stmt)[1]
+    out = [indent + off.text(td.hoisted)] if td.hoisted is not None else []
     if td.function:
         out += [f"{indent}{n} = None" for n in td.exported if n not in td.elsewhere]
     out.append("")
@@ -356,15 +361,31 @@ def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
     if td.exported:
         keyword = "nonlocal" if td.function else "global"
         out.append(f"{inner}{keyword} {', '.join(td.exported)}")
+    return out
+
+
+def _index_lines(td: TowerDef, inner: str, emg: str) -> list[str]:
+    """`i = emg.towers.tower_index()` when the body reads the loop variable,
+    and the first-tower flags."""
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
     used = set().union(*(_astutil.reads(s) for s in kept)) | set(td.exported)
     if td.scope_call is not None:
         used |= set(_astutil.reads(td.scope_call))
+    out = []
     if var in used or td.flags:
         out.append(f"{inner}{var} = {emg}.towers.tower_index()")
     for flag, first in td.flags:
         out.append(f"{inner}{flag} = True if {var} > 0 else {first}")
+    return out
+
+
+def def_text(td: TowerDef, off: Offsets, emg: str, tf: str, name: str) -> str:
+    """The statements that replace the loop: the optimizer, then `def name(...)`."""
+    indent, step = _indent(off, td.tl.stmt)
+    inner = indent + step
+    nl = off.newline
+    out = _head_lines(td, off, indent, name) + _index_lines(td, inner, emg)
     edits = [off.replace(node, param) for node, param in td.inline]
     body = inner
     if td.scope_call is not None:

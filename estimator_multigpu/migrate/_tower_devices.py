@@ -10,20 +10,25 @@ from estimator_multigpu.migrate._edits import Offsets
 _GPU_INDEX = re.compile(r"/(device:)?gpu:\{\}", re.IGNORECASE)
 
 
-def _device_template(device: ast.expr, var: str) -> str | None:
-    """`device` as a template with `{}` for loop variable `var`, else None.
+def _is_var(node: ast.AST, var: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == var
 
-    `'/gpu:%d' % i`, `'/gpu:{}'.format(i)` and `f'/gpu:{i}'` give `'/gpu:{}'`.
-    """
-    is_var = lambda node: isinstance(node, ast.Name) and node.id == var  # noqa: E731
+
+def _percent_template(device: ast.expr, var: str) -> str | None:
+    """`'/gpu:%d' % i` -> `'/gpu:{}'`, else None."""
     if (
         isinstance(device, ast.BinOp)
         and isinstance(device.op, ast.Mod)
         and isinstance(device.left, ast.Constant)
         and isinstance(device.left.value, str)
-        and is_var(device.right)
+        and _is_var(device.right, var)
     ):
         return re.sub(r"%[ds]", "{}", device.left.value)
+    return None
+
+
+def _format_template(device: ast.expr, var: str) -> str | None:
+    """`'/gpu:{}'.format(i)` -> `'/gpu:{}'`, else None."""
     if (
         isinstance(device, ast.Call)
         and isinstance(device.func, ast.Attribute)
@@ -32,19 +37,36 @@ def _device_template(device: ast.expr, var: str) -> str | None:
         and isinstance(device.func.value.value, str)
         and len(device.args) == 1
         and not device.keywords
-        and is_var(device.args[0])
+        and _is_var(device.args[0], var)
     ):
         return device.func.value.value
-    if isinstance(device, ast.JoinedStr):
-        parts = []
-        for value in device.values:
-            if isinstance(value, ast.Constant):
-                parts.append(str(value.value))
-            elif isinstance(value, ast.FormattedValue) and is_var(value.value):
-                parts.append("{}")
-            else:
-                return None
-        return "".join(parts)
+    return None
+
+
+def _fstring_template(device: ast.expr, var: str) -> str | None:
+    """`f'/gpu:{i}'` -> `'/gpu:{}'`, else None."""
+    if not isinstance(device, ast.JoinedStr):
+        return None
+    parts = []
+    for value in device.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue) and _is_var(value.value, var):
+            parts.append("{}")
+        else:
+            return None
+    return "".join(parts)
+
+
+def _device_template(device: ast.expr, var: str) -> str | None:
+    """`device` as a template with `{}` for loop variable `var`, else None.
+
+    `'/gpu:%d' % i`, `'/gpu:{}'.format(i)` and `f'/gpu:{i}'` give `'/gpu:{}'`.
+    """
+    for template in (_percent_template, _format_template, _fstring_template):
+        found = template(device, var)
+        if found is not None:
+            return found
     return None
 
 

@@ -1,8 +1,8 @@
 """Initializers in a module whose tower loop was rewritten also cover local variables.
 
 `emg.towers` makes the variables a later tower creates for itself (an
-`ExponentialMovingAverage.apply` of the tower's losses, as research/inception
-does in every tower) LOCAL variables, so checkpoints move between device
+`ExponentialMovingAverage.apply` of the tower's losses, made in every
+tower) LOCAL variables, so checkpoints move between device
 counts. A script that initializes with `tf.global_variables_initializer()` in
 a plain Session would leave them uninitialized; the rewrite makes that
 initializer `tf.group(<it>, tf.local_variables_initializer())`.

@@ -127,6 +127,27 @@ def _assigned_call(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
     return None
 
 
+def _computes(call, loss: str) -> bool:
+    """Whether `call` is `opt.compute_gradients(loss)`."""
+    return (
+        isinstance(call, ast.Call)
+        and call_target(call) == "compute_gradients"
+        and isinstance(call.func, ast.Attribute)
+        and [ast.unparse(a) for a in call.args] == [loss]
+        and not call.keywords
+    )
+
+
+def _appends(append, value: str) -> bool:
+    """Whether `append` is `L.append(value)` on a plain name."""
+    return (
+        call_target(append) == "append"
+        and isinstance(append.func.value, ast.Name)
+        and len(append.args) == 1
+        and ast.unparse(append.args[0]) == value
+    )
+
+
 def _gradients(stmts: list[ast.stmt], loss: str):
     """(optimizer, list name) for `g = opt.compute_gradients(loss); L.append(g)`."""
     grads = None
@@ -138,17 +159,7 @@ def _gradients(stmts: list[ast.stmt], loss: str):
     else:
         raise NotCanonical("after the loss, expect only compute_gradients and append")
     append = stmts[0].value if isinstance(stmts[0], ast.Expr) else None
-    if not (
-        isinstance(call, ast.Call)
-        and call_target(call) == "compute_gradients"
-        and isinstance(call.func, ast.Attribute)
-        and [ast.unparse(a) for a in call.args] == [loss]
-        and not call.keywords
-        and call_target(append) == "append"
-        and isinstance(append.func.value, ast.Name)
-        and len(append.args) == 1
-        and ast.unparse(append.args[0]) == (grads or ast.unparse(call))
-    ):
+    if not (_computes(call, loss) and _appends(append, grads or ast.unparse(call))):
         raise NotCanonical(
             "the tower does not end in `grads = opt.compute_gradients(loss)` "
             "and `tower_grads.append(grads)`"
@@ -173,6 +184,35 @@ def split_of(block, before: int, name: str, table) -> ast.expr | None:
     return None
 
 
+def _shard(arg, target, block, index, table):
+    """(arg, batch) for an `X[i]` shard of `X = tf.split(batch, N)`, else None."""
+    if not (
+        isinstance(arg, ast.Subscript)
+        and isinstance(arg.value, ast.Name)
+        and ast.unparse(arg.slice) == target
+    ):
+        return None
+    batch = split_of(block, index, arg.value.id, table)
+    if batch is None:
+        raise NotCanonical(
+            f"`{ast.unparse(arg)}` is not a shard of `{arg.value.id} = "
+            "tf.split(batch, N)` in the same block"
+        )
+    return arg, batch
+
+
+def _input(arg, target, loop, block, index, table, extras):
+    """(argument, global batch) for one argument of the tower call, or None."""
+    if isinstance(arg, ast.Name) and arg.id in extras.dequeued():
+        return arg, arg.id
+    if isinstance(arg, ast.Name) and arg.id == extras.scope:
+        return None
+    shard = _shard(arg, target, block, index, table)
+    if shard is None and _tower_loops.names_in(arg) & _tower_loops.tainted_names(loop):
+        raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
+    return shard
+
+
 def _inputs(call, loop, block, index, table, extras=None) -> list:
     """(argument, global batch) per shard argument of the tower call; the
     batch is a node (of `X = tf.split(batch, N)`) or a dequeued name."""
@@ -180,24 +220,8 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
     extras = extras or _tower_body.Extras()
     inputs = []
     for arg in call.args + [k.value for k in call.keywords]:
-        if isinstance(arg, ast.Name) and arg.id in extras.dequeued():
-            inputs.append((arg, arg.id))
-        elif isinstance(arg, ast.Name) and arg.id == extras.scope:
-            continue
-        elif (
-            isinstance(arg, ast.Subscript)
-            and isinstance(arg.value, ast.Name)
-            and ast.unparse(arg.slice) == target
-        ):
-            batch = split_of(block, index, arg.value.id, table)
-            if batch is None:
-                raise NotCanonical(
-                    f"`{ast.unparse(arg)}` is not a shard of `{arg.value.id} = "
-                    "tf.split(batch, N)` in the same block"
-                )
-            inputs.append((arg, batch))
-        elif _tower_loops.names_in(arg) & _tower_loops.tainted_names(loop):
-            raise NotCanonical(f"`{ast.unparse(arg)}` depends on the loop variable")
+        found = _input(arg, target, loop, block, index, table, extras)
+        inputs += [found] if found is not None else []
     if target is None or not inputs:
         raise NotCanonical(
             "the tower takes no `X[i]` shard of a tf.split batch and no "

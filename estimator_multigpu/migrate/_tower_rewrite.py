@@ -227,6 +227,36 @@ def _covered(finding, off: Offsets, spans) -> bool:
     return any(s <= start and end <= e for s, e in spans)
 
 
+def _overlaps(new: list[Edit], out: list[Edit]) -> bool:
+    return any(e.start < p.end and p.start < e.end for e in new for p in out)
+
+
+def _one_loop(tree, table, off: Offsets, emg, taken, out, loop) -> list[Edit] | None:
+    """The edits that rewrite one tower loop (not in a model_fn), or None."""
+    block, index, scope, _ = loop
+    try:
+        tl = recognise(block, index, scope, table)
+        hoist = hoist_devices(tree, tl, off, emg, taken, out)
+        name = hoist.name if hoist else ""
+        new = _loop_edits(tree, tl, off, minimize_text(tl, off, emg, taken, True, name))
+        return new if new is None or hoist is None else new + [hoist.edit]
+    except NotCanonical:
+        td, ok = _as_def(block, index, scope, table, taken, "")
+        tf = _tower_body.tf_name(table) or "tf"
+        return _tower_def.edits(tree, td, off, emg, tf, taken, out) if ok else None
+
+
+def _mark(findings, off: Offsets, done: list, late: list) -> None:
+    """Marks the findings the rewritten spans cover fixed, but for late devices."""
+    for f in findings:
+        if not f.fixed and done and _covered(f, off, done):
+            f.fixed = True
+    for spans, why in late:  # rewritten, but the devices may resolve too late
+        for f in findings:
+            if isinstance(f.node, ast.For) and _covered(f, off, spans):
+                _device_hoist.keep_unfixed(f, why)
+
+
 def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
     """Rewrites the canonical tower loops; marks what the rewrite resolves fixed.
 
@@ -244,36 +274,17 @@ def edits(tree, table, off: Offsets, findings, prior: list[Edit], emg: str):
     out = list(prior)
     taken = _astutil.writes(tree) | set(_astutil.reads(tree))
     done, late = [], []
-    for block, index, scope, _ in _loops(tree, table):
-        if _in_model_fn(scope):
+    for loop in _loops(tree, table):
+        if _in_model_fn(loop[2]):
             continue
-        try:
-            tl = recognise(block, index, scope, table)
-            hoist = hoist_devices(tree, tl, off, emg, taken, out)
-            name = hoist.name if hoist else ""
-            new = _loop_edits(
-                tree, tl, off, minimize_text(tl, off, emg, taken, True, name)
-            )
-            new = new if new is None or hoist is None else new + [hoist.edit]
-        except NotCanonical:
-            td, ok = _as_def(block, index, scope, table, taken, "")
-            tf = _tower_body.tf_name(table) or "tf"
-            new = _tower_def.edits(tree, td, off, emg, tf, taken, out) if ok else None
-        if new is None or any(
-            e.start < p.end and p.start < e.end for e in new for p in out
-        ):
+        new = _one_loop(tree, table, off, emg, taken, out, loop)
+        if new is None or _overlaps(new, out):
             continue
         out += new
         done += [(e.start, e.end) for e in new]
         if _device_hoist.late(new):
             late.append(([(e.start, e.end) for e in new], _device_hoist.late(new)))
-    for f in findings:
-        if not f.fixed and done and _covered(f, off, done):
-            f.fixed = True
-    for spans, why in late:  # rewritten, but the devices may resolve too late
-        for f in findings:
-            if isinstance(f.node, ast.For) and _covered(f, off, spans):
-                _device_hoist.keep_unfixed(f, why)
+    _mark(findings, off, done, late)
     if done:
         out += _tower_init.edits(tree, table, off, out)
     return _model_fn_edits(tree, table, off, findings, out, emg, taken)
@@ -286,9 +297,8 @@ def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str, ta
         plan = _model_fn_rewrite.plan(tree, table, off, emg, taken, out)
     except NotCanonical:
         return out
-    if any(e.start < p.end and p.start < e.end for e in plan.edits for p in out):
+    if _overlaps(plan.edits, out):
         return out
-    start, end = off.span(plan.loop)
     func = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
             and any(c is plan.loop for c in ast.walk(n))][-1]  # fmt: skip
     inside = {id(n) for n in ast.walk(func)}

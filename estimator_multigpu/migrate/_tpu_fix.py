@@ -116,8 +116,8 @@ def _added(m, new: list[Edit]) -> list[Edit]:
     return list(m.edits) + new
 
 
-def _clip_of(m, stmt: ast.stmt) -> tuple[str, ast.expr] | None:
-    """`(grads name, clip_norm)` of `grads, _ = tf.clip_by_global_norm(grads, c)`."""
+def _clip_call(m, stmt: ast.stmt) -> tuple[ast.Tuple, ast.Call] | None:
+    """(target pair, call) of `a, b = tf.clip_by_global_norm(...)`, else None."""
     if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
         return None
     target, call = stmt.targets[0], stmt.value
@@ -125,6 +125,15 @@ def _clip_of(m, stmt: ast.stmt) -> tuple[str, ast.expr] | None:
         return None
     if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
         return None
+    return target, call
+
+
+def _clip_of(m, stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    """`(grads name, clip_norm)` of `grads, _ = tf.clip_by_global_norm(grads, c)`."""
+    found = _clip_call(m, stmt)
+    if found is None:
+        return None
+    target, call = found
     grads, norm = target.elts
     if not (isinstance(grads, ast.Name) and isinstance(norm, ast.Name)):
         return None

@@ -1,5 +1,5 @@
 """Raw queues fed from a reader: `queue.enqueue([image, label])` of values
-decoded from `reader.read(filename_queue)` (research/resnet's cifar_input.py).
+decoded from `reader.read(filename_queue)`.
 
     _, value = reader.read(file_queue)
     image = decode(value)
@@ -126,14 +126,9 @@ def _taint(seed: set[str], stmts) -> set[str]:
     return out
 
 
-def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
-    read_stmt, between = block[s_idx], block[s_idx + 1 : e_idx]
-    name = enq.func.value.id
-    seed = set(_astutil.writes(read_stmt.targets[0]))
-    tainted = _taint(seed, between)
-    if not set().union(*(_astutil.reads(e) for e in enq.args[0].elts)) & tainted:
-        raise NotAChain(f"line {enq.lineno}: the enqueued values read no record")
-    makes = [
+def _makes(between, name: str, table) -> list[ast.Call]:
+    """The `name = FIFOQueue(...)` / `RandomShuffleQueue(...)` calls in `between`."""
+    return [
         n.value
         for s in between
         for n in ast.walk(s)
@@ -141,13 +136,26 @@ def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
         and _queue_raw.queue_kind(table, n.value)
         and [getattr(t, "id", None) for t in n.targets] == [name]
     ]
-    nodes = list(_astutil.walk_scope([scope]))
-    stores = [
+
+
+def _stores(nodes, name: str) -> list[ast.Name]:
+    return [
         n
         for n in nodes
         if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
-    if not makes or len(stores) != len(makes):
+
+
+def _recognise(scope, block, s_idx, e_idx, enq, table) -> ReaderQueue:
+    read_stmt, between = block[s_idx], block[s_idx + 1 : e_idx]
+    name = enq.func.value.id
+    seed = set(_astutil.writes(read_stmt.targets[0]))
+    tainted = _taint(seed, between)
+    if not set().union(*(_astutil.reads(e) for e in enq.args[0].elts)) & tainted:
+        raise NotAChain(f"line {enq.lineno}: the enqueued values read no record")
+    makes = _makes(between, name, table)
+    nodes = list(_astutil.walk_scope([scope]))
+    if not makes or len(_stores(nodes, name)) != len(makes):
         raise NotAChain(
             f"`{name}` is not made only by FIFOQueue/RandomShuffleQueue "
             f"between lines {read_stmt.lineno} and {enq.lineno}"
@@ -185,21 +193,12 @@ def _check_split(stmt, tainted, makes) -> None:
         )
 
 
-def _check_rebound(between, tainted) -> None:
-    """A name the per-example code reads must not be bound again, by the
-    lines that stay, after that read: the function runs after all of them."""
-    leaves = [
-        n
-        for s in between
-        for n in ast.walk(s)
-        if isinstance(n, ast.stmt) and not isinstance(n, ast.If)
-    ]
-    tests = [
-        n
-        for s in between
-        for n in ast.walk(s)
-        if isinstance(n, ast.If) and is_example(n, tainted)
-    ]
+def _first_reads(between, tainted) -> tuple[list[ast.stmt], dict[str, int]]:
+    """(the simple statements of `between`, name -> the first line the
+    per-example code reads it at)."""
+    nodes = [n for s in between for n in ast.walk(s)]
+    leaves = [n for n in nodes if isinstance(n, ast.stmt) and not isinstance(n, ast.If)]
+    tests = [n for n in nodes if isinstance(n, ast.If) and is_example(n, tainted)]
     read_at: dict[str, int] = {}
     for node in sorted(leaves + tests, key=lambda n: n.lineno):
         if isinstance(node, ast.If):
@@ -208,6 +207,13 @@ def _check_rebound(between, tainted) -> None:
         elif is_example(node, tainted):
             for name in _astutil.reads(node):
                 read_at.setdefault(name, node.lineno)
+    return leaves, read_at
+
+
+def _check_rebound(between, tainted) -> None:
+    """A name the per-example code reads must not be bound again, by the
+    lines that stay, after that read: the function runs after all of them."""
+    leaves, read_at = _first_reads(between, tainted)
     for stmt in leaves:
         if is_example(stmt, tainted):
             continue
@@ -232,33 +238,36 @@ def _check_escapes(block, s_idx, e_idx, tainted, enq) -> None:
         )
 
 
+def _sort_use(use, name, enq, maps, table, dequeues, runners) -> None:
+    """Files one read of the queue: its enqueue, a dequeue or a runner."""
+    methods, firsts = maps
+    call = methods.get(id(use))
+    if call is enq:
+        return
+    if call is not None and call.func.attr in _queue_raw.DEQUEUES:
+        dequeues.append(call)
+    elif id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in (
+        _queue_raw.RUNNER_NAMES
+    ):
+        runners.append(firsts[id(use)])
+    else:
+        raise NotAChain(
+            f"line {use.lineno}: `{name}` is used other than by one enqueue, "
+            "dequeue or QueueRunner calls"
+        )
+
+
 def _raw(scope, nodes, name, enq, makes, table) -> _queue_raw.RawQueue:
     """The queue's dequeues, runners and adds (every other use refused)."""
-    calls = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
-    methods = {
-        id(n.value): calls.get(id(n)) for n in nodes if isinstance(n, ast.Attribute)
-    }
-    firsts = {id(a): n for n in calls.values() for a in n.args[:1]}
+    maps = _queue_raw.call_maps(nodes)
     dequeues, runners = [], []
     for use in nodes:
-        if not (isinstance(use, ast.Name) and use.id == name):
-            continue
-        if not isinstance(use.ctx, ast.Load):
-            continue
-        call = methods.get(id(use))
-        if call is enq:
-            continue
-        if call is not None and call.func.attr in _queue_raw.DEQUEUES:
-            dequeues.append(call)
-        elif id(use) in firsts and table.resolve_tf(firsts[id(use)].func) in (
-            _queue_raw.RUNNER_NAMES
+        if (
+            isinstance(use, ast.Name)
+            and use.id == name
+            and isinstance(use.ctx, ast.Load)
         ):
-            runners.append(firsts[id(use)])
-        else:
-            raise NotAChain(
-                f"line {use.lineno}: `{name}` is used other than by one enqueue, "
-                "dequeue or QueueRunner calls"
-            )
+            _sort_use(use, name, enq, maps, table, dequeues, runners)
     adds = _queue_raw.runner_adds(scope, nodes, runners, table)
     kind = _queue_raw.queue_kind(table, makes[0])
     return _queue_raw.RawQueue(makes[0], kind, dequeues, runners, adds, scope)

@@ -1,11 +1,11 @@
 """Chains that cross a `with tf.name_scope(...):` block.
 
-The CIFAR-10 tutorial's shape: the producer, reader and per-example code sit
+The shape: the producer, reader and per-example code sit
 in the scope, the batcher (or batch-helper) call comes after it:
 
     with tf.name_scope('data_augmentation'):
         filename_queue = tf.train.string_input_producer(filenames)
-        read_input = read_cifar10(filename_queue)
+        read_input = read_records(filename_queue)
         ...
     return _generate_image_and_label_batch(float_image, read_input.label, ...)
 
