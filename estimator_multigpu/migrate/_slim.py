@@ -22,8 +22,8 @@ _INPUT = (
 _ADVICE = {
     CORE: "import tf_slim as slim (pip install tf-slim): tf_slim 1.1 runs slim's "
     "layers, arg_scope, losses and learning.create_train_op on TF 2.21 under the "
-    "compat.v1 port, but not slim.batch_norm (use tf.compat.v1.layers."
-    "batch_normalization: decay->momentum, is_training->training, with tf-keras)",
+    "compat.v1 port; slim.batch_norm and slim.local_variable run through slim = "
+    "emg.tf_slim() (batch_norm with tf-keras; --fix writes it where they are used)",
     "tfexample_decoder": "slim = emg.tf_slim() (import estimator_multigpu as "
     "emg; --fix writes it): the tf_slim module with control_flow_ops.case/cond "
     "restored, without which tf_slim 1.1's tfexample_decoder crashes on TF 2.21 "
@@ -41,18 +41,29 @@ _ADVICE = {
 }
 # What tf_slim 1.1 lacks on TF 2.21 (checked by calling each): reported at
 # each use; the import still switches, so the module (and its package) imports.
+_RESTORING = (
+    "slim = emg.tf_slim() (import estimator_multigpu as emg; --fix writes it): "
+    "the tf_slim module with the TensorFlow names its {name} reads restored"
+)
 LACKS = {
     "batch_norm": "tf_slim 1.1's batch_norm fails on TF 2.21 (ModuleNotFoundError: "
-    "tf_keras.legacy_tf_layers); write tf.compat.v1.layers.batch_normalization("
-    "inputs, momentum=decay (contrib's default 0.999), training=is_training, "
-    "scale=False, name=scope) (with tf-keras and TF_USE_LEGACY_KERAS=1), and "
-    "drop slim.batch_norm from arg_scope lists (pass those arguments there)",
+    "tf_keras.legacy_tf_layers; with updates_collections=None, AttributeError: "
+    "ops.Tensor); "
+    + _RESTORING.format(name="batch_norm")
+    + " (its v1 BatchNormalization layer needs tf-keras: pip install tf-keras), "
+    "also as normalizer_fn and in arg_scope lists",
+    "local_variable": "tf_slim 1.1's local_variable fails on TF 2.21 "
+    "(AttributeError: variable_scope has no `variable`); "
+    + _RESTORING.format(name="local_variable")
+    + "; or tf.compat.v1.Variable(initial_value, trainable=False, collections="
+    "[tf.compat.v1.GraphKeys.LOCAL_VARIABLES], validate_shape=validate_shape, "
+    "name=name, use_resource=use_resource)",
     "tfexample_decoder": _ADVICE["tfexample_decoder"],
 }
 BROKEN = tuple(LACKS)
 # What `slim = emg.tf_slim()` makes work: --fix binds slim that way in a file
 # that uses one of these, and their findings then go.
-RESTORED = ("tfexample_decoder",)
+RESTORED = ("tfexample_decoder", "batch_norm", "local_variable")
 _DATA = ("tfexample_decoder", "dataset_data_provider")
 CLONES = rule(
     "slim-clones",
@@ -219,9 +230,9 @@ def port(source: str) -> tuple[str, str | None]:
     """Rewrites the slim import to `import tf_slim as <name>` (plus
     `import tf_slim.nets` where `<name>.nets` is used).
 
-    Where the file uses slim's tfexample_decoder or dataset_data_provider,
-    binds `<name> = emg.tf_slim()` instead: the same module, with the
-    TensorFlow names its decoder reads restored first.
+    Where the file uses slim's tfexample_decoder, dataset_data_provider,
+    batch_norm or local_variable, binds `<name> = emg.tf_slim()` instead: the
+    same module, with the TensorFlow names they read restored first.
     """
     why = blocker(source)
     if why:
@@ -229,7 +240,7 @@ def port(source: str) -> tuple[str, str | None]:
     tree = ast.parse(source)
     stmt, name = _binding(tree)
     off = Offsets(source)
-    if _uses(tree, name, _DATA):
+    if _uses(tree, name, _DATA + RESTORED):
         new = _emg_binding(tree, stmt, name, off.newline)
     else:
         new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
@@ -274,9 +285,9 @@ def _outer_attributes(node: ast.AST, table: _aliases.AliasTable):
 def tf_slim_uses(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for tf_slim uses that still need work.
 
-    After `--fix` switched the import, what tf_slim lacks (`slim.batch_norm`)
-    and slim's queue-based data modules are still to migrate; they are
-    reported under their contrib name, as before the switch. A name bound
+    After `--fix` switched the import, what a plain `import tf_slim` lacks
+    (`slim.batch_norm`) and slim's queue-based data modules are still to
+    migrate; they are reported under their contrib name, as before the switch. A name bound
     by `emg.tf_slim()` counts as tf_slim, and what it restores is not
     reported.
     """
