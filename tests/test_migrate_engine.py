@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from estimator_multigpu.migrate import (
+    _api_changes,
     _compat_v1,
     _edit_rules,
     _engine,
@@ -15,6 +16,7 @@ from estimator_multigpu.migrate import (
     _registry,
     _slim,
 )
+from estimator_multigpu.migrate._edits import Offsets, apply
 from estimator_multigpu.migrate._engine import Registry, Rule
 
 MIGRATE = pathlib.Path(_engine.__file__).parent
@@ -148,3 +150,44 @@ def test_the_text_check_catches_a_decision_on_rule_text(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text('ok = "--fix cannot" in f.rule.replacement\n')
     assert list(_rule_text_reads(bad)) == [(1, "'--fix cannot' in f.rule.replacement")]
+
+
+def _call(source):
+    tree = ast.parse(source)
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.Call)), Offsets(source)
+
+
+def _applied(source, api):
+    call, off = _call(source)
+    new = _api_changes.argument_edits(call, api, off)
+    return None if new is None else apply(source, new)
+
+
+@pytest.mark.parametrize(
+    "source, api, expected",
+    [
+        (
+            "f(model_fn, SUM, ['/gpu:0'])",
+            "tf.contrib.estimator.replicate_model_fn",
+            "f(model_fn, loss_reduction=SUM, devices=['/gpu:0'])",
+        ),
+        (
+            "f(graph, tfprof_cmd='scope', tfprof_options=o)",
+            "tf.contrib.tfprof.model_analyzer.print_model_analysis",
+            "f(graph, cmd='scope', options=o)",
+        ),
+        ("f(a, b)", "tf.not.listed", "f(a, b)"),
+        ("f(m, *rest)", "tf.contrib.estimator.replicate_model_fn", None),
+        ("f(m, a, b, c)", "tf.contrib.estimator.replicate_model_fn", None),
+    ],
+    ids=["reorder", "keyword_renames", "unlisted", "starred", "too_many"],
+)
+def test_the_api_change_rows_apply_to_a_call(source, api, expected):
+    assert _applied(source, api) == expected
+
+
+def test_a_new_api_change_row_is_applied_without_code(monkeypatch):
+    api = "tf.contrib.example.old"
+    monkeypatch.setitem(_api_changes.POSITIONAL_TO_KEYWORD, api, (None, "rate"))
+    monkeypatch.setitem(_api_changes.KEYWORD_RENAMES, api, {"keep": "keep_all"})
+    assert _applied("f(x, 0.5, keep=1)", api) == "f(x, rate=0.5, keep_all=1)"

@@ -7,6 +7,7 @@ import ast
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _api_changes,
     _astutil,
     _learn_names,
     _loss_args,
@@ -25,7 +26,6 @@ _OPTIONS = {
 }
 _PRINT = _ANALYZER + "print_model_analysis"
 _PRINT_ARGS = ("graph", "run_meta", "op_log", "cmd", "options")
-_PRINT_RENAMES = {"tfprof_cmd": "cmd", "tfprof_options": "options"}
 # contrib name -> (module to import or None, its TF 2 spelling after the root).
 _NAMES = {
     "tf.contrib.data.TFRecordDataset": (None, "data.TFRecordDataset"),
@@ -103,10 +103,7 @@ def _print_edits(call: ast.Call, off: Offsets, table) -> list[Edit]:
     builder = f"{_root(table)}.{_PROF}.ProfileOptionBuilder."
     out = [off.replace(call.func, f"{_root(table)}.{_PROF}.profile")]
     options, _ = _options_of(call, table)
-    for k in call.keywords:
-        if k.arg in _PRINT_RENAMES:
-            start = off.span(k)[0]
-            out.append(Edit(start, start + len(k.arg), _PRINT_RENAMES[k.arg]))
+    out += _api_changes.argument_edits(call, _PRINT, off)  # the keyword renames
     if options is None:
         default = f"options={builder}{_OPTIONS['TRAINABLE_VARS_PARAMS_STAT_OPTIONS']}"
         nodes = list(call.args) + list(call.keywords)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _api_changes
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._rules import Rule
 
-# contrib: replicate_model_fn(model_fn, loss_reduction=SUM_BY_NONZERO_WEIGHTS, devices=None)
-_POSITIONAL = (None, "loss_reduction", "devices")
+API = "tf.contrib.estimator.replicate_model_fn"
 _REDUCTIONS = ("tf.losses.Reduction.", "tf.keras.losses.Reduction.")
 
 
@@ -48,24 +47,19 @@ def edits(
     """Returns the edits that adapt `call`'s arguments, or None if not safe.
 
     Positional `loss_reduction`/`devices` become keywords (emg takes
-    `devices` second); `tf.losses.Reduction.SUM` becomes `'sum'` and the
-    averaging reductions (the contrib default) become `'mean'`.
+    `devices` second; `_api_changes.POSITIONAL_TO_KEYWORD`);
+    `tf.losses.Reduction.SUM` becomes `'sum'` and the averaging reductions
+    (the contrib default) become `'mean'`.
     """
-    if len(call.args) > len(_POSITIONAL) or any(
-        isinstance(a, ast.Starred) for a in call.args
-    ):
+    out = _api_changes.argument_edits(call, API, off)
+    if out is None:
         return None
-    out = []
-    named = [(_POSITIONAL[i], a) for i, a in enumerate(call.args) if i]
-    named += [(k.arg, k.value) for k in call.keywords]
-    for name, value in named:
+    for name, value in _api_changes.named_arguments(call, API):
         if name == "loss_reduction":
             new = _reduction(value, table)
             if new is None:
                 return None
             out.append(Edit(*off.span(value), new))
-    for i, arg in enumerate(call.args[1:], start=1):
-        out.append(Edit(off.span(arg)[0], off.span(arg)[0], f"{_POSITIONAL[i]}="))
     return _merge(out)
 
 
