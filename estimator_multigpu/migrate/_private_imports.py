@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import _private_names
+from estimator_multigpu.migrate._contrib_outcomes import SurfaceRule
 from estimator_multigpu.migrate._guide_rules import rule
 
 ANCHOR = "private-tensorflowpython-imports"
@@ -56,7 +57,27 @@ def rule_for(path: str):
             "keep the code it needs in your program, or pin TensorFlow",
             ANCHOR,
         )
-    return rule(RULE_ID, summary, f"{public} (its public name)", ANCHOR)
+    if not _writable(public):
+        return rule(RULE_ID, summary, f"{public} (its public name)", ANCHOR)
+    return SurfaceRule(
+        RULE_ID,
+        summary,
+        f"{public} (its public name, the same symbol; emg-migrate --fix writes it)",
+        "contrib",
+        anchor=ANCHOR,
+        prefix=path,
+        successor=public,
+    )
+
+
+def _writable(public: str) -> bool:
+    """True when `--fix` may write `public` for the private path: not a Keras
+    name (TF 2.16+'s tf.keras is Keras 3, another library than
+    tensorflow.python.keras), nor one another rule reports in its turn."""
+    from estimator_multigpu.migrate import _rules
+
+    keras = public.startswith(("tf.keras.", "tf.compat.v1.keras."))
+    return not keras and _rules.lookup(public) is None
 
 
 def find(tree: ast.AST, table):
