@@ -202,20 +202,28 @@ def test_every_towers_metrics_are_initialised(own_scaffold):
 
 def test_train_op_runs_tower_zero_update_ops():
     def update_model_fn(features, labels, mode):
-        counter = tf.compat.v1.get_variable(
-            "counter", [], initializer=tf.compat.v1.zeros_initializer(), trainable=False
+        seen = tf.compat.v1.get_variable(
+            "seen", [], initializer=tf.compat.v1.zeros_initializer(), trainable=False
         )
-        tf.compat.v1.add_to_collection(
-            tf.compat.v1.GraphKeys.UPDATE_OPS, counter.assign_add(1.0)
-        )
+        update = seen.assign_add(tf.reduce_sum(features))
+        tf.compat.v1.add_to_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, update)
         return model_fn(features, labels, mode)
 
     with tf.Graph().as_default():
         spec = _replicated(update_model_fn, ModeKeys.TRAIN)
-        (counter,) = [
-            v for v in tf.compat.v1.global_variables() if v.op.name == "counter"
-        ]
+        (seen,) = [v for v in tf.compat.v1.global_variables() if v.op.name == "seen"]
         with tf.compat.v1.Session() as session:
             session.run(tf.compat.v1.global_variables_initializer())
             session.run(spec.train_op)
-            assert session.run(counter) == 1.0  # Tower 0's update, once.
+            # Tower 0's update alone, once: its shard is rows 0 and 1 (0 + 1 + 2 + 3).
+            assert session.run(seen) == 6.0
+
+
+def test_scalar_predictions_come_from_tower_zero():
+    def model_fn(features, mode):
+        total = tf.reduce_sum(features)
+        return EstimatorSpec(mode, predictions={"x": features, "total": total})
+
+    with tf.Graph().as_default():
+        spec = _replicated(model_fn, ModeKeys.PREDICT)
+        assert tf.compat.v1.Session().run(spec.predictions["total"]) == 6.0
