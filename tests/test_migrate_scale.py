@@ -7,6 +7,7 @@ import pstats
 import pytest
 from migrate_helpers import CORPUS, CORPUS_FILES
 
+from benchmarks import legacy_blocks
 from estimator_multigpu.migrate import _runner, _scanner
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
@@ -96,6 +97,8 @@ def test_work_per_line_does_not_grow_with_the_file(tmp_path):
 # findings on one-line statements (each finding was looked up among all the
 # kept ones), and keras models exported through a placeholder of another
 # shape (the input-shape guard walked the module once per first layer).
+# The pieces that the scaling benchmark's block also holds come from it
+# (benchmarks/legacy_blocks.py).
 SHAPES = {
     "record_readers": """\
 
@@ -116,42 +119,9 @@ def use_{i}(queue):
     "module_assignments": """\
 x = tf.zeros([{i}])
 """,
-    "slim_clones": """\
-
-
-def clones_{i}(batch_queue, num_clones):
-    with tf.Graph().as_default():
-        deploy_config = model_deploy.DeploymentConfig(num_clones=num_clones)
-        with tf.device(deploy_config.variables_device()):
-            global_step = tf.train.create_global_step()
-
-        def clone_fn(batch_queue):
-            images, labels = batch_queue.get_next()
-            logits = tf.layers.dense(images, 10)
-            tf.losses.sparse_softmax_cross_entropy(labels, logits)
-            return logits
-
-        clones = model_deploy.create_clones(deploy_config, clone_fn, [batch_queue])
-        with tf.device(deploy_config.optimizer_device()):
-            optimizer = tf.train.GradientDescentOptimizer(0.5)
-        total_loss, clones_gradients = model_deploy.optimize_clones(
-            clones, optimizer, var_list=tf.trainable_variables()
-        )
-        grad_updates = optimizer.apply_gradients(
-            clones_gradients, global_step=global_step
-        )
-        return grad_updates
-""",
-    "inline_tower_loops": """\
-
-
-def average_gradients_{i}(tower_grads):
-    average_grads = []
-    for grad_and_vars in zip(*tower_grads):
-        grads = [tf.expand_dims(g, 0) for g, _ in grad_and_vars]
-        grad = tf.reduce_mean(tf.concat(axis=0, values=grads), 0)
-        average_grads.append((grad, grad_and_vars[0][1]))
-    return average_grads
+    "slim_clones": legacy_blocks.SLIM_CLONES,
+    "inline_tower_loops": legacy_blocks.AVERAGE_GRADIENTS
+    + """\
 
 
 def train_{i}(images, targets, opt):
@@ -169,37 +139,12 @@ def train_{i}(images, targets, opt):
     train_op = opt.apply_gradients(grads)
     return train_op
 """,
-    "keras_models": """\
-
-
-def create_model_{i}():
-    return tf.keras.Sequential(
-        [
-            tf.keras.layers.Reshape(target_shape=[28, 28, 1], input_shape=(28 * 28,)),
-            tf.keras.layers.Flatten(),
-            tf.keras.layers.Dense(10),
-        ]
-    )
-
-
-def export_{i}(classifier, export_dir):
-    image_{i} = tf.placeholder(tf.float32, [None, 28, 28])
-    input_fn = tf.estimator.export.build_raw_serving_input_receiver_fn(
-        {{"image": image_{i}}}
-    )
-    classifier.export_savedmodel(export_dir, input_fn)
-""",
+    "keras_models": legacy_blocks.KERAS_EXPORT,
 }
 SHAPES["many_findings"] = """\
 a{i} = tf.layers.dense(tf.train.batch, tf.layers.flatten(tf.train.Supervisor))
 """
-SHAPES_HEADER = """\
-import tensorflow as tf
-from deployment import model_deploy
-from tensorflow.contrib import slim
-
-FLAGS = tf.app.flags.FLAGS
-"""
+SHAPES_HEADER = legacy_blocks.HEADER
 
 
 def _shape_calls(tmp_path, shape: str, blocks: int) -> int:
@@ -217,6 +162,7 @@ SIZES = {"module_assignments": (50, 400), "many_findings": (100, 800)}
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.slow
 def test_work_per_block_does_not_grow_for_each_shape(tmp_path, shape):
     """Calls per block at 4x (8x) the blocks: at most 1.0 when linear (the
     count is deterministic); the quadratic steps these shapes once hit gave
