@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     _aliases,
     _api_changes,
     _astutil,
+    _device_count,
     _learn_names,
     _loss_args,
     _replicate_args,
@@ -189,7 +190,8 @@ def _gpu_list(comp: ast.AST, parents, emg: str) -> tuple[ast.AST, str] | None:
         and comp.elt.attr == "name"
         and getattr(comp.elt.value, "id", None) == comp.generators[0].target.id
     ):
-        return comp, f"{emg}.devices.resolve()"
+        count = _device_count.requested(comp, parents)
+        return comp, f"{emg}.devices.resolve({count})"
     return None
 
 
