@@ -8,11 +8,13 @@ import textwrap
 import pytest
 
 from estimator_multigpu.migrate import (
+    _aliases,
     _api_changes,
     _compat_v1,
     _edit_rules,
     _engine,
     _passes,
+    _reader_helpers,
     _registry,
     _slim,
 )
@@ -191,3 +193,19 @@ def test_a_new_api_change_row_is_applied_without_code(monkeypatch):
     monkeypatch.setitem(_api_changes.POSITIONAL_TO_KEYWORD, api, (None, "rate"))
     monkeypatch.setitem(_api_changes.KEYWORD_RENAMES, api, {"keep": "keep_all"})
     assert _applied("f(x, 0.5, keep=1)", api) == "f(x, rate=0.5, keep_all=1)"
+
+
+def test_a_function_that_reads_no_queue_is_no_failed_reader_helper():
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+
+        def scale(x):
+            return x * 2
+        """
+    )
+    tree = ast.parse(source)
+    helpers, failed = _reader_helpers.find(tree, _aliases.AliasTable(tree))
+    assert helpers == {} and failed == {}
+    with pytest.raises(_reader_helpers.NotAReader, match=r"`scale` reads no param"):
+        _reader_helpers._read_index(tree.body[1], ["x"])

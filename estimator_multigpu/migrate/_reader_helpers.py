@@ -15,6 +15,10 @@ from estimator_multigpu.migrate import (
 from estimator_multigpu.migrate._calls import tf_name
 
 
+class NotAReader(_dataflow.NotAChain):
+    """Raised for a function that reads no parameter with `reader.read`."""
+
+
 @dataclasses.dataclass
 class ReaderHelper:
     """A module-level function that reads and decodes one record from a queue.
@@ -65,7 +69,7 @@ def _read_index(func: ast.FunctionDef, names: list[str]) -> int:
             and value.args[0].id in names
         ):
             return index
-    raise _dataflow.NotAChain(f"`{func.name}` reads no parameter with `reader.read`")
+    raise NotAReader(f"`{func.name}` reads no parameter with `reader.read`")
 
 
 def _returned_literal(ret: ast.expr, moved: list[ast.stmt]) -> ast.expr | None:
@@ -124,7 +128,8 @@ def find(tree: ast.Module, table: _aliases.AliasTable):
         if isinstance(node, ast.FunctionDef):
             try:
                 out[node.name] = recognise(node, table)
+            except NotAReader:
+                continue  # not a reader helper at all: nothing to report
             except _dataflow.NotAChain as reason:
-                if "reads no parameter" not in str(reason):
-                    failed[node.name] = str(reason)
+                failed[node.name] = str(reason)
     return out, failed
