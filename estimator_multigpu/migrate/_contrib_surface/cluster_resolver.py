@@ -41,7 +41,7 @@ ROWS = {
     ),
     "TPUClusterResolver": (
         "exact",
-        "tf.distribute.cluster_resolver.TPUClusterResolver",
+        "tf.compat.v1.distribute.cluster_resolver.TPUClusterResolver",
         "",
     ),
     "UnionClusterResolver": (
