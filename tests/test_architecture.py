@@ -392,6 +392,7 @@ def _loaded_after(statement: str) -> list[str]:
     return ast.literal_eval(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_importing_towers_does_not_load_the_estimator():
     loaded = _loaded_after("import estimator_multigpu.towers")
     assert f"{TOP}.towers._replicate" in loaded

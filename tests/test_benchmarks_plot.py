@@ -115,6 +115,7 @@ def test_write_bar_chart_refuses_no_bars(tmp_path):
         plot.write_bar_chart([], str(tmp_path / "chart.png"), "t", "x")
 
 
+@pytest.mark.slow
 def test_cifar_input_refuses_an_existing_plot_before_running(tmp_path):
     path = tmp_path / "cifar.png"
     path.write_bytes(b"mine")
@@ -125,6 +126,7 @@ def test_cifar_input_refuses_an_existing_plot_before_running(tmp_path):
     assert os.listdir(tmp_path) == ["cifar.png"]  # Nothing written.
 
 
+@pytest.mark.slow
 def test_towers_refuses_a_plot_without_throughput(tmp_path):
     pytest.importorskip("matplotlib")
     result = _run_script(

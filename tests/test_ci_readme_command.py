@@ -1,7 +1,12 @@
-"""`.ci/run` runs the README's test command exactly, so CI sees what a newcomer sees."""
+"""`.ci/run` runs the README's test command exactly, so CI sees what a newcomer sees.
+
+That command is the default run, which leaves out the tests marked `slow`;
+CI runs those after it, in the same virtual environment.
+"""
 
 import pathlib
 import re
+import shlex
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -20,9 +25,27 @@ def _ci_commands() -> list[str]:
     return [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
 
 
-def test_readme_test_command_runs_the_whole_suite():
+def _addopts_markers() -> list[str]:
+    """The `-m` expressions of pyproject's pytest addopts."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    words = shlex.split(re.search(r'^addopts = "(.*)"$', pyproject, re.M)[1])
+    return [words[i + 1] for i, word in enumerate(words) if word == "-m"]
+
+
+def _venv_before(lines: list[str], index: int) -> str:
+    """The virtual environment activated last before `lines[index]`."""
+    activations = [line for line in lines[:index] if line.startswith(". ")]
+    assert activations, f"no venv activated before {lines[index]!r}"
+    return activations[-1]
+
+
+def test_readme_test_command_is_the_default_run():
     command = _readme_test_command()
     assert command.endswith("python -m pytest"), command
+
+
+def test_the_default_run_leaves_out_the_slow_tests():
+    assert _addopts_markers() == ["not slow"]
 
 
 def test_ci_runs_the_readme_test_command_verbatim():
@@ -35,3 +58,20 @@ def test_ci_runs_the_readme_test_command_verbatim():
 def test_ci_does_not_leave_a_test_module_out_of_that_leg():
     leaving_out = [c for c in _ci_commands() if "pytest" in c and "--ignore" in c]
     assert leaving_out == []
+
+
+def test_ci_runs_the_slow_tests_in_the_readme_commands_venv():
+    """The default run leaves them out, so CI must run them itself."""
+    lines = _ci_commands()
+    readme = lines.index(_readme_test_command())
+    assert "python -m pytest -m slow" in lines, (
+        ".ci/run must run the tests marked slow: python -m pytest -m slow"
+    )
+    slow = lines.index("python -m pytest -m slow")
+    assert _venv_before(lines, slow) == _venv_before(lines, readme)
+
+
+def test_the_tf_2_15_leg_keeps_its_slow_tests():
+    """Its `-m tf_compat` replaces addopts' `-m 'not slow'`."""
+    legs = [line for line in _ci_commands() if "pytest -m tf_compat" in line]
+    assert len(legs) == 1 and legs[0].endswith("pytest -m tf_compat"), legs

@@ -63,6 +63,7 @@ def trained_dir(tmp_path):
     return model_dir
 
 
+@pytest.mark.slow
 def test_python_dash_m_cifar10_help_lists_the_trainers_flags():
     result = subprocess.run(
         [sys.executable, "-m", "cifar10", "--help"],

@@ -119,6 +119,7 @@ def test_eval_only_without_checkpoint_is_refused(run_main, tmp_path, make):
     assert not (tmp_path / "cache").exists()  # Refused before generating data.
 
 
+@pytest.mark.slow
 def test_eval_only_without_checkpoint_exits_non_zero(tmp_path):
     model_dir = tmp_path / "typo"
     result = _cli("--eval_only", f"--model_dir={model_dir}")
@@ -146,6 +147,7 @@ def test_simulate_devices_at_the_bound_is_accepted(parse):
     assert FLAGS.simulate_devices == bound
 
 
+@pytest.mark.slow
 def test_simulate_devices_1000_fails_fast_on_the_command_line():
     result = _cli("--simulate_devices", "1000", timeout=120)
     assert result.returncode == 1
@@ -186,6 +188,7 @@ def test_device_flags_point_at_simulate_devices(parse, args, match):
 
 
 @no_gpu
+@pytest.mark.slow
 def test_num_gpus_on_a_cpu_machine_exits_with_the_flag_to_use():
     result = _cli("--num_gpus", "4", timeout=120)
     assert result.returncode == 1

@@ -62,6 +62,7 @@ def test_the_rest_of_the_package_never_imports_dali():
     assert "estimator_multigpu.distribute._dataset_fn" in out["imported"]
 
 
+@pytest.mark.slow
 def test_inputs_does_not_import_distribute():
     """`inputs` stays below `distribute`: importing it loads no part of it."""
     code = (

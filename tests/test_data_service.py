@@ -233,6 +233,7 @@ def test_argument_errors(kwargs, error, match):
         "zero_connect_timeout",
     ],
 )
+@pytest.mark.slow
 def test_cli_usage_errors(flags, match):
     argv = [sys.executable, "-m", "estimator_multigpu.data_service", *flags]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
@@ -347,6 +348,7 @@ def test_distributed_epoch_accepts_splittable_pipelines(service):
 
 
 @pytest.mark.parametrize("role", ["--dispatcher", "--worker"])
+@pytest.mark.slow
 def test_cli_port_in_use_is_named(role):
     import socket
 
@@ -400,6 +402,7 @@ def _bounded(call, address):
     return float(seconds), error, message
 
 
+@pytest.mark.slow
 def test_start_worker_refuses_another_scheme():
     _, error, message = _bounded("start_worker", "http://h:5050")
     assert error == "ValueError"
@@ -411,6 +414,7 @@ def test_start_worker_refuses_another_scheme():
 
 
 @pytest.mark.parametrize("call", list(_CALLS), ids=list(_CALLS))
+@pytest.mark.slow
 def test_no_dispatcher_listening_fails_within_the_timeout(call):
     """TensorFlow would retry for ever; the check gives up after 2 s, naming
     the address and the fix."""
@@ -429,6 +433,7 @@ def test_no_dispatcher_listening_fails_within_the_timeout(call):
     ), message
 
 
+@pytest.mark.slow
 def test_cli_worker_without_dispatcher_exits_1_after_connect_timeout():
     from estimator_multigpu.launch._plan import free_ports
 

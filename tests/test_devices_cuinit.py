@@ -50,6 +50,7 @@ def _stderr_of_simulate(**env) -> str:
         pytest.param({"CUDA_VISIBLE_DEVICES": ""}, id="no-visible-gpu"),
     ],
 )
+@pytest.mark.slow
 def test_the_line_comes_from_the_cuda_build_only(env):
     assert (LINE in _stderr_of_simulate(**env)) == CUDA_BUILD
 

@@ -67,6 +67,7 @@ def test_resolve_simulates_missing_devices_before_the_runtime_starts(n):
         assert "allow_soft_placement" in warnings[0]
 
 
+@pytest.mark.slow
 def test_resolve_after_the_runtime_started_says_what_to_do():
     out = _run(_LATE_SCRIPT)
     assert out.returncode != 0
@@ -113,6 +114,7 @@ print("TOWER_1", sorted(recorder.devices["tower_1/"]))
 """
 
 
+@pytest.mark.slow
 def test_devices_resolve_simulated_are_kept_by_an_explicit_session_config():
     """After resolve(num_gpus=2) simulates, allow_growth still sees /cpu:1."""
     out = _run(_ESTIMATOR_SCRIPT, os.path.dirname(os.path.abspath(__file__)))

@@ -236,6 +236,7 @@ def test_plot_without_matplotlib_is_refused_before_measuring(
     assert "real input" not in captured.err
 
 
+@pytest.mark.slow
 def test_input_that_never_yields_fails_after_the_timeout(user_pkg):
     """The first element never comes: a bounded wait, a message naming it."""
     result = subprocess.run(

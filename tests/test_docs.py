@@ -22,7 +22,14 @@ FENCE = re.compile(r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^```", re.M | re.S
 # extra's own tests are).
 NEEDS = {"dali.md": pytest.mark.dali}
 NEEDS_MODULE = {"dali.md": "nvidia.dali.plugin.tf"}
-SLOW = {"estimator.md", "towers.md", "distribute.md", "README.md"}
+SLOW = {
+    "estimator.md",
+    "towers.md",
+    "distribute.md",
+    "README.md",
+    "diagnose.md",
+    "inputs.md",
+}
 
 
 def python_blocks(text: str) -> list[str]:

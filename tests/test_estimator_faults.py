@@ -271,6 +271,7 @@ _EMPTY_EVALS = {
 
 
 @pytest.mark.parametrize("case", sorted(_EMPTY_EVALS))
+@pytest.mark.slow
 def test_evaluating_no_examples_warns(tmp_path, caplog, case):
     input_fn, config, counted = _EMPTY_EVALS[case]
     _log_levels(caplog)

@@ -123,6 +123,7 @@ for increment in (True, False):
 WARNING = "It seems that global step (tf.train.get_global_step) has not been increased"
 
 
+@pytest.mark.slow
 def test_the_warning_comes_only_when_the_model_fn_does_not_increment():
     tests_dir = os.path.dirname(os.path.abspath(__file__))
     result = subprocess.run(

@@ -68,6 +68,7 @@ def test_learn_runner_trains_then_evaluates_like_one_device(tmp_path, num_device
     )
 
 
+@pytest.mark.slow
 def test_min_eval_frequency_evaluates_during_training(tmp_path):
     config = emg_estimator.RunConfig(model_dir=str(tmp_path / "model"))
     hparams = emg_estimator.HParams(train_steps=4, tower_optimizer=True)
@@ -98,6 +99,7 @@ def _evaluated_steps(eval_dir) -> set:
     [(None, {1, 2, 3, 4}), (1000, {1, 4})],
     ids=["every_round", "once_then_at_the_end"],
 )
+@pytest.mark.slow
 def test_check_interval_secs_spaces_evaluations_during_training(
     tmp_path, check_interval_secs, expected
 ):

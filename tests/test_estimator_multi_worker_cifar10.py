@@ -106,6 +106,7 @@ def _cifar10_train_graph(config):
 
 
 @pytest.mark.parametrize("sync", [True, False], ids=["sync", "async"])
+@pytest.mark.slow
 def test_sync_replicas_wraps_the_momentum_optimizer_on_a_cluster(
     monkeypatch, tmp_path, sync
 ):

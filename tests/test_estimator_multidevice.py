@@ -107,6 +107,7 @@ def trained(tmp_path_factory, request):
 
 
 @pytest.mark.parametrize("trained", KINDS, indirect=True)
+@pytest.mark.slow
 def test_evaluate_on_two_devices(trained):
     kind, estimator, kernel, bias = trained
     result = estimator.evaluate(_input_fn(kind, TWO, X_EVAL, Y_EVAL))

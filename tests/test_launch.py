@@ -371,6 +371,7 @@ class _SlowOut:
         pass
 
 
+@pytest.mark.slow
 def test_every_line_of_a_finished_task_is_shown():
     """The chief's last lines arrive, however slowly the output drains.
 

@@ -145,6 +145,7 @@ print("HEAVY", heavy)
 """
 
 
+@pytest.mark.slow
 def test_migrate_never_imports_tensorflow():
     """`python -m estimator_multigpu.migrate` scans and rewrites without TF."""
     corpus = REPO / "tests" / "legacy_corpus"

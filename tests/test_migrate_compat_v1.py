@@ -194,6 +194,7 @@ def test_the_port_is_a_reason_on_the_rule():
     assert _compat_v1.group_rule("tf", None).guide.endswith("#step-0-the-compatv1-port")
 
 
+@pytest.mark.slow
 def test_the_fixed_trainer_trains_on_this_tensorflow(tmp_path):
     result = _runner.process(str(TRAINER))
     assert all(f.fixed for f in result.findings)

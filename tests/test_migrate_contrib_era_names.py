@@ -11,6 +11,7 @@ import ast
 import textwrap
 
 import numpy as np
+import pytest
 from migrate_helpers import CORPUS, run_script
 
 from estimator_multigpu.migrate import (
@@ -51,6 +52,7 @@ def test_maybe_download_is_rewritten_to_get_file():
     assert GET_FILE in result.rewritten and ".maybe_download(" not in result.rewritten
 
 
+@pytest.mark.slow
 def test_migrated_writer_runs_as_fix_wrote_it(tmp_path):
     result = _runner.process(str(SCRIPT))
     script = tmp_path / "writer.py"

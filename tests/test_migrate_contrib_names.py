@@ -37,6 +37,7 @@ def test_every_named_replacement_exists_in_tensorflow(name):
     assert [n for n in names if not n.startswith(LEGACY) and not _exists(tf, n)] == []
 
 
+@pytest.mark.slow
 def test_the_legacy_layer_replacements_exist_with_tf_keras():
     names = [n for r in _contrib_names.REPLACEMENTS.values() for n in _tf_names(r)]
     names = sorted({n for n in names if n.startswith(LEGACY)})

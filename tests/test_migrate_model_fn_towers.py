@@ -151,6 +151,7 @@ def test_loop_outside_a_model_fn_keeps_the_minimize_advice():
     assert not [f for f in scan(source) if "delete the averaging" in f.rule.replacement]
 
 
+@pytest.mark.slow
 def test_fixed_script_trains_and_the_reported_port_matches_it(tmp_path):
     fixed = tmp_path / "fixed.py"
     fixed.write_text(_runner.process(str(SCRIPT)).rewritten)

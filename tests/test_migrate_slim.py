@@ -145,6 +145,7 @@ with tf.Session() as session:
 """
 
 
+@pytest.mark.slow
 def test_a_fixed_decoder_script_decodes(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
     path = tmp_path / "decode.py"
@@ -170,6 +171,7 @@ print("normalized", bn(tf.zeros([2, 4, 4, 3])).shape)
 """
 
 
+@pytest.mark.slow
 def test_a_module_that_calls_batch_norm_imports_and_runs(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten module needs tf-slim")
     path = tmp_path / "model.py"
@@ -216,6 +218,7 @@ def test_module_of():
     )
 
 
+@pytest.mark.slow
 def test_the_fixed_slim_trainer_trains(tmp_path):
     pytest.importorskip("tf_slim", reason="the rewritten script needs tf-slim")
     result = _runner.process(str(CORPUS / "slim_model_train.py"))

@@ -128,6 +128,7 @@ def test_fix_imports_the_drop_in():
     assert examples_findings(result.remaining) == []
 
 
+@pytest.mark.slow
 def test_migrated_script_trains_after_fix_alone(tmp_path):
     result = _runner.process(str(SCRIPT))
     assert not result.remaining, [f.api for f in result.remaining]
@@ -305,6 +306,7 @@ def _write_mnist(folder, n):
                 f.write(np.array(header, ">u4").tobytes() + data.tobytes())
 
 
+@pytest.mark.slow
 def test_a_next_batch_feed_loop_trains_after_fix_alone(tmp_path):
     _write_mnist(tmp_path, 20)
     result, _ = fixed(tmp_path, INPUT_DATA_SCRIPT)

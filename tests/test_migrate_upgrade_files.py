@@ -113,6 +113,7 @@ def test_an_empty_or_failed_upgrade_keeps_the_file(tmp_path, fake_tf, marker, re
     assert not (tmp_path / "train.py.bak").exists()
 
 
+@pytest.mark.slow
 def test_two_thousand_files_with_long_names_are_upgraded(tmp_path, fake_tf):
     top = tmp_path / "project"
     tree = top / ("deeply_nested_package_folder_" * 3) / "sub"

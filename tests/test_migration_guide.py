@@ -62,9 +62,17 @@ def _fresh(attrs):
     return attrs.get("process") == "fresh"
 
 
+# Blocks that train for tens of seconds in the shared process (kept in CI).
+SLOW_BLOCKS = {"compat-v1-port"}
+
+
 def _params(fresh):
     return [
-        pytest.param(code, id=bid, marks=[pytest.mark.slow] if fresh else [])
+        pytest.param(
+            code,
+            id=bid,
+            marks=[pytest.mark.slow] if fresh or bid in SLOW_BLOCKS else [],
+        )
         for bid, code, attrs in BLOCKS
         if _fresh(attrs) == fresh
     ]

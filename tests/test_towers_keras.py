@@ -80,6 +80,7 @@ def _first_step(model_fn, devices, keras=None):
 
 
 @pytest.mark.parametrize("package", ["tf_keras", "keras"])
+@pytest.mark.slow
 def test_keras_model_per_call_takes_the_one_device_step(package):
     keras = _keras(package)
     model_fn = _model_fn(keras)

@@ -259,6 +259,7 @@ except FileNotFoundError as error:
 """
 
 
+@pytest.mark.slow
 def test_an_empty_folder_tries_keras_then_says_where_to_put_the_files(tmp_path):
     env = dict(os.environ, KERAS_HOME=str(tmp_path / "keras"), no_proxy="")
     env.update(https_proxy="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9")

@@ -6,6 +6,11 @@ hold `Dimension`s, control flow is v1, variables are reference variables and
 nothing runs eagerly). Tests that exercise eager execution itself (iterating
 a dataset in Python, refusing an eager call, loading a SavedModel eagerly)
 cannot run there and are deselected, each group with its reason.
+
+Each module's rerun costs a fresh TensorFlow process, so all but the few in
+`FAST` are marked `slow` (CI runs them with `-m slow`). A slow rerun runs the
+whole module, its own slow tests too; a fast rerun runs what the default run
+would (`-m "not slow"`), so a module with slow tests is never in `FAST`.
 """
 
 import os
@@ -50,6 +55,7 @@ MODULES = {
     "test_estimator.py": "not exported_model_serves_predictions",
     "test_estimator_multidevice.py": "not export_after_two_device_training",
     "test_towers_estimator.py": None,
+    "test_estimator_tpu.py": None,  # TPUEstimator code runs TF1-style.
     "test_placement.py": None,  # Where tower ops ran, from the step's trace.
     "test_devices_session_config.py": None,
     "test_estimator_sync_replicas_towers.py": None,  # TF1 SyncReplicasOptimizer.
@@ -61,12 +67,32 @@ MODULES = {
     "test_cifar10_main.py": "two_devices",
     "test_tutorials_mnist.py": None,  # migrated scripts call the drop-ins in v1 mode.
 }
+# Reruns kept in the default run: the core split, a few seconds past the start.
+FAST = {"test_towers_split.py"}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("module", sorted(MODULES))
+def _params():
+    return [
+        pytest.param(m, marks=[] if m in FAST else [pytest.mark.slow])
+        for m in sorted(MODULES)
+    ]
+
+
+def _has_slow_tests(module: str) -> bool:
+    return "pytest.mark.slow" in open(os.path.join(_ROOT, "tests", module)).read()
+
+
+def test_a_fast_rerun_leaves_no_slow_test_of_its_module_out():
+    """A fast rerun runs `-m "not slow"`: a module with slow tests would have
+    them never run under disable_v2_behavior()."""
+    assert FAST <= set(MODULES)
+    assert [m for m in sorted(FAST) if _has_slow_tests(m)] == []
+
+
+@pytest.mark.parametrize("module", _params())
 def test_module_passes_with_v2_behaviour_disabled(module):
-    args = [os.path.join("tests", module)]
+    # The `-m` of this run's addopts would reach the subprocess too.
+    args = [os.path.join("tests", module), "-m", "not slow" if module in FAST else ""]
     if MODULES[module]:
         args += ["-k", MODULES[module]]
     result = subprocess.run(
