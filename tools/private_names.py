@@ -77,10 +77,9 @@ def _with_reexports(root: pathlib.Path, public: dict) -> dict:
     return out, reexports
 
 
-def main(argv: list[str]) -> int:
-    root = pathlib.Path(argv[1] if len(argv) > 1 else "/tmp/tf115/tensorflow_core")
-    public = tf115_exports.tf_exports(root)
-    defined, reexports = _with_reexports(root, public)
+def _rows(defined: dict, reexports: dict) -> dict:
+    """module -> {name: (public name, still there)}: every defined symbol, and
+    a re-export only where TF 2.21 no longer has it."""
     out: dict = {}
     for table, keep_present in ((defined, True), (reexports, False)):
         for module, names in table.items():
@@ -90,6 +89,12 @@ def main(argv: list[str]) -> int:
                 if keep_present or not there:  # a re-export only where it broke
                     row = (public_name(exported), there)
                     out.setdefault(spelled, {}).setdefault(name, row)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    root = pathlib.Path(argv[1] if len(argv) > 1 else "/tmp/tf115/tensorflow_core")
+    out = _rows(*_with_reexports(root, tf115_exports.tf_exports(root)))
     names = {m: {n: r[0] for n, r in rows.items()} for m, rows in out.items()}
     gone = {
         m: tuple(sorted(n for n, r in rows.items() if not r[1]))
