@@ -51,6 +51,7 @@ def _assert_same(ours, theirs):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=key)
 
 
+@pytest.mark.slow  # About a minute per case on 2 busy cores.
 @pytest.mark.tf_compat
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_two_devices_take_the_one_device_first_step(case, tmp_path):

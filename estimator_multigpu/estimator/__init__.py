@@ -6,6 +6,24 @@ import tensorflow as _tf
 
 from estimator_multigpu.estimator import experimental, export, inputs, v1
 from estimator_multigpu.estimator._best_exporter import BestExporter
+from estimator_multigpu.estimator._canned import (
+    BaselineClassifier,
+    BaselineEstimator,
+    BaselineRegressor,
+    BinaryClassHead,
+    DNNClassifier,
+    DNNEstimator,
+    DNNLinearCombinedClassifier,
+    DNNLinearCombinedEstimator,
+    DNNLinearCombinedRegressor,
+    DNNRegressor,
+    LinearClassifier,
+    LinearEstimator,
+    LinearRegressor,
+    MultiClassHead,
+    MultiLabelHead,
+    RegressionHead,
+)
 from estimator_multigpu.estimator._checkpoints import WarmStartSettings
 from estimator_multigpu.estimator._distributed import sync_replicas_optimizer
 from estimator_multigpu.estimator._estimator import Estimator
@@ -25,24 +43,6 @@ from estimator_multigpu.estimator._training import (
     EvalSpec,
     TrainSpec,
     train_and_evaluate,
-)
-from estimator_multigpu.estimator.canned import (
-    BaselineClassifier,
-    BaselineEstimator,
-    BaselineRegressor,
-    BinaryClassHead,
-    DNNClassifier,
-    DNNEstimator,
-    DNNLinearCombinedClassifier,
-    DNNLinearCombinedEstimator,
-    DNNLinearCombinedRegressor,
-    DNNRegressor,
-    LinearClassifier,
-    LinearEstimator,
-    LinearRegressor,
-    MultiClassHead,
-    MultiLabelHead,
-    RegressionHead,
 )
 
 # tf.estimator re-exported these tf.compat.v1.train names; so do we.

@@ -5,8 +5,8 @@
 variables); `emg.estimator.DNNClassifier` is `tf.estimator.DNNClassifier`.
 """
 
-from estimator_multigpu.estimator.canned import _baseline, _dnn, _linear
-from estimator_multigpu.estimator.canned import _dnn_linear_combined as _combined
+from estimator_multigpu.estimator._canned import _baseline, _dnn, _linear
+from estimator_multigpu.estimator._canned import _dnn_linear_combined as _combined
 
 BaselineClassifier = _baseline.BaselineClassifierV1
 BaselineEstimator = _baseline.BaselineEstimatorV1

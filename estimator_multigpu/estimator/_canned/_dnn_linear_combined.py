@@ -28,8 +28,8 @@ import math
 import tensorflow as tf
 
 from estimator_multigpu import towers
-from estimator_multigpu.estimator.canned import _canned, _dnn, _head_base, _linear
-from estimator_multigpu.estimator.canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import _canned, _dnn, _head_base, _linear
+from estimator_multigpu.estimator._canned import _optimizers as optimizers
 
 DNN_LEARNING_RATE = 0.001
 LINEAR_LEARNING_RATE = 0.005

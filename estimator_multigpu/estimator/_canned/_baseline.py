@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator.canned import _canned, _head_base
-from estimator_multigpu.estimator.canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import _canned, _head_base
+from estimator_multigpu.estimator._canned import _optimizers as optimizers
 
 LEARNING_RATE = 0.3
 
@@ -125,7 +125,14 @@ class BaselineRegressor(_canned.CannedEstimator):
 
 
 class BaselineEstimator(_canned.CannedEstimator):
-    """tf.estimator.BaselineEstimator: a bias per output on any head."""
+    """tf.estimator.BaselineEstimator: a bias per output on any head.
+
+    Args:
+      head: the head, e.g. `emg.estimator.MultiClassHead(3)`.
+      model_dir: where checkpoints go.
+      optimizer: an optimizer, its name or a callable ('Ftrl', at 0.3).
+      config: a `RunConfig`.
+    """
 
     _V1 = False
 
@@ -179,6 +186,13 @@ class BaselineRegressorV1(BaselineRegressor):
 
 
 class BaselineEstimatorV1(BaselineEstimator):
-    """tf.compat.v1.estimator.BaselineEstimator: a bias per output, any head."""
+    """tf.compat.v1.estimator.BaselineEstimator: a bias per output, any head.
+
+    Args:
+      head: the head, e.g. `emg.estimator.MultiClassHead(3)`.
+      model_dir: where checkpoints go.
+      optimizer: an optimizer, its name or a callable ('Ftrl', at 0.3).
+      config: a `RunConfig`.
+    """
 
     _V1 = True

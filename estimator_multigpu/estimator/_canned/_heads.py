@@ -25,8 +25,8 @@ from __future__ import annotations
 import tensorflow as tf
 
 from estimator_multigpu.estimator import export
-from estimator_multigpu.estimator.canned import _head_base
-from estimator_multigpu.estimator.canned._head_base import (
+from estimator_multigpu.estimator._canned import _head_base
+from estimator_multigpu.estimator._canned._head_base import (
     SERVING_DEFAULT,
     SUM_OVER_BATCH_SIZE,
     Head,
@@ -315,7 +315,14 @@ class MultiLabelHead(Head):
     """Multi-label classification: a sigmoid cross entropy per class.
 
     Labels are `[batch_size, n_classes]` multi-hot ints (or a SparseTensor of
-    class ids). Args as `BinaryClassHead`'s, with `n_classes` >= 2.
+    class ids).
+
+    Args:
+      n_classes: the number of classes, >= 2.
+      weight_column, label_vocabulary, loss_reduction, loss_fn, name, v1: as
+        `BinaryClassHead`'s.
+      thresholds, classes_for_class_based_metrics: accepted; their per-class
+        and per-threshold metrics are not built.
     """
 
     def __init__(

@@ -26,9 +26,9 @@ import functools
 
 import tensorflow as tf
 
+from estimator_multigpu.estimator._canned import _canned, _head_base
+from estimator_multigpu.estimator._canned import _optimizers as optimizers
 from estimator_multigpu.estimator._spec import ModeKeys
-from estimator_multigpu.estimator.canned import _canned, _head_base
-from estimator_multigpu.estimator.canned import _optimizers as optimizers
 
 _EPSILON = 1e-3
 _MOMENTUM = 0.999

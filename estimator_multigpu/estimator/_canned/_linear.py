@@ -27,8 +27,8 @@ import math
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator.canned import _canned, _head_base
-from estimator_multigpu.estimator.canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import _canned, _head_base
+from estimator_multigpu.estimator._canned import _optimizers as optimizers
 
 LEARNING_RATE = 0.2
 _SPARSE_COMBINERS = ("sum", "mean", "sqrtn")

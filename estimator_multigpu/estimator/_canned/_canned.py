@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from estimator_multigpu.estimator._canned import _head_base, _heads
 from estimator_multigpu.estimator._estimator import Estimator
 from estimator_multigpu.estimator._spec import ModeKeys
-from estimator_multigpu.estimator.canned import _head_base, _heads
 
 
 def check_features(features) -> None:

@@ -26,8 +26,8 @@ import tensorflow as tf
 
 from estimator_multigpu import towers
 from estimator_multigpu.estimator import export
+from estimator_multigpu.estimator._canned import _optimizers
 from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
-from estimator_multigpu.estimator.canned import _optimizers
 
 SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
 SUM = "sum"
