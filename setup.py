@@ -40,8 +40,9 @@ setuptools.setup(
         "diagnose": ["matplotlib"],
         "legacy-layers": ["tf-keras"],
         # tf-slim: what emg-migrate --fix writes for tf.contrib.slim,
-        # tf.contrib.layers and arg_scope.
-        "slim": ["tf-slim"],
+        # tf.contrib.layers and arg_scope; tf-keras: slim.batch_norm's
+        # layer through emg.tf_slim().
+        "slim": ["tf-slim", "tf-keras"],
     },
     entry_points={
         "console_scripts": [

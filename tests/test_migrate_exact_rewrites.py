@@ -50,8 +50,23 @@ def test_every_rewritten_export_name_exists_in_emg():
         ("tf.contrib.layers.flatten(x)", "tf_slim.flatten(x)"),
         ("tf.contrib.framework.arg_scope", "tf_slim.arg_scope"),
         ("tf.contrib.framework.add_arg_scope", "tf_slim.add_arg_scope"),
+        (
+            "tf.contrib.data.map_and_batch(f, 8, drop_remainder=True)",
+            "tf.data.experimental.map_and_batch(f, 8, drop_remainder=True)",
+        ),
+        (
+            "tf.contrib.data.parallel_interleave(f, 4, sloppy=True)",
+            "tf.data.experimental.parallel_interleave(f, 4, sloppy=True)",
+        ),
     ],
-    ids=["tfrecord_dataset", "flatten", "arg_scope", "add_arg_scope"],
+    ids=[
+        "tfrecord_dataset",
+        "flatten",
+        "arg_scope",
+        "add_arg_scope",
+        "map_and_batch",
+        "parallel_interleave",
+    ],
 )
 def test_contrib_names_with_one_exact_replacement_are_renamed(tmp_path, use, expected):
     result, new = _fix(tmp_path, f"y = {use}\n")
@@ -307,3 +322,22 @@ def test_every_listed_contrib_layer_is_in_tf_slim():
     assert not set(_slim_layers.NAMES) & set(_slim.LACKS)
     keys = {k[len("layers.") :] for k in _contrib_names.REPLACEMENTS}
     assert not set(_slim_layers.NAMES) & keys
+
+
+def test_the_tf_data_experimental_successors_give_contribs_batches():
+    import tensorflow as tf
+
+    ds = tf.data.Dataset.range(10).apply(
+        tf.data.experimental.map_and_batch(lambda x: x * 2, 4, drop_remainder=True)
+    )
+    assert [b.tolist() for b in ds.as_numpy_iterator()] == [
+        [0, 2, 4, 6],
+        [8, 10, 12, 14],
+    ]
+    files = tf.data.Dataset.range(3)
+    ds = files.apply(
+        tf.data.experimental.parallel_interleave(
+            lambda i: tf.data.Dataset.from_tensors(i).repeat(2), cycle_length=2
+        )
+    )
+    assert sorted(ds.as_numpy_iterator()) == [0, 0, 1, 1, 2, 2]

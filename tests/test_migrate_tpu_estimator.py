@@ -22,7 +22,10 @@ def test_fix_leaves_nothing_of_the_tpu_names():
     assert "tf.contrib." not in result.rewritten.split('"""', 2)[2]
     assert "emg.estimator.tpu.TPUEstimator(" in result.rewritten
     assert "tf.data.experimental.map_and_batch(" in result.rewritten
-    assert "tf.distribute.cluster_resolver.TPUClusterResolver" in result.rewritten
+    assert (
+        "tf.compat.v1.distribute.cluster_resolver.TPUClusterResolver"
+        in result.rewritten
+    )
 
 
 def test_fix_adds_a_num_gpus_flag_passed_to_the_run_config():

@@ -49,6 +49,7 @@ MODULES = {
     "test_towers_errors.py": None,
     "test_towers_keras.py": None,  # mnist.py's Keras model per model_fn call.
     "test_towers_faults.py": None,
+    "test_towers_custom_apply.py": None,  # AdamW-style apply_gradients subclasses.
     "test_estimator_save_faults.py": None,
     "test_estimator_inputs.py": None,  # numpy/pandas_input_fn read in graph sessions.
     # These load the SavedModel and call it eagerly.

@@ -48,12 +48,19 @@ REPLACEMENTS = {
     "DropoutWrapper; with tf-keras on TF 2.16+) or tf.keras.layers.LSTM/GRU",
     "distribute.MirroredStrategy": "tf.distribute.MirroredStrategy",
     "data.AUTOTUNE": "tf.data.AUTOTUNE",
-    "data.map_and_batch": "dataset.map(map_func, num_parallel_calls=...)"
+    "data.map_and_batch": "tf.data.experimental.map_and_batch(map_func, "
+    "batch_size, num_parallel_batches=None, drop_remainder=False, "
+    "num_parallel_calls=None) (the same arguments; emg-migrate --fix writes it), "
+    "or dataset.map(map_func, num_parallel_calls=...)"
     ".batch(batch_size, drop_remainder=...)",
     "data.shuffle_and_repeat": "dataset.shuffle(buffer_size, seed).repeat(count)",
     "data.batch_and_drop_remainder": "dataset.batch(batch_size, drop_remainder=True)",
-    "data.parallel_interleave": "dataset.interleave(map_func, cycle_length, "
-    "num_parallel_calls=tf.data.AUTOTUNE, deterministic=not sloppy)",
+    "data.parallel_interleave": "tf.data.experimental.parallel_interleave("
+    "map_func, cycle_length, block_length=1, sloppy=False, "
+    "buffer_output_elements=None, prefetch_input_elements=None) (the same "
+    "arguments; emg-migrate --fix writes it), or dataset.interleave(map_func, "
+    "cycle_length, block_length, num_parallel_calls=tf.data.AUTOTUNE, "
+    "deterministic=not sloppy)",
     "data.prefetch_to_device": _DATA.format(name="prefetch_to_device"),
     "data.ignore_errors": _DATA.format(name="ignore_errors()")
     + " or dataset.ignore_errors()",

@@ -34,6 +34,12 @@ _NAMES = {
     "tf.contrib.framework.arg_scope": ("tf_slim", "arg_scope"),
     "tf.contrib.framework.add_arg_scope": ("tf_slim", "add_arg_scope"),
     "tf.contrib.tfprof.tfprof_logger.write_op_log": (None, f"{_PROF}.write_op_log"),
+    # The same functions under tf.data.experimental, with the same arguments.
+    "tf.contrib.data.map_and_batch": (None, "data.experimental.map_and_batch"),
+    "tf.contrib.data.parallel_interleave": (
+        None,
+        "data.experimental.parallel_interleave",
+    ),
 }
 _DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
 _REPLICATE = "tf.contrib.estimator.replicate_model_fn"

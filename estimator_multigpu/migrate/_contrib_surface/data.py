@@ -61,16 +61,24 @@ ROWS = {
     "map_and_batch": (
         "exact",
         "tf.data.experimental.map_and_batch",
-        "dataset.map(map_func, "
+        "tf.data.experimental.map_and_batch(map_func, batch_size, "
+        "num_parallel_batches=None, drop_remainder=False, "
+        "num_parallel_calls=None) (the same arguments; emg-migrate "
+        "--fix writes it), or dataset.map(map_func, "
         "num_parallel_calls=...).batch(batch_size, "
         "drop_remainder=...)",
     ),
     "padded_batch_and_drop_remainder": ("none", "", ""),
     "parallel_interleave": (
         "exact",
-        "dataset.interleave",
+        "tf.data.experimental.parallel_interleave",
+        "tf.data.experimental.parallel_interleave(map_func, "
+        "cycle_length, block_length=1, sloppy=False, "
+        "buffer_output_elements=None, "
+        "prefetch_input_elements=None) (the same arguments; "
+        "emg-migrate --fix writes it), or "
         "dataset.interleave(map_func, cycle_length, "
-        "num_parallel_calls=tf.data.AUTOTUNE, "
+        "block_length, num_parallel_calls=tf.data.AUTOTUNE, "
         "deterministic=not sloppy)",
     ),
     "parse_example_dataset": (
