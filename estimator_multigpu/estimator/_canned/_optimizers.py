@@ -170,7 +170,7 @@ class KerasOptimizer(tf.compat.v1.train.Optimizer):
     """
 
     def __init__(self, optimizer, owns_global_step: bool = True):
-        super().__init__(use_locking=False, name=optimizer._name)
+        super().__init__(use_locking=False, name=optimizer.get_config()["name"])
         self._keras = optimizer
         if owns_global_step:
             optimizer.iterations = tf.compat.v1.train.get_or_create_global_step()
