@@ -7,7 +7,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHMARKS = os.path.join(ROOT, "benchmarks")
-HELPERS = {"__init__", "cached_batch", "plot", "timing"}
+HELPERS = {"__init__", "cached_batch", "legacy_blocks", "plot", "timing"}
 COMMAND = re.compile(r"python -m benchmarks\.(\w+)((?:[ \t]+--[\w=./-]+)*)")
 SCRIPTS = sorted(
     name[:-3]
