@@ -123,18 +123,39 @@ def test_the_slim_core_group_is_known_by_its_kind():
     assert _slim.group_rule("learning").kind != _slim.CORE_KIND
 
 
+# Fields whose values are keys, not messages (`Finding.api` may hold spaces:
+# 'tf (TF 1.x names)').
+_KEYS = ("api", "rule_id", "kind")
+
+
+def _message(node: ast.AST) -> bool:
+    """A string constant that reads as a message's words (it holds a space)."""
+    return isinstance(node, ast.Constant) and " " in str(node.value).strip()
+
+
+def _reads_words(node: ast.Compare) -> bool:
+    """`'words of a reason' in why` (or ==): a decision on a message's text."""
+    sides = [node.left, *node.comparators]
+    others = [s for s in sides if not _message(s)]
+    keys = [s for s in others if isinstance(s, ast.Attribute) and s.attr in _KEYS]
+    return len(others) < len(sides) and bool(others) and not keys
+
+
 def _rule_text_reads(path: pathlib.Path):
-    """(line, source) of each comparison that reads a rule's advice text."""
+    """(line, source) of each comparison that reads a rule's advice text or
+    a reason's words."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare):
             continue
-        for side in [node.left, *node.comparators]:
-            if isinstance(side, ast.Attribute) and side.attr in (
-                "replacement",
-                "summary",
-            ):
-                yield node.lineno, ast.unparse(node)
+        advice = [
+            side
+            for side in [node.left, *node.comparators]
+            if isinstance(side, ast.Attribute)
+            and side.attr in ("replacement", "summary")
+        ]
+        if advice or _reads_words(node):
+            yield node.lineno, ast.unparse(node)
 
 
 def test_no_migrate_decision_reads_a_rule_text():
@@ -148,10 +169,23 @@ def test_no_migrate_decision_reads_a_rule_text():
     )
 
 
-def test_the_text_check_catches_a_decision_on_rule_text(tmp_path):
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        ('ok = "--fix cannot" in f.rule.replacement\n', True),
+        ('ok = "has no drop-in" not in why\n', True),
+        ('ok = reason == "a module gone"\n', True),
+        ('ok = f.api == "tf (TF 1.x names)"\n', False),
+        ('ok = name in ("input_data", "mnist")\n', False),
+        ('ok = "words here" == "words here"\n', False),
+    ],
+    ids=["advice", "reason_words", "reason_equal", "api_key", "names", "constants"],
+)
+def test_the_text_check_catches_a_decision_on_rule_text(tmp_path, line, found):
     bad = tmp_path / "bad.py"
-    bad.write_text('ok = "--fix cannot" in f.rule.replacement\n')
-    assert list(_rule_text_reads(bad)) == [(1, "'--fix cannot' in f.rule.replacement")]
+    bad.write_text(line)
+    reads = list(_rule_text_reads(bad))
+    assert reads == ([(1, ast.unparse(ast.parse(line).body[0].value))] if found else [])
 
 
 def _call(source):
@@ -209,3 +243,70 @@ def test_a_function_that_reads_no_queue_is_no_failed_reader_helper():
     assert helpers == {} and failed == {}
     with pytest.raises(_reader_helpers.NotAReader, match=r"`scale` reads no param"):
         _reader_helpers._read_index(tree.body[1], ["x"])
+
+
+def _fix_with(monkeypatch, source, drop=()):
+    """`fixer.fix` of `source` under the registry without the rules `drop`."""
+    from estimator_multigpu.migrate import _fixer, _scanner
+
+    rules = tuple(r for r in _registry.REGISTRY.rules if r.name not in drop)
+    monkeypatch.setattr(_fixer, "REGISTRY", Registry(rules))
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = _scanner.scan_rules(tree, source, "snippet.py")
+    return _fixer.fix(source, tree, findings).source, findings
+
+
+DEAD = """\
+import tensorflow as tf
+from tensorflow.contrib.estimator import replicate_model_fn
+
+model_fn = replicate_model_fn(lambda f, l, mode: None)
+"""
+
+
+def test_the_finishing_imports_are_registry_rules(monkeypatch):
+    assert [r.name for r in _registry.REGISTRY.phase("finish")] == [
+        "dead-imports",
+        "emg-import",
+    ]
+    new, _ = _fix_with(monkeypatch, DEAD)
+    assert "import estimator_multigpu as emg\n" in new
+    assert "from tensorflow.contrib" not in new
+    assert "emg.replicate_model_fn(" in new
+    # fix runs what the registry holds, nothing more.
+    new, _ = _fix_with(monkeypatch, DEAD, drop=("dead-imports", "emg-import"))
+    assert "from tensorflow.contrib.estimator import replicate_model_fn\n" in new
+    assert "import estimator_multigpu" not in new
+    assert "emg.replicate_model_fn(" in new
+
+
+def test_the_record_flattening_is_a_registry_stage(monkeypatch):
+    from migrate_helpers import CORPUS
+
+    source = (CORPUS / "cifar10_record_eval.py").read_text()
+    assert [r.name for r in _registry.REGISTRY.phase("stages")] == ["record-objects"]
+    new, findings = _fix_with(monkeypatch, source)
+    assert "class CIFAR10Record" not in new and all(f.fixed for f in findings)
+    new, findings = _fix_with(monkeypatch, source, drop=("record-objects",))
+    assert "class CIFAR10Record" in new and not all(f.fixed for f in findings)
+
+
+def test_a_stage_carries_fixed_to_the_nth_finding_of_each_api():
+    def finding(api, fixed=False):
+        return dataclasses.replace(FINDING, api=api, fixed=fixed)
+
+    old = [finding("a"), finding("b"), finding("a")]
+    staged = [finding("a"), finding("a", True), finding("b")]
+    assert _engine.carry(old, staged)
+    assert [f.fixed for f in old] == [False, False, True]
+    old = [finding("a")]
+    assert not _engine.carry(old, [finding("a"), finding("c", True)])
+    assert not old[0].fixed
+
+
+FINDING = _passes.scan_tree(
+    ast.parse("import tensorflow as tf\ntf.train.Supervisor()\n"),
+    "import tensorflow as tf\ntf.train.Supervisor()\n",
+    "snippet.py",
+)[0]

@@ -10,11 +10,13 @@ from estimator_multigpu.migrate import (
     _compat_v1,
     _contrib_calls,
     _era,
+    _imports,
     _keras_input_shape,
     _keras_input_shape_fix,
     _queue_loops,
     _queue_threads,
     _reader_helpers,
+    _records,
     _replicate_args,
     _session_config,
     _slim,
@@ -192,6 +194,33 @@ def queue_runner_loops(m: Module, ctx: ProgramContext) -> list[Edit]:
     return _queue_loops.edits(
         m.tree, m.off, m.findings, m.edits, m.notes, ctx.keep_runners
     )
+
+
+def records(m: Module, ctx: ProgramContext) -> str | None:
+    """The module with its record objects flattened to names (a stage)."""
+    return _records.flatten(m.source, m.tree)
+
+
+def dead_imports(m: Module, ctx: ProgramContext) -> list[Edit]:
+    """Drops the legacy imports whose every use the edits rewrote."""
+    placed = EditSet(m.edits)
+    dead = _imports.dead_imports(m.tree, m.table, m.off, m.findings)
+    return m.edits + [e for e in dead if not placed.overlaps(e)]  # not rewritten
+
+
+def emg_import(m: Module, ctx: ProgramContext) -> list[Edit]:
+    """Imports the package as `m.emg` when an edit uses it and none binds it."""
+    used = any(f"{m.emg}." in e.text for e in m.edits)
+    if not used or m.table.name_for(_imports.PACKAGE):
+        return m.edits
+    # First: a line inserted at the same place (after the imports) uses it.
+    return [_imports.import_edit(m.tree, m.off, m.emg, _imports.PACKAGE), *m.edits]
+
+
+def queue_starters(m: Module, ctx: ProgramContext) -> list:
+    """Rewords the queue-runner starters that stay while a queue is left."""
+    _queue_loops.kept(m.findings, ctx.keep_runners)
+    return m.findings
 
 
 def _portable(findings: list) -> list:

@@ -18,9 +18,12 @@ from estimator_multigpu.migrate import _aliases
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
 # The phases, in the order a run goes through them: the rule table's scan,
-# the passes that refine and add to it, the edits of `--fix`, and the ports
-# of the rewritten text.
-PHASES = ("table", "passes", "edits", "ports")
+# the passes that refine and add to it; then `--fix`: the stages (a whole
+# rewritten source to fix instead, when that fixes more), the edits, the
+# edits that finish them (imports; only when an edit was made), the rules
+# that settle the findings from what was fixed; and the ports of the
+# rewritten text.
+PHASES = ("table", "passes", "stages", "edits", "finish", "settle", "ports")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Module:
 
 
 Find = Callable[[Module, ProgramContext], list]
+Stage = Callable[[Module, ProgramContext], str | None]
 Edits = Callable[[Module, ProgramContext], list[Edit]]
 Port = Callable[[str, Module, ProgramContext], str]
 
@@ -95,12 +99,15 @@ class Rule:
     Attributes:
       name: the rule's name, unique in its registry (a shape, e.g.
         `'queue-chains'`).
-      phase: one of `PHASES`: `'table'` and `'passes'` rules have `find`,
-        `'edits'` rules `edits`, `'ports'` rules `port`.
+      phase: one of `PHASES`: `'table'`, `'passes'` and `'settle'` rules
+        have `find`, `'stages'` rules `stage`, `'edits'` and `'finish'` rules
+        `edits`, `'ports'` rules `port`.
       run: `find(module, ctx) -> findings` (the module's findings after the
-        rule: those before, refined, plus its own), `edits(module, ctx) ->
-        edits` (the module's edits after the rule), or `port(source, module,
-        ctx) -> source`.
+        rule: those before, refined, plus its own), `stage(module, ctx) ->
+        source or None` (the module rewritten whole, adding or removing no
+        legacy API use, for the rewrite to fix instead), `edits(module, ctx)
+        -> edits` (the module's edits after the rule), or `port(source,
+        module, ctx) -> source`.
       after: the names of the rules that must run before this one.
     """
 
@@ -176,10 +183,33 @@ def find(registry: Registry, phase: str, module: Module, ctx: ProgramContext):
 
 
 def edits(registry: Registry, module: Module, ctx: ProgramContext) -> list[Edit]:
-    """Runs the `edits` of each rule; returns the module's edits."""
+    """Runs the `edits` of each `'edits'` rule, then, when they made any, of
+    each `'finish'` rule; returns the module's edits."""
     for rule in registry.phase("edits"):
         module.edits = rule.run(module, ctx)
+    if module.edits:
+        for rule in registry.phase("finish"):
+            module.edits = rule.run(module, ctx)
     return module.edits
+
+
+def carry(findings: list, staged: list) -> bool:
+    """Marks each of `findings` fixed whose twin among `staged` (the findings
+    of a stage's source, after its rewrite) was fixed; False, marking
+    nothing, when none was.
+
+    A stage adds or removes no legacy API use, so the n-th finding of an API
+    in `findings` is the n-th finding of that API in `staged`.
+    """
+    by_api: dict[str, list] = {}
+    for f in staged:
+        by_api.setdefault(f.api, []).append(f)
+    twins = [by_api[f.api].pop(0) if by_api.get(f.api) else None for f in findings]
+    if not any(t is not None and t.fixed for t in twins):
+        return False
+    for f, twin in zip(findings, twins):
+        f.fixed = f.fixed or bool(twin is not None and twin.fixed)
+    return True
 
 
 def port(registry: Registry, source: str, module: Module, ctx: ProgramContext):

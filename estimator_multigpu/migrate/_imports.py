@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
 from estimator_multigpu.migrate._edits import Edit, Offsets
 from estimator_multigpu.migrate._finding import Finding
 
+PACKAGE = "estimator_multigpu"
 # Modules gone from TF 2.x: an import of them breaks the script on its own.
 _GONE = ("tf.contrib", "tf.estimator")
 

@@ -49,8 +49,10 @@ REGISTRY = Registry(
         ),
         # tf.compat.v1.estimator's canned estimators (and TF 1.x code's).
         Rule("canned-v1", "passes", _canned.v1_forms, after=("compat-v1",)),
-        # The edits of `--fix` (`fixer.fix`); each leaves alone what overlaps
-        # an edit before it.
+        # `--fix` (`fixer.fix`): the module rewritten whole first, when its
+        # fix then fixes more (the reader helpers that return a record).
+        Rule("record-objects", "stages", _edit_rules.records),
+        # The edits; each leaves alone what overlaps an edit before it.
         Rule("queue-chains", "edits", _edit_rules.queue_chains),
         Rule("raw-queues", "edits", _edit_rules.raw_queues, after=("queue-chains",)),
         Rule("renames", "edits", _edit_rules.renames, after=("raw-queues",)),
@@ -79,6 +81,11 @@ REGISTRY = Registry(
             _edit_rules.queue_runner_loops,
             after=("queue-chains", "raw-queues"),  # a loop goes once no queue is left
         ),
+        # The edits that finish a rewrite that made any: the imports.
+        Rule("dead-imports", "finish", _edit_rules.dead_imports),
+        Rule("emg-import", "finish", _edit_rules.emg_import, after=("dead-imports",)),
+        # The findings reworded from what the rewrite fixed.
+        Rule("queue-starters-kept", "settle", _edit_rules.queue_starters),
         # The ports of the rewritten text (`passes.fix`).
         Rule("compat-v1-port", "ports", _edit_rules.compat_v1),
         Rule("slim-port", "ports", _edit_rules.slim),
