@@ -76,7 +76,9 @@ class RunConfig(_run_config_properties.RunConfigProperties):
     properties (`is_chief`, `master`, `num_worker_replicas`, ...) as there.
     `devices` / `num_gpus`, or a `MirroredStrategy` / `OneDeviceStrategy` as
     `train_distribute`, replicate the `model_fn` over those devices with
-    `replicate_model_fn`. `Estimator.train` runs in this one process: a
+    `replicate_model_fn`; with none of them, the environment variable
+    `EMG_NUM_GPUS=N` does the same as `num_gpus=N`, so an unchanged program
+    runs on N devices. `Estimator.train` runs in this one process: a
     `TF_CONFIG` naming a non-chief task or a cluster of several training tasks
     makes it raise; `train_and_evaluate` runs each task of such a cluster
     (worker 0 is the chief of a cluster without a `chief` job).
@@ -173,6 +175,7 @@ class RunConfig(_run_config_properties.RunConfigProperties):
         self._checkpoint_save_graph_def = checkpoint_save_graph_def
         self._devices = devices
         self._num_gpus = num_gpus
+        self._env_num_gpus = _num_gpus_from_env()
         self._log_examples_per_sec = log_examples_per_sec
         self._set_cluster(_cluster.properties(env))
         if session_config is None and self._cluster_spec:
@@ -227,7 +230,9 @@ class RunConfig(_run_config_properties.RunConfigProperties):
         if strategy_devices is not None:
             return devices_lib.resolve(devices=strategy_devices)
         if self._devices is None and self._num_gpus is None:
-            return None
+            if self._env_num_gpus is None:
+                return None
+            return devices_lib.resolve(num_gpus=self._env_num_gpus)
         return devices_lib.resolve(num_gpus=self._num_gpus, devices=self._devices)
 
     def _strategy_devices(self) -> tuple:
@@ -318,6 +323,27 @@ def _arg_names(fn) -> list[str] | None:
         return list(inspect.signature(fn).parameters)
     except (TypeError, ValueError):
         return None
+
+
+NUM_GPUS_ENV = "EMG_NUM_GPUS"
+
+
+def _num_gpus_from_env() -> int | None:
+    """`EMG_NUM_GPUS` as a device count, or None when unset or empty.
+
+    It replicates a config that names no devices (no `devices`, `num_gpus`
+    or strategy), so an unchanged single-device Estimator program runs on N
+    devices, as `TF_CONFIG` gives one its cluster.
+    """
+    text = os.environ.get(NUM_GPUS_ENV, "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ValueError(
+            f"{NUM_GPUS_ENV} must be a whole number of devices (0 or more); "
+            f"received {text!r}. Unset it, or set e.g. {NUM_GPUS_ENV}=2."
+        )
+    return int(text)
 
 
 def _validate(config: RunConfig) -> None:
