@@ -212,11 +212,26 @@ def _applied(source, api):
             "tf.contrib.tfprof.model_analyzer.print_model_analysis",
             "f(graph, cmd='scope', options=o)",
         ),
+        (
+            "f(x, False)",
+            "tf.contrib.framework.local_variable",
+            "f(x, validate_shape=False, trainable=False, "
+            "collections=[tf.compat.v1.GraphKeys.LOCAL_VARIABLES])",
+        ),
+        ("f(x, trainable=True)", "tf.contrib.framework.local_variable", None),
         ("f(a, b)", "tf.not.listed", "f(a, b)"),
         ("f(m, *rest)", "tf.contrib.estimator.replicate_model_fn", None),
         ("f(m, a, b, c)", "tf.contrib.estimator.replicate_model_fn", None),
     ],
-    ids=["reorder", "keyword_renames", "unlisted", "starred", "too_many"],
+    ids=[
+        "reorder",
+        "keyword_renames",
+        "added_keywords",
+        "added_keyword_passed",
+        "unlisted",
+        "starred",
+        "too_many",
+    ],
 )
 def test_the_api_change_rows_apply_to_a_call(source, api, expected):
     assert _applied(source, api) == expected

@@ -354,6 +354,15 @@ OVERRIDES.update(
             "",
             {"filepattern": "ckpt_dir_or_file"},
         ),
+        # contrib's is variable(initial_value, trainable=False, collections=
+        # [LOCAL_VARIABLES], ...); tf_slim's (the same code) crashes on TF
+        # 2.21. migrate/_api_changes names the positional arguments and adds
+        # trainable and collections.
+        "tf.contrib.framework.local_variable": (
+            "exact",
+            "tf.compat.v1.Variable",
+            "",
+        ),
     }
 )
 _DOTTED = re.compile(r"\b(?:tf|tf_slim|emg|dataset)\.[\w.]*\w")

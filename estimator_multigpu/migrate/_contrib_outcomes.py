@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 
-from estimator_multigpu.migrate import _contrib_surface, _exact_calls
+from estimator_multigpu.migrate import _api_changes, _contrib_surface, _exact_calls
 from estimator_multigpu.migrate._edits import Edit, Offsets, Unsafe
 from estimator_multigpu.migrate._guide_rules import GuideRule
 
@@ -43,7 +44,7 @@ def _spelled(symbol: str, api: str, prefix: str) -> str:
 
 
 def _exact_text(row: _contrib_surface.Row) -> str:
-    parts = ["the same arguments"]
+    parts = [_api_changes.describe(row.symbol) or "the same arguments"]
     if row.renames:
         renamed = ", ".join(f"{old}= -> {new}=" for old, new in row.renames.items())
         parts[0] += f", keywords renamed: {renamed}"
@@ -107,6 +108,10 @@ def _spelling(successor: str, table) -> tuple[str, str | None]:
     return f"{v1}.compat.v2.{rest}", None
 
 
+def _spelled_name(name: str, table) -> str:
+    return _spelling(name, table)[0]
+
+
 _LAST: list = []  # [(tree, parents, calls)] of the last tree seen
 
 
@@ -135,6 +140,15 @@ def edits(f, tree, table, off: Offsets) -> tuple[list[Edit], str | None]:
     text, module = _spelling(f.rule.successor, table)
     out = [off.replace(node, text)]
     call = calls.get(id(node))
+    symbol = _contrib_surface.public(f.api)[0]
+    if _api_changes.needs_call(symbol):
+        changes = None
+        if isinstance(call, ast.Call):
+            spell = functools.partial(_spelled_name, table=table)
+            changes = _api_changes.argument_edits(call, symbol, off, spell)
+        if changes is None:
+            raise Unsafe(f"`{symbol}` is not called with arguments its rows can map")
+        out += changes
     renames = dict(f.rule.renames)
     for k in call.keywords if isinstance(call, ast.Call) else ():
         if k.arg in renames:

@@ -84,7 +84,7 @@ ROWS = {
     "load_linear_multiclass_bias_initializer": ("none", "", ""),
     "load_variable": ("exact", "tf.train.load_variable", ""),
     "load_variable_slot_initializer": ("none", "", ""),
-    "local_variable": ("exact", "tf_slim.local_variable", ""),
+    "local_variable": ("exact", "tf.compat.v1.Variable", ""),
     "model_variable": ("exact", "tf_slim.model_variable", ""),
     "prepend_name_scope": ("none", "", ""),
     "py_func": (
