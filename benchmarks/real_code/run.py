@@ -38,7 +38,7 @@ MIGRATE = [sys.executable, "-m", "estimator_multigpu.migrate", "--format", "json
 def git_dir(mirrors: pathlib.Path, repo: str) -> pathlib.Path:
     """The mirror of `repo` ("owner/name"), or a ValueError saying how to get it."""
     base = mirrors / repo.replace("/", "+")
-    for candidate in (base / "repo" / ".git", base / ".git", base):
+    for candidate in (base / "repo" / ".git", base / "repo", base / ".git", base):
         if (candidate / "HEAD").is_file():
             return candidate
     raise ValueError(
