@@ -148,6 +148,18 @@ def test_every_case_of_the_manifest_is_well_formed():
         assert all(isinstance(c, _case.Command) for c in case.commands), case.name
 
 
+def test_a_missing_mirror_says_where_it_looked(tmp_path):
+    with pytest.raises(ValueError, match="No git mirror of owner/none"):
+        run.git_dir(tmp_path, "owner/none")
+
+
+def test_a_bare_mirror_at_owner_name_repo_is_found(tmp_path):
+    # The layout a fetched snapshot has: <owner>+<name>/repo is itself bare.
+    bare = tmp_path / "owner+bare" / "repo"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    assert run.git_dir(tmp_path, "owner/bare") == bare
+
+
 def test_a_hand_edit_that_no_longer_matches_once_is_refused(tmp_path):
     (tmp_path / "a.py").write_text("x = 1\nx = 1\n")
     case = _case_for(
