@@ -140,7 +140,7 @@ def edits(f, tree, table, off: Offsets) -> tuple[list[Edit], str | None]:
     text, module = _spelling(f.rule.successor, table)
     out = [off.replace(node, text)]
     call = calls.get(id(node))
-    symbol = _contrib_surface.public(f.api)[0]
+    symbol = (_contrib_surface.public(f.api) or ("",))[0]
     if _api_changes.needs_call(symbol):
         changes = None
         if isinstance(call, ast.Call):

@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     _compat_v1,
     _contrib_calls,
     _era,
+    _hand_tower_devices,
     _imports,
     _keras_input_shape,
     _keras_input_shape_fix,
@@ -167,6 +168,11 @@ def tutorial_imports(m: Module, ctx: ProgramContext) -> list[Edit]:
 def tower_loops(m: Module, ctx: ProgramContext) -> list[Edit]:
     """Hand-written tower loops (and model_fn towers) onto replicate_model_fn."""
     return _tower_rewrite.edits(m.tree, m.table, m.off, m.findings, m.edits, m.emg)
+
+
+def hand_tower_devices(m: Module, ctx: ProgramContext) -> list[Edit]:
+    """The GPU names of the tower loops left for a hand rewrite, by resolve."""
+    return _hand_tower_devices.edits(m.tree, m.off, m.findings, m.edits, m.emg, m.notes)
 
 
 def clones(m: Module, ctx: ProgramContext) -> list[Edit]:

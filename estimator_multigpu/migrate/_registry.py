@@ -69,10 +69,17 @@ REGISTRY = Registry(
         Rule("tower-loop-edits", "edits", _edit_rules.tower_loops),
         Rule("clones", "edits", _edit_rules.clones),
         Rule(
+            "hand-tower-devices",
+            "edits",
+            _edit_rules.hand_tower_devices,
+            after=("tower-loop-edits",),  # the loops it left
+        ),
+        Rule(
             "session-config-edits",
             "edits",
             _edit_rules.session_configs,
-            after=("tower-loop-edits", "clones"),  # reads their devices.resolve
+            # reads their devices.resolve
+            after=("tower-loop-edits", "clones", "hand-tower-devices"),
         ),
         Rule("keras-input-shape-drops", "edits", _edit_rules.keras_input_shape),
         Rule(

@@ -58,12 +58,38 @@ def _fstring_template(device: ast.expr, var: str) -> str | None:
     return "".join(parts)
 
 
+def _concat_template(device: ast.expr, var: str) -> str | None:
+    """`'/gpu:' + str(i)` -> `'/gpu:{}'`, else None."""
+    if not (
+        isinstance(device, ast.BinOp)
+        and isinstance(device.op, ast.Add)
+        and isinstance(device.left, ast.Constant)
+        and isinstance(device.left.value, str)
+        and isinstance(device.right, ast.Call)
+    ):
+        return None
+    call = device.right
+    if (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "str"
+        and len(call.args) == 1
+        and not call.keywords
+        and _is_var(call.args[0], var)
+    ):
+        return device.left.value + "{}"
+    return None
+
+
+_TEMPLATES = (_percent_template, _format_template, _fstring_template, _concat_template)
+
+
 def _device_template(device: ast.expr, var: str) -> str | None:
     """`device` as a template with `{}` for loop variable `var`, else None.
 
-    `'/gpu:%d' % i`, `'/gpu:{}'.format(i)` and `f'/gpu:{i}'` give `'/gpu:{}'`.
+    `'/gpu:%d' % i`, `'/gpu:{}'.format(i)`, `f'/gpu:{i}'` and `'/gpu:' +
+    str(i)` give `'/gpu:{}'`.
     """
-    for template in (_percent_template, _format_template, _fstring_template):
+    for template in _TEMPLATES:
         found = template(device, var)
         if found is not None:
             return found
@@ -86,6 +112,13 @@ def _device_string(device: ast.expr) -> ast.expr:
     ):
         return device.args[0]
     return device
+
+
+def is_gpu_index(device: ast.expr, var: str) -> bool:
+    """True for the name of GPU `var` (`'/gpu:%d' % i`, `'/device:GPU:{}'.format(i)`,
+    an f-string, `'/gpu:' + str(i)`)."""
+    template = _device_template(device, var)
+    return template is not None and _GPU_INDEX.fullmatch(template) is not None
 
 
 def resolve_count(loop: ast.For, device: ast.expr) -> ast.expr | None:
