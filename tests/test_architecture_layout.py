@@ -28,6 +28,7 @@ PUBLIC_MODULES = {
     "estimator/export.py": "tf.estimator.export drop-ins",
     "estimator/inputs.py": "tf.estimator.inputs drop-ins (numpy_input_fn, pandas_input_fn)",
     "estimator/learn_runner.py": "tf.contrib.learn.learn_runner drop-in",
+    "estimator/preprocessing.py": "tf.contrib.learn.preprocessing drop-in (VocabularyProcessor)",
     "estimator/v1.py": "tf.compat.v1.estimator's canned estimators (v1 defaults)",
     "tutorials/mnist.py": "TF 1.x tensorflow.examples.tutorials.mnist.mnist drop-in",
     "tutorials/input_data.py": "TF 1.x tutorials' input_data drop-in",

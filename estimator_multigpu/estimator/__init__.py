@@ -97,7 +97,7 @@ _LAZY = {
 
 
 def __getattr__(name):
-    if name in ("learn_runner", "tpu"):
+    if name in ("learn_runner", "preprocessing", "tpu"):
         return _importlib.import_module(f"estimator_multigpu.estimator.{name}")
     if name in _LAZY:
         return getattr(_importlib.import_module(_LAZY[name]), name)
@@ -126,6 +126,7 @@ __all__ = [
     *HOOK_NAMES,
     *_LAZY,
     "learn_runner",
+    "preprocessing",
     "tpu",
     "HAS_TF_ESTIMATOR",
     "BestExporter",

@@ -18,6 +18,11 @@ _MNIST = (
     "estimator_multigpu.tutorials.input_data (the same read_data_sets and "
     "DataSet as a drop-in; emg-migrate --fix writes it)"
 )
+_VOCABULARY = (
+    "emg.estimator.preprocessing.VocabularyProcessor (the drop-in: the same "
+    "tokenizer, word ids, fit/transform/reverse and save/restore; emg-migrate "
+    "--fix writes it)"
+)
 # contrib name (under `tf.contrib.`) -> what to write on TF 2.x.
 REPLACEMENTS = {
     "framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step()",
@@ -80,6 +85,8 @@ REPLACEMENTS = {
     ),
     "training.byte_size_load_fn": _PLACER.format(name="byte_size_load_fn"),
     "data.Dataset": "tf.data.Dataset",
+    "learn.preprocessing.VocabularyProcessor": _VOCABULARY,
+    "learn.preprocessing.text.VocabularyProcessor": _VOCABULARY,
 }
 
 
@@ -104,12 +111,24 @@ def exact(finding) -> _rules.Rule | None:
         return _known(finding.api)  # (a call shape's own rule stays its own)
     symbol, prefix = found
     known = _known(symbol + finding.api[len(prefix) :])
-    if known is None or (prefix != symbol and _contrib_surface.fixable(symbol)):
+    if (
+        known is None
+        or _own_row(symbol)
+        or (prefix != symbol and _contrib_surface.fixable(symbol))
+    ):
         return _contrib_outcomes.rule_for(finding.api)
     if prefix != symbol:  # a module path: the same advice, naming the path
         summary = f"{known.summary} (written {prefix})"
         return dataclasses.replace(known, summary=summary)
     return known
+
+
+def _own_row(symbol: str) -> bool:
+    """True when the surface row of `symbol` says something of its own, which
+    wins over the advice this module gives its whole contrib module (`rnn`)."""
+    key, row = _key(symbol), _contrib_surface.row(symbol)
+    whole = key is not None and "." not in key
+    return whole and row is not None and row.note != REPLACEMENTS[key]
 
 
 def _known(api: str) -> _rules.Rule | None:

@@ -8,6 +8,7 @@ import ast
 from estimator_multigpu.migrate._edits import Offsets, Unsafe
 
 _LEARN = "tf.contrib.learn."
+VOCABULARY = "estimator.preprocessing.VocabularyProcessor"
 # contrib name -> its drop-in under `emg.`.
 EMG_NAMES = {
     _LEARN + "Experiment": "estimator.Experiment",
@@ -18,7 +19,13 @@ EMG_NAMES = {
         "estimator.GreedyLoadBalancingStrategy"
     ),
     "tf.contrib.training.byte_size_load_fn": "estimator.byte_size_load_fn",
+    _LEARN + "preprocessing.VocabularyProcessor": VOCABULARY,
+    _LEARN + "python.learn.preprocessing.VocabularyProcessor": VOCABULARY,
+    _LEARN + "preprocessing.text.VocabularyProcessor": VOCABULARY,
+    _LEARN + "python.learn.preprocessing.text.VocabularyProcessor": VOCABULARY,
 }
+# Classes whose attributes (VocabularyProcessor.restore) the drop-in has too.
+_CLASSES = frozenset(k for k, v in EMG_NAMES.items() if v == VOCABULARY)
 # contrib.learn's RunConfig._DEFAULT_UID_WHITE_LIST (TF 1.x), written out.
 UID_LIST_API = _LEARN + "python.learn.run_config._DEFAULT_UID_WHITE_LIST"
 UID_LIST = (
@@ -46,9 +53,17 @@ _EXPERIMENT_ARGS = (
 )
 
 
+def _named(api: str) -> str | None:
+    """The EMG_NAMES key `api` is, or the class of `_CLASSES` whose attribute it is."""
+    if api in EMG_NAMES:
+        return api
+    owner = api.rpartition(".")[0]
+    return owner if owner in _CLASSES else None
+
+
 def handles(api: str) -> bool:
     """True for the names this module rewrites."""
-    return api in EMG_NAMES or api in (UID_LIST_API, MAYBE_DOWNLOAD, GPU_PROBE)
+    return _named(api) is not None or api in (UID_LIST_API, MAYBE_DOWNLOAD, GPU_PROBE)
 
 
 def _has_star(call: ast.Call) -> bool:
@@ -120,11 +135,12 @@ def edits(f, table, off: Offsets, calls: dict, parents: dict, emg: str, full_nod
         node = full_node(f.node, f.api, table, parents)
         call = calls.get(id(node))
         return [off.replace(call, _download_text(call, off, table))] if call else []
-    node = full_node(f.node, f.api, table, parents)
     if f.api == UID_LIST_API:
-        return [off.replace(node, UID_LIST)]
-    check_call(f.api, calls.get(id(node)))
-    return [off.replace(node, f"{emg}.{EMG_NAMES[f.api]}")]
+        return [off.replace(full_node(f.node, f.api, table, parents), UID_LIST)]
+    name = _named(f.api)
+    node = full_node(f.node, name, table, parents)
+    check_call(name, calls.get(id(node)))
+    return [off.replace(node, f"{emg}.{EMG_NAMES[name]}")]
 
 
 def replacement(api: str) -> str:
