@@ -61,7 +61,7 @@ def test_the_legacy_layer_replacements_exist_with_tf_keras():
             "tf.contrib.framework.get_or_create_global_step()",
             "tf.compat.v1.train.get_or_create_global_step()",
         ),
-        ("tf.contrib.rnn.LSTMCell(4)", "tf.compat.v1.nn.rnn_cell.*"),
+        ("tf.contrib.rnn.LSTMCell(4)", "tf.compat.v1.nn.rnn_cell.LSTMCell ("),
         ("tf.contrib.data.AUTOTUNE", "tf.data.AUTOTUNE"),
     ],
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from estimator_multigpu.migrate._contrib_surface import LEGACY_NOTE
+
 _ADDONS = (
     "TensorFlow Addons carried some of it until its end of life (2024); keep the "
     "TF 1.15 implementation in your code (Apache-2.0) or rewrite it with core ops"
@@ -365,6 +367,183 @@ OVERRIDES.update(
         ),
     }
 )
+# tf.contrib.rnn: each name's own row, which wins over the module's advice
+# (`_contrib_names.REPLACEMENTS["rnn"]`). The core cells and wrappers are
+# tf.compat.v1.nn.rnn_cell's (TF 2.16+ serves them from tf-keras), the static
+# RNN functions tf.compat.v1.nn's; the rest contrib alone had.
+_RNN_CELLS = (
+    "BasicLSTMCell",
+    "BasicRNNCell",
+    "DeviceWrapper",
+    "DropoutWrapper",
+    "GRUCell",
+    "LSTMCell",
+    "LSTMStateTuple",
+    "MultiRNNCell",
+    "RNNCell",
+    "ResidualWrapper",
+)
+_RNN_FUNCTIONS = ("static_bidirectional_rnn", "static_rnn", "static_state_saving_rnn")
+_RESEARCH_CELL = (
+    "a research cell only contrib had (TensorFlow Addons carried some until its "
+    "end of life, 2024): keep TF 1.15's implementation (Apache-2.0) as your own "
+    "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use tf.keras.layers.LSTMCell"
+)
+_CONV_CELL = (
+    "tf.keras.layers.ConvLSTM{n}D is the layer over a whole sequence (inputs "
+    "[batch, time, ...spatial, channels]; filters, kernel_size), not a cell for "
+    "dynamic_rnn: rewrite the loop around it"
+)
+_RNN_NONE = {
+    "AttentionCellWrapper": ("", _RESEARCH_CELL),
+    "BidirectionalGridLSTMCell": ("", _RESEARCH_CELL),
+    "CompiledWrapper": (
+        "",
+        "XLA per cell is gone; compile the whole step with tf.function(jit_compile=True)",
+    ),
+    "Conv1DLSTMCell": ("", _CONV_CELL.format(n=1)),
+    "Conv2DLSTMCell": ("", _CONV_CELL.format(n=2)),
+    "Conv3DLSTMCell": ("", _CONV_CELL.format(n=3)),
+    "ConvLSTMCell": ("", _CONV_CELL.format(n=2)),
+    "CoupledInputForgetGateLSTMCell": ("", _RESEARCH_CELL),
+    "EmbeddingWrapper": (
+        "",
+        "embed the inputs before the cell (tf.nn.embedding_lookup, or "
+        "tf.keras.layers.Embedding(embedding_classes, embedding_size)) and run "
+        "the wrapped cell on the embeddings",
+    ),
+    "FusedRNNCell": (
+        "",
+        "an abstract base class; run a cell with tf.compat.v1.nn.dynamic_rnn, "
+        "or use tf.keras.layers.LSTM/GRU (fused with cuDNN on a GPU)",
+    ),
+    "FusedRNNCellAdaptor": (
+        "",
+        "run the wrapped cell with tf.compat.v1.nn.dynamic_rnn (use_dynamic_rnn="
+        "True) or tf.compat.v1.nn.static_rnn over the unstacked time-major inputs",
+    ),
+    "GLSTMCell": ("", _RESEARCH_CELL),
+    "GRUBlockCell": (
+        "",
+        "tf.compat.v1.nn.rnn_cell.GRUCell(num_units) computes the same GRU "
+        "(contrib's was one fused op); check the checkpoint's variable names",
+    ),
+    "GRUBlockCellV2": (
+        "",
+        "tf.compat.v1.nn.rnn_cell.GRUCell(num_units) computes the same GRU "
+        "(contrib's was one fused op); check the checkpoint's variable names",
+    ),
+    "GridLSTMCell": ("", _RESEARCH_CELL),
+    "HighwayWrapper": ("", _RESEARCH_CELL),
+    "IndRNNCell": ("", _RESEARCH_CELL),
+    "IndyGRUCell": ("", _RESEARCH_CELL),
+    "IndyLSTMCell": ("", _RESEARCH_CELL),
+    "InputProjectionWrapper": (
+        "",
+        "project the inputs before the cell (tf.keras.layers.Dense(num_proj), "
+        "as the wrapper did at each step) and run the wrapped cell on them",
+    ),
+    "IntersectionRNNCell": ("", _RESEARCH_CELL),
+    "LSTMBlockCell": (
+        "",
+        "tf.compat.v1.nn.rnn_cell.LSTMCell(num_units, forget_bias=forget_bias, "
+        "cell_clip=cell_clip, use_peepholes=use_peephole) computes the same LSTM "
+        "(contrib's was one fused op; note use_peephole -> use_peepholes); "
+        "check the checkpoint's variable names",
+    ),
+    "LSTMBlockFusedCell": (
+        "",
+        "a fused LSTM over a whole time-major sequence; the nearest is "
+        "tf.keras.layers.LSTM(num_units, return_sequences=True, return_state="
+        "True) over the batch-major sequence (cuDNN on a GPU), but it adds no "
+        "forget_bias at run time (unit_forget_bias starts the bias at 1) and has "
+        "no cell_clip or peepholes",
+    ),
+    "LSTMBlockWrapper": (
+        "",
+        "an abstract base class of the fused LSTMs; see LSTMBlockFusedCell",
+    ),
+    "LayerNormBasicLSTMCell": ("", _RESEARCH_CELL),
+    "LayerRNNCell": (
+        "",
+        "a base class; subclass tf.compat.v1.nn.rnn_cell.RNNCell (build() then "
+        "creates the variables), or tf.keras.layers.AbstractRNNCell",
+    ),
+    "NASCell": ("", _RESEARCH_CELL),
+    "OutputProjectionWrapper": (
+        "",
+        "apply tf.keras.layers.Dense(output_size) to the cell's outputs (the "
+        "wrapper did it at each step); the state is the wrapped cell's",
+    ),
+    "PhasedLSTMCell": ("", _RESEARCH_CELL),
+    "SRUCell": ("", _RESEARCH_CELL),
+    "TimeFreqLSTMCell": ("", _RESEARCH_CELL),
+    "TimeReversedFusedRNN": (
+        "",
+        "reverse the time axis before and after the RNN (tf.reverse_sequence "
+        "with the sequence lengths, else tf.reverse(x, [0]) time-major)",
+    ),
+    "UGRNNCell": ("", _RESEARCH_CELL),
+    "best_effort_input_batch_size": (
+        "",
+        "an internal helper: the batch size is tf.shape(inputs)[1] (time-major) "
+        "or tf.shape(inputs)[0]",
+    ),
+    "stack_bidirectional_dynamic_rnn": (
+        "",
+        "stack tf.compat.v1.nn.bidirectional_dynamic_rnn calls yourself, each "
+        "layer reading the previous one's concatenated outputs, each in its own "
+        "variable scope (or tf.keras.layers.Bidirectional over stacked LSTMs)",
+    ),
+    "stack_bidirectional_rnn": (
+        "",
+        "stack tf.compat.v1.nn.static_bidirectional_rnn calls yourself, each "
+        "layer reading the previous one's outputs, each in its own variable scope",
+    ),
+    "transpose_batch_time": (
+        "",
+        "an internal helper: tf.transpose(x, [1, 0] + list(range(2, rank))) swaps "
+        "the batch and time axes",
+    ),
+}
+OVERRIDES.update(
+    {
+        f"tf.contrib.rnn.{n}": ("exact", f"tf.compat.v1.nn.rnn_cell.{n}", LEGACY_NOTE)
+        for n in _RNN_CELLS
+    }
+)
+OVERRIDES.update(
+    {
+        f"tf.contrib.rnn.{n}": ("exact", f"tf.compat.v1.nn.{n}", "")
+        for n in _RNN_FUNCTIONS
+    }
+)
+OVERRIDES.update(
+    {
+        f"tf.contrib.rnn.{n}": ("none", successor, why)
+        for n, (successor, why) in _RNN_NONE.items()
+    }
+)
+
+# contrib's sequence_loss, as core ops (the formulas its code computes).
+_CE = (
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, logits=logits) "
+    "* weights"
+)
+_SEQUENCE_LOSS = (
+    "no TF 2.x function computes it (TensorFlow Addons' tfa.seq2seq.sequence_loss "
+    f"did, until its end of life); with `ce = {_CE}` ([batch, time]; a "
+    "softmax_loss_function(labels=, logits=) takes the cross-entropy's place), "
+    "the default (average_across_timesteps and average_across_batch) is "
+    "`tf.math.divide_no_nan(tf.reduce_sum(ce), tf.reduce_sum(weights))`; "
+    "average_across_timesteps alone: `tf.math.divide_no_nan(tf.reduce_sum(ce, "
+    "axis=1), tf.reduce_sum(weights, axis=1))`; average_across_batch alone: "
+    "`tf.math.divide_no_nan(tf.reduce_sum(ce, axis=0), tf.reduce_sum(weights, "
+    "axis=0))`; neither: `ce`; sum_over_timesteps and sum_over_batch: "
+    "`tf.math.divide_no_nan(tf.reduce_sum(ce), tf.cast(tf.math.count_nonzero("
+    "weights), ce.dtype))` (one of them alone: the same with axis=1 or axis=0)"
+)
+OVERRIDES["tf.contrib.seq2seq.sequence_loss"] = ("none", "", _SEQUENCE_LOSS)
 _DOTTED = re.compile(r"\b(?:tf|tf_slim|emg|dataset)\.[\w.]*\w")
 
 

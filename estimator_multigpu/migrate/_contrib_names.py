@@ -30,8 +30,6 @@ REPLACEMENTS = {
     "framework.arg_scope": "tf_slim.arg_scope (pip install tf-slim)",
     "framework.add_arg_scope": "tf_slim.add_arg_scope (pip install tf-slim)",
     "framework.nest": "tf.nest",
-    "layers.xavier_initializer": "tf.compat.v1.glorot_uniform_initializer() "
-    "(uniform=False: tf.compat.v1.glorot_normal_initializer())",
     "layers.variance_scaling_initializer": "tf.compat.v1.variance_scaling_initializer("
     "scale=factor (contrib's default 2.0), mode=mode.lower() (default 'fan_in'), "
     "distribution='uniform' if uniform else 'truncated_normal')",

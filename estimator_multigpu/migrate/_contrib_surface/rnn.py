@@ -14,355 +14,365 @@ ROWS = {
     "AttentionCellWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons "
+        "carried some until its end of life, 2024): keep TF "
+        "1.15's implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "BasicLSTMCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.BasicLSTMCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "BasicRNNCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.BasicRNNCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "BidirectionalGridLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on "
-        "TF 2.16+) or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow "
+        "Addons carried some until its end of life, "
+        "2024): keep TF 1.15's implementation "
+        "(Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or "
+        "use tf.keras.layers.LSTMCell",
     ),
     "CompiledWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "XLA per cell is gone; compile the whole step with "
+        "tf.function(jit_compile=True)",
     ),
     "Conv1DLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "tf.keras.layers.ConvLSTM1D is the layer over a whole "
+        "sequence (inputs [batch, time, ...spatial, channels]; "
+        "filters, kernel_size), not a cell for dynamic_rnn: "
+        "rewrite the loop around it",
     ),
     "Conv2DLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "tf.keras.layers.ConvLSTM2D is the layer over a whole "
+        "sequence (inputs [batch, time, ...spatial, channels]; "
+        "filters, kernel_size), not a cell for dynamic_rnn: "
+        "rewrite the loop around it",
     ),
     "Conv3DLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "tf.keras.layers.ConvLSTM3D is the layer over a whole "
+        "sequence (inputs [batch, time, ...spatial, channels]; "
+        "filters, kernel_size), not a cell for dynamic_rnn: "
+        "rewrite the loop around it",
     ),
     "ConvLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "tf.keras.layers.ConvLSTM2D is the layer over a whole "
+        "sequence (inputs [batch, time, ...spatial, channels]; "
+        "filters, kernel_size), not a cell for dynamic_rnn: rewrite "
+        "the loop around it",
     ),
     "CoupledInputForgetGateLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, "
-        "GRUCell, MultiRNNCell, DropoutWrapper; "
-        "with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had "
+        "(TensorFlow Addons carried some until its "
+        "end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell "
+        "subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "DeviceWrapper": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.DeviceWrapper",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "DropoutWrapper": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.DropoutWrapper",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "EmbeddingWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "embed the inputs before the cell "
+        "(tf.nn.embedding_lookup, or "
+        "tf.keras.layers.Embedding(embedding_classes, "
+        "embedding_size)) and run the wrapped cell on the "
+        "embeddings",
     ),
     "FusedRNNCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "an abstract base class; run a cell with "
+        "tf.compat.v1.nn.dynamic_rnn, or use "
+        "tf.keras.layers.LSTM/GRU (fused with cuDNN on a GPU)",
     ),
     "FusedRNNCellAdaptor": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "run the wrapped cell with "
+        "tf.compat.v1.nn.dynamic_rnn (use_dynamic_rnn=True) "
+        "or tf.compat.v1.nn.static_rnn over the unstacked "
+        "time-major inputs",
     ),
     "GLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "GRUBlockCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "tf.compat.v1.nn.rnn_cell.GRUCell(num_units) computes the "
+        "same GRU (contrib's was one fused op); check the "
+        "checkpoint's variable names",
     ),
     "GRUBlockCellV2": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "tf.compat.v1.nn.rnn_cell.GRUCell(num_units) computes the "
+        "same GRU (contrib's was one fused op); check the "
+        "checkpoint's variable names",
     ),
     "GRUCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.GRUCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "GridLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "HighwayWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons "
+        "carried some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "IndRNNCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "IndyGRUCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "IndyLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "InputProjectionWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "project the inputs before the cell "
+        "(tf.keras.layers.Dense(num_proj), as the wrapper "
+        "did at each step) and run the wrapped cell on "
+        "them",
     ),
     "IntersectionRNNCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons "
+        "carried some until its end of life, 2024): keep TF "
+        "1.15's implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "LSTMBlockCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "tf.compat.v1.nn.rnn_cell.LSTMCell(num_units, "
+        "forget_bias=forget_bias, cell_clip=cell_clip, "
+        "use_peepholes=use_peephole) computes the same LSTM "
+        "(contrib's was one fused op; note use_peephole -> "
+        "use_peepholes); check the checkpoint's variable names",
     ),
     "LSTMBlockFusedCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "a fused LSTM over a whole time-major sequence; the "
+        "nearest is tf.keras.layers.LSTM(num_units, "
+        "return_sequences=True, return_state=True) over the "
+        "batch-major sequence (cuDNN on a GPU), but it adds no "
+        "forget_bias at run time (unit_forget_bias starts the "
+        "bias at 1) and has no cell_clip or peepholes",
     ),
     "LSTMBlockWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "an abstract base class of the fused LSTMs; see LSTMBlockFusedCell",
     ),
     "LSTMCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.LSTMCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "LSTMStateTuple": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.LSTMStateTuple",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "LayerNormBasicLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow "
+        "Addons carried some until its end of life, 2024): "
+        "keep TF 1.15's implementation (Apache-2.0) as "
+        "your own tf.compat.v1.nn.rnn_cell.RNNCell "
+        "subclass, or use tf.keras.layers.LSTMCell",
     ),
     "LayerRNNCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a base class; subclass tf.compat.v1.nn.rnn_cell.RNNCell "
+        "(build() then creates the variables), or "
+        "tf.keras.layers.AbstractRNNCell",
     ),
     "MultiRNNCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.MultiRNNCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "NASCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried some "
+        "until its end of life, 2024): keep TF 1.15's implementation "
+        "(Apache-2.0) as your own tf.compat.v1.nn.rnn_cell.RNNCell "
+        "subclass, or use tf.keras.layers.LSTMCell",
     ),
     "OutputProjectionWrapper": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on "
-        "TF 2.16+) or tf.keras.layers.LSTM/GRU",
+        "apply tf.keras.layers.Dense(output_size) to the "
+        "cell's outputs (the wrapper did it at each "
+        "step); the state is the wrapped cell's",
     ),
     "PhasedLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons "
+        "carried some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "RNNCell": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.RNNCell",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "ResidualWrapper": (
         "exact",
         "tf.compat.v1.nn.rnn_cell.ResidualWrapper",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF 2.16+) "
-        "or tf.keras.layers.LSTM/GRU",
+        "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
     ),
     "SRUCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried some "
+        "until its end of life, 2024): keep TF 1.15's implementation "
+        "(Apache-2.0) as your own tf.compat.v1.nn.rnn_cell.RNNCell "
+        "subclass, or use tf.keras.layers.LSTMCell",
     ),
     "TimeFreqLSTMCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons "
+        "carried some until its end of life, 2024): keep TF "
+        "1.15's implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "TimeReversedFusedRNN": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "reverse the time axis before and after the RNN "
+        "(tf.reverse_sequence with the sequence lengths, "
+        "else tf.reverse(x, [0]) time-major)",
     ),
     "UGRNNCell": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "a research cell only contrib had (TensorFlow Addons carried "
+        "some until its end of life, 2024): keep TF 1.15's "
+        "implementation (Apache-2.0) as your own "
+        "tf.compat.v1.nn.rnn_cell.RNNCell subclass, or use "
+        "tf.keras.layers.LSTMCell",
     ),
     "best_effort_input_batch_size": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, "
-        "GRUCell, MultiRNNCell, DropoutWrapper; with "
-        "tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "an internal helper: the batch size is "
+        "tf.shape(inputs)[1] (time-major) or "
+        "tf.shape(inputs)[0]",
     ),
     "stack_bidirectional_dynamic_rnn": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, "
-        "GRUCell, MultiRNNCell, DropoutWrapper; "
-        "with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
+        "stack "
+        "tf.compat.v1.nn.bidirectional_dynamic_rnn "
+        "calls yourself, each layer reading the "
+        "previous one's concatenated outputs, "
+        "each in its own variable scope (or "
+        "tf.keras.layers.Bidirectional over "
+        "stacked LSTMs)",
     ),
     "stack_bidirectional_rnn": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on "
-        "TF 2.16+) or tf.keras.layers.LSTM/GRU",
+        "stack tf.compat.v1.nn.static_bidirectional_rnn "
+        "calls yourself, each layer reading the previous "
+        "one's outputs, each in its own variable scope",
     ),
     "static_bidirectional_rnn": (
         "exact",
         "tf.compat.v1.nn.static_bidirectional_rnn",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on "
-        "TF 2.16+) or tf.keras.layers.LSTM/GRU",
+        "",
     ),
-    "static_rnn": (
-        "exact",
-        "tf.compat.v1.nn.static_rnn",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "
-        "DropoutWrapper; with tf-keras on TF 2.16+) or "
-        "tf.keras.layers.LSTM/GRU",
-    ),
-    "static_state_saving_rnn": (
-        "exact",
-        "tf.compat.v1.nn.static_state_saving_rnn",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on "
-        "TF 2.16+) or tf.keras.layers.LSTM/GRU",
-    ),
+    "static_rnn": ("exact", "tf.compat.v1.nn.static_rnn", ""),
+    "static_state_saving_rnn": ("exact", "tf.compat.v1.nn.static_state_saving_rnn", ""),
     "transpose_batch_time": (
         "none",
         "",
-        "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, "
-        "MultiRNNCell, DropoutWrapper; with tf-keras on TF "
-        "2.16+) or tf.keras.layers.LSTM/GRU",
+        "an internal helper: tf.transpose(x, [1, 0] + "
+        "list(range(2, rank))) swaps the batch and time "
+        "axes",
     ),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.

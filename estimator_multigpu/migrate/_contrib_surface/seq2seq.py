@@ -36,7 +36,28 @@ ROWS = {
     "hardmax": ("none", "", ""),
     "monotonic_attention": ("none", "", ""),
     "safe_cumprod": ("none", "", ""),
-    "sequence_loss": ("none", "", ""),
+    "sequence_loss": (
+        "none",
+        "",
+        "no TF 2.x function computes it (TensorFlow Addons' "
+        "tfa.seq2seq.sequence_loss did, until its end of life); "
+        "with `ce = "
+        "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=targets, "
+        "logits=logits) * weights` ([batch, time]; a "
+        "softmax_loss_function(labels=, logits=) takes the "
+        "cross-entropy's place), the default "
+        "(average_across_timesteps and average_across_batch) is "
+        "`tf.math.divide_no_nan(tf.reduce_sum(ce), "
+        "tf.reduce_sum(weights))`; average_across_timesteps alone: "
+        "`tf.math.divide_no_nan(tf.reduce_sum(ce, axis=1), "
+        "tf.reduce_sum(weights, axis=1))`; average_across_batch "
+        "alone: `tf.math.divide_no_nan(tf.reduce_sum(ce, axis=0), "
+        "tf.reduce_sum(weights, axis=0))`; neither: `ce`; "
+        "sum_over_timesteps and sum_over_batch: "
+        "`tf.math.divide_no_nan(tf.reduce_sum(ce), "
+        "tf.cast(tf.math.count_nonzero(weights), ce.dtype))` (one "
+        "of them alone: the same with axis=1 or axis=0)",
+    ),
     "tile_batch": ("none", "", ""),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.
