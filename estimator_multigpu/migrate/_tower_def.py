@@ -70,14 +70,37 @@ def _top_call(stmt: ast.stmt, name: str) -> ast.Call | None:
     return value if call_target(value) == name else None
 
 
-def _compute(body) -> tuple[ast.Assign, str, dict]:
-    """The one `grads = opt.compute_gradients(loss[, var_list=...])`, its
-    target's text and its keywords."""
-    computes = [s for s in body if _top_call(s, "compute_gradients")]
-    if len(computes) != 1 or not isinstance(computes[0], ast.Assign):
+def _appended(stmt: ast.stmt) -> ast.Call | None:
+    """The `opt.compute_gradients(...)` of `L.append(opt.compute_gradients(...))`."""
+    append = _top_call(stmt, "append") if isinstance(stmt, ast.Expr) else None
+    if (
+        append is None
+        or not isinstance(append.func.value, ast.Name)
+        or len(append.args) != 1
+        or append.keywords
+        or call_target(append.args[0]) != "compute_gradients"
+    ):
+        return None
+    return append.args[0]
+
+
+def _compute_call(stmt: ast.stmt) -> ast.Call | None:
+    """The gradients call of `grads = opt.compute_gradients(...)` or of
+    `L.append(opt.compute_gradients(...))`, else None."""
+    if isinstance(stmt, ast.Assign) and _top_call(stmt, "compute_gradients"):
+        return stmt.value
+    return _appended(stmt)
+
+
+def _compute(body) -> tuple[ast.stmt, ast.Call, str, dict]:
+    """The one `grads = opt.compute_gradients(loss[, var_list=...])` (or the
+    append of it), its call, its target's text and its keywords."""
+    computes = [s for s in body if _compute_call(s) is not None]
+    if len(computes) != 1:
         raise NotCanonical("the tower has no one `grads = opt.compute_gradients(loss)`")
     compute = computes[0]
-    call, grads = compute.value, ast.unparse(compute.targets[0])
+    call = _compute_call(compute)
+    grads = ast.unparse(getattr(compute, "targets", [call])[0])
     kw = {k.arg: k.value for k in call.keywords}
     if (
         not isinstance(call.func.value, ast.Name)
@@ -86,16 +109,17 @@ def _compute(body) -> tuple[ast.Assign, str, dict]:
         or set(kw) - {"var_list"}
     ):
         raise NotCanonical(
-            f"line {compute.lineno}: expect `{grads} = opt.compute_gradients(loss)`"
-            " (var_list= allowed)"
+            f"line {compute.lineno}: expect "
+            f"`{getattr(compute, 'targets', None) and grads or 'grads'} = "
+            "opt.compute_gradients(loss)` (var_list= allowed)"
         )
-    return compute, grads, kw
+    return compute, call, grads, kw
 
 
 def _gradients(body):
-    """(compute statement, append statement, loss, optimizer, list, var_list)."""
-    compute, grads, kw = _compute(body)
-    call = compute.value
+    """(compute statement, append statement, loss, optimizer, var_list); one
+    statement for both in `L.append(opt.compute_gradients(loss))`."""
+    compute, call, grads, kw = _compute(body)
     appends = [
         s
         for s in body
@@ -370,6 +394,10 @@ def _index_lines(td: TowerDef, inner: str, emg: str) -> list[str]:
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
     used = set().union(*(_astutil.reads(s) for s in kept)) | set(td.exported)
+    inside = {id(n) for s in kept for n in ast.walk(s)}
+    shards = sum(_astutil.reads(n)[var] for n, _ in td.inline if id(n) in inside)
+    if shards == sum(_astutil.reads(s)[var] for s in kept):  # only in `X[i]` shards
+        used.discard(var)
     if td.scope_call is not None:
         used |= set(_astutil.reads(td.scope_call))
     out = []
@@ -411,7 +439,7 @@ def minimize_text(
     optimizer = off.text(tl.optimizer)
     before = []
     if tl.capture:
-        grads = tl.average.targets[0].id
+        grads = tl.averaged
         before.append(f"{grads} = []")
         optimizer = (
             f"{emg}.TowerOptimizer({optimizer}, "
@@ -444,7 +472,7 @@ def edits(
     tl = td.tl
     name = _astutil.unique("tower_fn", taken)
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
-    removed = [s for s in (tl.init, gone) if s is not None]
+    removed = [s for s in (tl.init, gone) if s not in (None, at)]
     if not all(_tower_rewrite.alone(off, s) for s in removed + [at, tl.stmt]):
         return None
     out = [_tower_rewrite.delete_lines(off, s) for s in removed]
@@ -453,7 +481,7 @@ def edits(
     devices = hoist.name if hoist else ""
     out.append(off.replace(at, minimize_text(td, off, emg, name, devices)))
     out += [hoist.edit] if hoist else []
-    helper = _tower_rewrite.dead_helper(tree, tl.average)
+    helper = _tower_rewrite.dead_helper(tree, tl.average_call)
     if helper is not None and not helper.decorator_list:
         out.append(_tower_rewrite.delete_lines(off, helper, blank_after=True))
     return out

@@ -61,6 +61,19 @@ class TowerLoop:
     capture: bool = False
     at_average: bool = False
 
+    @property
+    def averaged(self) -> str | None:
+        """The name the averaged gradients are bound to; None when the update
+        averages in its argument (`opt.apply_gradients(average(tower_grads))`)."""
+        return None if self.average is self.apply else self.average.targets[0].id
+
+    @property
+    def average_call(self) -> ast.Call:
+        """The averaging call, `average_gradients(tower_grads)`."""
+        if self.average is self.apply:
+            return self.apply.value.args[0]
+        return self.average.value
+
 
 def peel(stmt: ast.stmt, table: _aliases.AliasTable):
     """(the for loop, the statement to replace) for a loop maybe in a scope `with`."""
@@ -167,20 +180,43 @@ def _gradients(stmts: list[ast.stmt], loss: str):
     return call.func.value, append.func.value.id
 
 
+def _assigned_values(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """(name, value) per name `stmt` assigns: `a = v`, or `a, b = v, w`
+    element by element."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return []
+    target, value = stmt.targets[0], stmt.value
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    sequences = ast.Tuple | ast.List
+    if (
+        isinstance(target, sequences)
+        and isinstance(value, sequences)
+        and len(target.elts) == len(value.elts)
+    ):
+        pairs = zip(target.elts, value.elts)
+        return [(t.id, v) for t, v in pairs if isinstance(t, ast.Name)]
+    return []
+
+
+def _split_batch(call: ast.expr, table) -> ast.expr | None:
+    """The batch `x` of `tf.split(x, N)` along axis 0, else None."""
+    if not isinstance(call, ast.Call) or table.resolve_tf(call.func) != "tf.split":
+        return None
+    axis = [k.value for k in call.keywords if k.arg == "axis"]
+    if len(call.args) > 2 or any(ast.unparse(a) != "0" for a in axis):
+        return None
+    kw = {k.arg: k.value for k in call.keywords}
+    return call.args[0] if call.args else kw.get("value")
+
+
 def split_of(block, before: int, name: str, table) -> ast.expr | None:
-    """The batch `x` of an earlier `name = tf.split(x, N)` in `block`."""
+    """The batch `x` of the last `name = tf.split(x, N)` before `block[before]`
+    (`xs, ys = tf.split(x, N), tf.split(y, N)` too)."""
     for stmt in reversed(block[:before]):
-        found = _assigned_call(stmt)
-        if found and found[0] == name:
-            call = found[1]
-            if table.resolve_tf(call.func) != "tf.split":
-                return None
-            axis = [k.value for k in call.keywords if k.arg == "axis"]
-            if len(call.args) > 2 or any(ast.unparse(a) != "0" for a in axis):
-                return None
-            kw = {k.arg: k.value for k in call.keywords}
-            value = call.args[0] if call.args else kw.get("value")
-            return value
+        values = [v for n, v in _assigned_values(stmt) if n == name]
+        if values:
+            return _split_batch(values[-1], table)
     return None
 
 
@@ -230,32 +266,46 @@ def _inputs(call, loop, block, index, table, extras=None) -> list:
     return inputs
 
 
+def _averages(call, lists: str) -> bool:
+    """Whether `call` is `f(lists)`: the averaging of the towers' gradients."""
+    return (
+        isinstance(call, ast.Call)
+        and [ast.unparse(a) for a in call.args] == [lists]
+        and not call.keywords
+    )
+
+
+def _applies(call: ast.Call, optimizer: ast.expr) -> bool:
+    """Whether `call` is `optimizer.apply_gradients(...)` with an argument."""
+    return (
+        call_target(call) == "apply_gradients"
+        and ast.unparse(call.func.value) == ast.unparse(optimizer)
+        and bool(call.args)
+    )
+
+
 def after_loop(block, index, lists: str, optimizer: ast.expr):
-    """The averaging and apply statements after the loop, in `block`."""
-    average = apply = None
+    """The averaging and apply statements after the loop, in `block`; one
+    statement for both when the update averages in its argument."""
+    average = None
     for stmt in block[index + 1 :]:
         found = _assigned_call(stmt)
         if found is None:
             continue
-        name, call = found
-        args = [ast.unparse(a) for a in call.args]
-        if average is None and args == [lists] and not call.keywords:
+        call = found[1]
+        if average is None and _applies(call, optimizer):
+            if _averages(call.args[0], lists):
+                return stmt, stmt
+        elif average is None and _averages(call, lists):
             average = stmt
-        elif (
-            average is not None
-            and call_target(call) == "apply_gradients"
-            and ast.unparse(call.func.value) == ast.unparse(optimizer)
-            and args[:1] == [average.targets[0].id]
-        ):
-            apply = stmt
-            break
-    if apply is None:
-        raise NotCanonical(
-            f"no `grads = average_gradients({lists})` then "
-            f"`train_op = {ast.unparse(optimizer)}.apply_gradients(grads, ...)` "
-            "after the loop"
-        )
-    return average, apply
+        elif average is not None and _applies(call, optimizer):
+            if ast.unparse(call.args[0]) == average.targets[0].id:
+                return average, stmt
+    raise NotCanonical(
+        f"no `grads = average_gradients({lists})` then "
+        f"`train_op = {ast.unparse(optimizer)}.apply_gradients(grads, ...)` "
+        "after the loop"
+    )
 
 
 def global_step_of(apply: ast.Assign):
@@ -287,7 +337,7 @@ def check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
     skip = {id(n) for s in (tl.stmt, tl.average, tl.apply) for n in ast.walk(s)}
     if tl.init is not None:
         skip |= {id(n) for n in ast.walk(tl.init)}
-    averaged = tl.average.targets[0].id
+    averaged = tl.averaged
     looped = {
         id(n.iter) for n in _astutil.walk_scope([scope]) if isinstance(n, ast.For)
     }
@@ -312,7 +362,7 @@ def _place(tl: TowerLoop, block) -> None:
     start, mid, end = (block.index(s) for s in (tl.stmt, tl.average, tl.apply))
     between = block[mid + 1 : end]
     defined = {s.targets[0].id for s in tl.extras.collected}
-    defined |= {tl.average.targets[0].id} if tl.capture else set()
+    defined |= {tl.averaged} if tl.capture else set()
     tl.at_average = any(defined & set(_astutil.reads(s)) for s in between)
     if tl.at_average:
         needed = set(_astutil.reads(tl.apply)) | set(_astutil.reads(tl.loop.iter))

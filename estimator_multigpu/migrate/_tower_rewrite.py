@@ -62,7 +62,7 @@ def _around(tl: TowerLoop, off: Offsets) -> tuple[list[str], list[str]]:
     before = [_tower_body.batch_text(tl.extras, tl.loop, off)]
     before = [b for b in before if b is not None]
     if tl.capture:
-        before.append(f"{tl.average.targets[0].id} = []")
+        before.append(f"{tl.averaged} = []")
     return before, _tower_body.collected_texts(tl.extras, off)
 
 
@@ -96,7 +96,7 @@ def _minimize_args(tl: TowerLoop, off: Offsets, emg: str, taken, hoisted="") -> 
     inputs = "(" + ", ".join(batches) + ("," if len(batches) == 1 else "") + ")"
     optimizer = off.text(tl.optimizer)
     if tl.capture:
-        grads = tl.average.targets[0].id
+        grads = tl.averaged
         optimizer = (
             f"{emg}.TowerOptimizer({optimizer}, "
             f"transform_gradients=lambda pairs: {grads}.extend(pairs) or pairs)"
@@ -187,9 +187,9 @@ def delete_lines(off: Offsets, stmt: ast.stmt, blank_after: bool = False) -> Edi
     return Edit(off.line_start(stmt.lineno), off.line_end(end), "")
 
 
-def dead_helper(tree: ast.Module, average: ast.Assign) -> ast.FunctionDef | None:
-    """The module-level averaging helper only the removed statement called."""
-    func = average.value.func
+def dead_helper(tree: ast.Module, average: ast.Call) -> ast.FunctionDef | None:
+    """The module-level averaging helper only the removed `average` call called."""
+    func = average.func
     if not isinstance(func, ast.Name) or _astutil.module_reads(tree)[func.id] != 1:
         return None
     for stmt in tree.body:
@@ -209,8 +209,8 @@ def hoist_devices(tree, tl: TowerLoop, off: Offsets, emg: str, taken, prior):
 
 def _loop_edits(tree, tl: TowerLoop, off: Offsets, text: str) -> list[Edit] | None:
     at, gone = (tl.average, tl.apply) if tl.at_average else (tl.apply, tl.average)
-    removed = [s for s in (tl.init, tl.stmt, gone) if s is not None]
-    helper = dead_helper(tree, tl.average)
+    removed = [s for s in (tl.init, tl.stmt, gone) if s not in (None, at)]
+    helper = dead_helper(tree, tl.average_call)
     if not all(alone(off, s) for s in removed + [at]):
         return None
     out = [delete_lines(off, s) for s in removed] + [off.replace(at, text)]
