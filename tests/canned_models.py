@@ -22,6 +22,12 @@ from estimator_multigpu import estimator as emg_estimator
 fc = tf.compat.v1.feature_column
 NUM_EXAMPLES = 12
 BATCH = 4
+# Class names of the `<kind>_named` label kinds (and MultiLabelHead's).
+NAMES = {
+    "binary": ("neg", "pos"),
+    "multiclass": ("low", "mid", "high"),
+    "multilabel": ("u", "v", "t"),
+}
 
 
 def numeric():
@@ -34,6 +40,20 @@ def category():
 
 def dnn_columns():
     return [numeric(), fc.embedding_column(category(), 2)]
+
+
+def shared_columns(ns_fc):
+    """`c` and `h` (one value out of vocabulary) sharing one embedding."""
+    hashed = fc.categorical_column_with_vocabulary_list("h", ["p", "q", "r"])
+    make = fc.shared_embedding_columns if ns_fc is fc else ns_fc.shared_embeddings
+    # Both refuse eager execution (a TF1 program builds them in its graph);
+    # the columns hold no graph state, so any graph may build them.
+    with tf.Graph().as_default():
+        return make([category(), hashed], 2)
+
+
+def shared_dnn_columns(ns_fc):
+    return [numeric(), *shared_columns(ns_fc)]
 
 
 def linear_columns():
@@ -54,6 +74,18 @@ class Case:
     form: str  # "v1" or "v2"
     kind: str  # "binary", "multiclass", "multilabel" or "regression"
     args: Callable[[object], dict]
+    # Dropout: training draws masks no two graphs share, so the golden
+    # comparison evaluates and predicts from one checkpoint instead.
+    random_training: bool = False
+    # Batch norm normalises with each tower's sub-batch, and dropout draws
+    # each tower's masks: 1 and 2 devices then differ by design.
+    same_on_towers: bool = True
+    tag: str = ""  # Tells apart cases of one class, form and kind.
+
+    @property
+    def key(self) -> str:
+        parts = [self.name, self.form, self.kind] + ([self.tag] if self.tag else [])
+        return "_".join(parts)
 
     def columns(self) -> list:
         """Every feature column the estimator reads (for the parsing spec)."""
@@ -84,9 +116,10 @@ def _combined(**kwargs):
     }
 
 
-def _with_head(make_args, head: str, *head_args):
+def _with_head(make_args, head: str, *head_args, **head_kwargs):
     def args(ns):
-        return {"head": getattr(ns, head)(*head_args), **make_args(ns)}
+        head_ = getattr(ns, head)(*head_args, **head_kwargs)
+        return {"head": head_, **make_args(ns)}
 
     return args
 
@@ -135,8 +168,161 @@ def _cases() -> dict[str, Case]:
             "multiclass",
             _with_head(lambda ns: {}, "MultiClassHead", 3),
         ),
+        *_argument_cases(),
     ]
-    return {f"{c.name}_{c.form}_{c.kind}": c for c in cases}
+    return {c.key: c for c in cases}
+
+
+def _argument_cases() -> list:
+    """weight_column, label_vocabulary, batch_norm, dropout, shared embeddings."""
+    v1_fc, v2_fc = fc, tf.feature_column
+    return [
+        Case(
+            "DNNClassifier",
+            "v2",
+            "binary_named",
+            _dnn(weight_column="w", label_vocabulary=list(NAMES["binary"])),
+        ),
+        Case(
+            "DNNClassifier",
+            "v1",
+            "multiclass_named",
+            _dnn(
+                n_classes=3,
+                weight_column="w",
+                label_vocabulary=list(NAMES["multiclass"]),
+            ),
+        ),
+        Case(
+            "LinearClassifier",
+            "v2",
+            "binary",
+            _linear(weight_column="w"),
+            tag="weighted",
+        ),
+        Case(
+            "LinearRegressor",
+            "v1",
+            "regression",
+            _linear(
+                weight_column=fc.numeric_column("w"),
+                loss_reduction=tf.compat.v1.losses.Reduction.MEAN,
+            ),
+            tag="weighted_mean",
+        ),
+        Case(
+            "DNNRegressor",
+            "v1",
+            "regression",
+            _dnn(
+                weight_column="w",
+                loss_reduction=tf.compat.v1.losses.Reduction.SUM_BY_NONZERO_WEIGHTS,
+            ),
+            tag="weighted_nonzero",
+        ),
+        Case(
+            "DNNRegressor",
+            "v2",
+            "regression",
+            _dnn(batch_norm=True),
+            tag="bn",
+            same_on_towers=False,
+        ),
+        Case(
+            "DNNClassifier",
+            "v1",
+            "binary",
+            _dnn(batch_norm=True),
+            tag="bn",
+            same_on_towers=False,
+        ),
+        Case(
+            "DNNLinearCombinedClassifier",
+            "v2",
+            "binary",
+            _combined(batch_norm=True, weight_column="w"),
+            tag="bn_weighted",
+            same_on_towers=False,
+        ),
+        Case(
+            "DNNClassifier",
+            "v2",
+            "binary",
+            _dnn(dropout=0.5),
+            tag="dropout",
+            random_training=True,
+            same_on_towers=False,
+        ),
+        Case(
+            "DNNRegressor",
+            "v1",
+            "regression",
+            _dnn(dropout=0.3, batch_norm=True),
+            tag="dropout_bn",
+            random_training=True,
+            same_on_towers=False,
+        ),
+        Case(
+            "DNNClassifier",
+            "v2",
+            "multiclass",
+            lambda ns: _dnn(n_classes=3, feature_columns=shared_dnn_columns(v2_fc))(ns),
+            tag="shared",
+        ),
+        Case(
+            "DNNClassifier",
+            "v1",
+            "binary",
+            lambda ns: _dnn(feature_columns=shared_dnn_columns(v1_fc))(ns),
+            tag="shared",
+        ),
+        Case(
+            "DNNLinearCombinedRegressor",
+            "v1",
+            "regression",
+            lambda ns: _combined(
+                dnn_feature_columns=shared_dnn_columns(v1_fc), weight_column="w"
+            )(ns),
+            tag="shared_weighted",
+        ),
+        Case(
+            "DNNEstimator",
+            "v2",
+            "multilabel",
+            _with_head(
+                _dnn(),
+                "MultiLabelHead",
+                3,
+                weight_column="w",
+                thresholds=[0.3, 0.5],
+                classes_for_class_based_metrics=[0, 2],
+            ),
+            tag="thresholds",
+        ),
+        Case(
+            "LinearEstimator",
+            "v2",
+            "multilabel",
+            _with_head(
+                _linear(),
+                "MultiLabelHead",
+                3,
+                thresholds=[0.5],
+                label_vocabulary=list(NAMES["multilabel"]),
+                classes_for_class_based_metrics=["u", "t"],
+            ),
+            tag="class_names",
+        ),
+        Case(
+            "LinearEstimator",
+            "v2",
+            "binary",
+            _with_head(
+                _linear(), "BinaryClassHead", weight_column="w", thresholds=[0.4, 0.7]
+            ),
+            tag="thresholds",
+        ),
+    ]
 
 
 CASES = _cases()
@@ -151,6 +337,13 @@ def data(kind: str, seed: int = 0):
         "c": rng.choice(["x", "y", "z"], NUM_EXAMPLES),
         "h": rng.choice(["p", "q", "r", "s"], NUM_EXAMPLES),
     }
+    # Example weights (a zero among them) from their own stream, so the
+    # other features and labels stay those of the cases written before them.
+    weights = np.random.RandomState(seed + 1).choice([0.0, 0.5, 1.0, 3.0], NUM_EXAMPLES)
+    features["w"] = weights.astype(np.float32).reshape(-1, 1)
+    if kind.endswith("_named"):
+        features, labels = data(kind[: -len("_named")], seed)
+        return features, np.asarray(NAMES[kind[: -len("_named")]])[labels]
     score = features["a"].sum(axis=1) + (features["c"] == "x")
     if kind == "binary":
         labels = (score > 0.5).astype(np.int64)

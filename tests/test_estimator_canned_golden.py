@@ -10,6 +10,8 @@ the other. Skipped where tf.estimator is gone (TF 2.16+).
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -27,6 +29,8 @@ pytestmark = [
 ]
 
 STEPS = 3
+DETERMINISTIC = sorted(k for k, c in CASES.items() if not c.random_training)
+RANDOM_TRAINING = sorted(k for k, c in CASES.items() if c.random_training)
 
 
 def _train(estimator, case, steps=STEPS):
@@ -71,12 +75,7 @@ def _export(estimator, case, path):
     return estimator.export_saved_model(path, serving)
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_losses_metrics_predictions_and_names_match_tf_estimator(case, tmp_path):
-    built = _pair(case, tmp_path)
-    losses = {impl: _train(e, case) for impl, e in built.items()}
-    np.testing.assert_allclose(losses["emg"], losses["tf"], rtol=2e-5)
-    kind = CASES[case].kind
+def _assert_same_evaluation_and_predictions(built, kind):
     results = {impl: e.evaluate(input_fn(kind)) for impl, e in built.items()}
     _assert_close_dicts(results["emg"], results["tf"])
     predictions = {
@@ -85,6 +84,37 @@ def test_losses_metrics_predictions_and_names_match_tf_estimator(case, tmp_path)
     assert len(predictions["emg"]) == len(predictions["tf"])
     for ours, theirs in zip(predictions["emg"], predictions["tf"]):
         _assert_close_dicts(ours, theirs)
+
+
+@pytest.mark.parametrize("case", DETERMINISTIC)
+def test_losses_metrics_predictions_and_names_match_tf_estimator(case, tmp_path):
+    built = _pair(case, tmp_path)
+    losses = {impl: _train(e, case) for impl, e in built.items()}
+    np.testing.assert_allclose(losses["emg"], losses["tf"], rtol=2e-5)
+    _assert_same_evaluation_and_predictions(built, CASES[case].kind)
+    names = {impl: sorted(e.get_variable_names()) for impl, e in built.items()}
+    assert names["emg"] == names["tf"]
+
+
+@pytest.mark.parametrize("case", RANDOM_TRAINING)
+def test_dropout_trains_only_and_names_match_tf_estimator(case, tmp_path):
+    """Dropout masks come from the graph's op seeds (tf.estimator's dropout
+    layers take no seed), which no two graphs share; so both resume from one
+    checkpoint and evaluate and predict (no dropout there) before training,
+    and each one's first training loss differs from the batch's evaluation
+    loss (dropout is on in training)."""
+    warm = warm_start_checkpoint(case, str(tmp_path / "init"))
+    built = {}
+    for impl in ("emg", "tf"):
+        shutil.copytree(warm, str(tmp_path / impl))
+        built[impl] = make_estimator(case, impl, str(tmp_path / impl))
+    kind = CASES[case].kind
+    _assert_same_evaluation_and_predictions(built, kind)
+    for impl, estimator in built.items():
+        first_batch = estimator.evaluate(input_fn(kind), steps=1)["loss"]
+        losses = _train(estimator, case)
+        assert np.all(np.isfinite(losses)), (impl, losses)
+        assert abs(losses[0] - first_batch) > 1e-4 * abs(first_batch), impl
     names = {impl: sorted(e.get_variable_names()) for impl, e in built.items()}
     assert names["emg"] == names["tf"]
 

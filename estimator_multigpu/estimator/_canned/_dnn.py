@@ -26,7 +26,7 @@ import functools
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator._canned import _canned, _head_base
+from estimator_multigpu.estimator._canned import _canned, _feature_layer, _head_base
 from estimator_multigpu.estimator._canned import _optimizers as optimizers
 from estimator_multigpu.estimator._spec import ModeKeys
 
@@ -58,13 +58,19 @@ def _dense(net, units: int, scope: str, activation_fn=None):
 def _batch_norm(net, scope: str, training: bool):
     """Keras's BatchNormalization (momentum 0.999, epsilon 1e-3) on `net`."""
     size = [net.shape[-1]]
-    with tf.compat.v1.variable_scope(scope):
-        gamma = tf.compat.v1.get_variable(
-            "gamma", size, initializer=tf.ones_initializer()
+    with tf.compat.v1.variable_scope(scope) as bn_scope:
+        gamma, beta = (
+            tf.convert_to_tensor(
+                tf.compat.v1.get_variable(name, size, initializer=init)
+            )  # A v1 partitioned variable (one part) reads as one tensor.
+            for name, init in (
+                ("gamma", tf.ones_initializer()),
+                ("beta", tf.zeros_initializer()),
+            )
         )
-        beta = tf.compat.v1.get_variable(
-            "beta", size, initializer=tf.zeros_initializer()
-        )
+        # As Keras's BatchNormalization: the moving averages are never
+        # partitioned (they are assigned to).
+        bn_scope.set_partitioner(None)
         moving_mean, moving_variance = (
             tf.compat.v1.get_variable(name, size, initializer=init, trainable=False)
             for name, init in (
@@ -105,26 +111,24 @@ def dnn_logits(features, mode, config, *, spec, units: int, v1: bool):
       config: the RunConfig (its ps tasks partition v1 variables).
       spec: a `DNNSpec`.
       units: the head's logits dimension.
-      v1: tf.estimator v1's partitioning and batch-norm scopes.
+      v1: tf.estimator v1's partitioning.
     """
     training = mode == ModeKeys.TRAIN
+    root_scope = tf.compat.v1.get_variable_scope()
     with tf.compat.v1.variable_scope("dnn", partitioner=_partitioner(config, v1)):
         with tf.compat.v1.variable_scope(
             "input_from_feature_columns",
             partitioner=spec.input_layer_partitioner
             or _partitioner(config, v1, 64 << 20),
         ):
-            net = tf.compat.v1.feature_column.input_layer(
-                features, spec.feature_columns
-            )
+            net = _feature_layer.input_layer(features, spec.feature_columns, root_scope)
         for index, size in enumerate(spec.hidden_units):
             scope = f"hiddenlayer_{index}"
             net = _dense(net, size, scope, spec.activation_fn)
             if spec.dropout is not None and training:
                 net = tf.nn.dropout(net, rate=spec.dropout)
             if spec.batch_norm:
-                bn_scope = f"batchnorm_{index}" if v1 else f"{scope}/batchnorm_{index}"
-                net = _batch_norm(net, bn_scope, training)
+                net = _batch_norm(net, f"{scope}/batchnorm_{index}", training)
             _layer_summary(net, f"dnn/{scope}")
         logits = _dense(net, units, "logits")
         _layer_summary(logits, "dnn/logits")

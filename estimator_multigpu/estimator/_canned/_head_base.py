@@ -26,7 +26,7 @@ import tensorflow as tf
 
 from estimator_multigpu import towers
 from estimator_multigpu.estimator import export
-from estimator_multigpu.estimator._canned import _optimizers
+from estimator_multigpu.estimator._canned import _feature_layer, _optimizers
 from estimator_multigpu.estimator._spec import EstimatorSpec, ModeKeys
 
 SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
@@ -55,6 +55,42 @@ def check_loss_reduction(loss_reduction: str, v1: bool) -> str:
         f"{allowed} (tf.compat.v1.losses.Reduction for the v1 estimators, "
         "tf.losses.Reduction SUM or SUM_OVER_BATCH_SIZE for the v2 ones)."
     )
+
+
+# Reductions dividing by a sum over the weights: towers weighing their losses
+# by example counts would be inexact, so `weighted_loss` rescales each.
+_BY_WEIGHTS = (
+    tf.compat.v1.losses.Reduction.MEAN,
+    tf.compat.v1.losses.Reduction.SUM_BY_NONZERO_WEIGHTS,
+)
+
+
+def weighted_loss(unweighted, weights_, reduction: str) -> tf.Tensor:
+    """`tf.compat.v1.losses.compute_weighted_loss`, exact across towers.
+
+    Under `emg.replicate_model_fn` (loss_reduction 'mean') tower t's loss
+    weighs `count_t / N`. For MEAN and SUM_BY_NONZERO_WEIGHTS the global
+    loss is `sum_t num_t / sum_t den_t` (`num_t` the tower's weighted sum,
+    `den_t` its weight sum or count of nonzero weights), so tower t's
+    `num_t / den_t` is scaled by `(den_t / count_t) / (D / N)`, with `D / N`
+    from `emg.towers.all_towers_mean` (weights only: no gradient flows
+    through it). On one device the factor is exactly 1.
+    """
+    loss = tf.compat.v1.losses.compute_weighted_loss(
+        unweighted, weights_, reduction=reduction
+    )
+    if reduction not in _BY_WEIGHTS:
+        return loss
+    weights_ = tf.cast(weights_, loss.dtype) * tf.ones_like(unweighted)
+    if reduction == tf.compat.v1.losses.Reduction.MEAN:
+        denominator = tf.reduce_sum(weights_)
+    else:
+        denominator = tf.reduce_sum(tf.cast(tf.not_equal(weights_, 0), loss.dtype))
+    count = tf.cast(tf.shape(unweighted)[0], loss.dtype)
+    per_example = tf.math.divide_no_nan(denominator, count)
+    global_per_example = towers.all_towers_mean(per_example)
+    scale = tf.math.divide_no_nan(per_example, global_per_example)
+    return loss * tf.stop_gradient(scale)
 
 
 def tower_reduction(loss_reduction: str) -> str:
@@ -147,9 +183,7 @@ class Head:
         unweighted, weights_ = self.unweighted_loss_and_weights(
             features or {}, logits, labels
         )
-        loss = tf.compat.v1.losses.compute_weighted_loss(
-            unweighted, weights_, reduction=self._loss_reduction
-        )
+        loss = weighted_loss(unweighted, weights_, self._loss_reduction)
         if regularization_losses:
             loss = loss + tf.add_n(list(regularization_losses))
         return loss
@@ -195,9 +229,7 @@ class Head:
         unweighted, weights_ = self.unweighted_loss_and_weights(
             features, logits, processed
         )
-        loss = tf.compat.v1.losses.compute_weighted_loss(
-            unweighted, weights_, reduction=self._loss_reduction
-        )
+        loss = weighted_loss(unweighted, weights_, self._loss_reduction)
         if regularization_losses:
             loss = loss + tf.add_n(list(regularization_losses))
         if mode == ModeKeys.EVAL:
@@ -227,6 +259,11 @@ class Head:
                 "train_op_fn and optimizer cannot both be set (or both be None); "
                 f"received optimizer={optimizer!r}, train_op_fn={train_op_fn!r}."
             )
+        untrained = {id(v) for v in _feature_layer.untrained_variables()}
+        if variables is None and untrained:
+            variables = [
+                v for v in tf.compat.v1.trainable_variables() if id(v) not in untrained
+            ]
         if optimizer is not None:
             if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
                 optimizer = _optimizers.KerasOptimizer(

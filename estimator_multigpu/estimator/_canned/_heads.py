@@ -35,8 +35,14 @@ from estimator_multigpu.estimator._canned._head_base import (
 
 
 def _vocabulary_ids(labels, vocabulary):
-    table = tf.compat.v1.lookup.index_table_from_tensor(
-        vocabulary_list=tuple(vocabulary), name="class_id_lookup"
+    """Class ids (int64) of string `labels`; -1 for a name not in `vocabulary`."""
+    table = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(
+            tf.constant(list(vocabulary)),
+            tf.range(len(vocabulary), dtype=tf.int64),
+        ),
+        default_value=-1,
+        name="class_id_lookup",
     )
     return table.lookup(labels)
 
@@ -44,8 +50,13 @@ def _vocabulary_ids(labels, vocabulary):
 def _class_strings(class_ids, vocabulary):
     if not vocabulary:
         return tf.strings.as_string(class_ids)
-    table = tf.compat.v1.lookup.index_to_string_table_from_tensor(
-        vocabulary_list=tuple(vocabulary), name="class_string_lookup"
+    table = tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(
+            tf.range(len(vocabulary), dtype=tf.int64),
+            tf.constant(list(vocabulary)),
+        ),
+        default_value="UNK",
+        name="class_string_lookup",
     )
     return table.lookup(tf.cast(class_ids, tf.int64))
 
@@ -76,6 +87,73 @@ def _check_vocabulary(label_vocabulary, n_classes: int) -> None:
         )
 
 
+def _check_thresholds(thresholds) -> tuple:
+    thresholds = tuple(thresholds or ())
+    for threshold in thresholds:
+        if not 0.0 < threshold < 1.0:
+            raise ValueError(
+                f"thresholds must be in the open range (0, 1); received "
+                f"{threshold!r} in {thresholds}. They are cut-offs of the "
+                "predicted probability, e.g. thresholds=[0.5]."
+            )
+    return thresholds
+
+
+def threshold_metrics(labels, probabilities, weights, thresholds, v1: bool) -> dict:
+    """tf.estimator's accuracy, precision and recall at each threshold.
+
+    A prediction is positive above the threshold (Keras's metrics, which the
+    v2 heads use); the v1 heads' accuracy counts one at the threshold too.
+
+    Args:
+      labels: float 0/1 labels, `probabilities`' shape.
+      probabilities: the predicted probabilities `[batch_size, d]`.
+      weights: weights broadcast to `labels`' shape, or None.
+      thresholds: floats in (0, 1).
+      v1: the v1 heads' accuracy (`probabilities >= threshold`).
+    """
+    metrics = {}
+    for threshold in thresholds:
+        above = tf.cast(probabilities > threshold, tf.float32)
+        at_or_above = tf.cast(probabilities >= threshold, tf.float32)
+        metrics[f"accuracy/positive_threshold_{threshold:g}"] = (
+            tf.compat.v1.metrics.accuracy(labels, at_or_above if v1 else above, weights)
+        )
+        metrics[f"precision/positive_threshold_{threshold:g}"] = (
+            tf.compat.v1.metrics.precision(labels, above, weights)
+        )
+        metrics[f"recall/positive_threshold_{threshold:g}"] = (
+            tf.compat.v1.metrics.recall(labels, above, weights)
+        )
+    return metrics
+
+
+def _class_ids_for_metrics(classes, vocabulary, n_classes: int) -> tuple:
+    """`classes_for_class_based_metrics` as class ids."""
+    classes = tuple(classes or ())
+    if classes and isinstance(classes[0], str):
+        if not vocabulary:
+            raise ValueError(
+                "label_vocabulary must be provided when "
+                f"classes_for_class_based_metrics are strings ({list(classes)}); "
+                "give the class names as label_vocabulary or the classes as ids."
+            )
+        unknown = [c for c in classes if c not in vocabulary]
+        if unknown:
+            raise ValueError(
+                f"classes_for_class_based_metrics {unknown} are not in "
+                f"label_vocabulary {list(vocabulary)}."
+            )
+        return tuple(list(vocabulary).index(c) for c in classes)
+    for class_id in classes:
+        if not 0 <= class_id < n_classes:
+            raise ValueError(
+                "All classes_for_class_based_metrics must be in range "
+                f"[0, {n_classes - 1}]. Given: {class_id}"
+            )
+    return tuple(int(c) for c in classes)
+
+
 class BinaryClassHead(Head):
     """Binary classification: sigmoid cross entropy on one logit.
 
@@ -101,7 +179,7 @@ class BinaryClassHead(Head):
     ):
         super().__init__(weight_column, loss_reduction, name, v1, loss_fn)
         _check_vocabulary(label_vocabulary, 2)
-        self._thresholds = tuple(thresholds or ())
+        self._thresholds = _check_thresholds(thresholds)
         self._vocabulary = label_vocabulary
 
     @property
@@ -157,23 +235,10 @@ class BinaryClassHead(Head):
             ),
             "average_loss": mean_metric(unweighted_loss, weights, "average_loss"),
         }
-        metrics.update(self._threshold_metrics(labels, logistic, w))
+        metrics.update(
+            threshold_metrics(labels, logistic, w, self._thresholds, self._v1)
+        )
         return {self._key(k): v for k, v in metrics.items()}
-
-    def _threshold_metrics(self, labels, logistic, w) -> dict:
-        metrics = {}
-        for threshold in self._thresholds:
-            above = tf.cast(logistic >= threshold, tf.float32)
-            metrics[f"accuracy/positive_threshold_{threshold:g}"] = (
-                tf.compat.v1.metrics.accuracy(labels, above, w)
-            )
-            metrics[f"precision/positive_threshold_{threshold:g}"] = (
-                tf.compat.v1.metrics.precision(labels, above, w)
-            )
-            metrics[f"recall/positive_threshold_{threshold:g}"] = (
-                tf.compat.v1.metrics.recall(labels, above, w)
-            )
-        return metrics
 
 
 class MultiClassHead(Head):
@@ -321,8 +386,13 @@ class MultiLabelHead(Head):
       n_classes: the number of classes, >= 2.
       weight_column, label_vocabulary, loss_reduction, loss_fn, name, v1: as
         `BinaryClassHead`'s.
-      thresholds, classes_for_class_based_metrics: accepted; their per-class
-        and per-threshold metrics are not built.
+      thresholds: floats in (0, 1); each adds
+        `accuracy/positive_threshold_<t>`, `precision/...` and `recall/...`
+        over all classes (positive above `t`).
+      classes_for_class_based_metrics: class ids (or names of
+        `label_vocabulary`); each adds `probability_mean/<class>`,
+        `auc/<class>` and `auc_precision_recall/<class>`, where `<class>` is
+        `class<id>` or the class name.
     """
 
     def __init__(
@@ -343,7 +413,10 @@ class MultiLabelHead(Head):
         _check_vocabulary(label_vocabulary, n_classes)
         self._n_classes = n_classes
         self._vocabulary = label_vocabulary
-        del thresholds, classes_for_class_based_metrics
+        self._thresholds = _check_thresholds(thresholds)
+        self._metric_classes = _class_ids_for_metrics(
+            classes_for_class_based_metrics, label_vocabulary, n_classes
+        )
 
     @property
     def logits_dimension(self) -> int:
@@ -389,13 +462,38 @@ class MultiLabelHead(Head):
         probabilities = predictions["probabilities"]
         metrics = {
             "average_loss": mean_metric(unweighted_loss, weights, "average_loss"),
-            "auc": tf.compat.v1.metrics.auc(labels, probabilities, w, curve="ROC"),
-            "auc_precision_recall": tf.compat.v1.metrics.auc(
-                labels,
-                probabilities,
-                w,
-                curve="PR",
-                summation_method="careful_interpolation",
-            ),
+            **_aucs("", labels, probabilities, w),
         }
+        metrics.update(
+            threshold_metrics(labels, probabilities, w, self._thresholds, self._v1)
+        )
+        for class_id in self._metric_classes:
+            name = (
+                self._vocabulary[class_id] if self._vocabulary else f"class{class_id}"
+            )
+            column = slice(class_id, class_id + 1)
+            class_weights = None if w is None else w[:, column]
+            class_probabilities = probabilities[:, column]
+            metrics[f"probability_mean/{name}"] = mean_metric(
+                class_probabilities, weights, f"probability_mean_{class_id}"
+            )
+            metrics.update(
+                _aucs(f"/{name}", labels[:, column], class_probabilities, class_weights)
+            )
         return {self._key(k): v for k, v in metrics.items()}
+
+
+def _aucs(suffix: str, labels, probabilities, weights) -> dict:
+    """Keras's AUCs as the v2 heads report them: ROC and PR (interpolated)."""
+    return {
+        f"auc{suffix}": tf.compat.v1.metrics.auc(
+            labels, probabilities, weights, curve="ROC"
+        ),
+        f"auc_precision_recall{suffix}": tf.compat.v1.metrics.auc(
+            labels,
+            probabilities,
+            weights,
+            curve="PR",
+            summation_method="careful_interpolation",
+        ),
+    }
