@@ -20,12 +20,15 @@ from canned_models import (
     input_fn,
     linear_columns,
     make_estimator,
+    numeric,
+    shared_columns,
     warm_start_checkpoint,
 )
 from conftest import ALL_DEVICES
 from estimator_models import LossRecorder
 
 from estimator_multigpu import estimator as est
+from estimator_multigpu.estimator._canned import _feature_layer
 
 
 def _step(case, model_dir, warm, devices):
@@ -108,6 +111,47 @@ def test_a_weight_normalised_loss_is_the_global_one_on_two_devices(reduction, tm
     else:
         expected = (w * y**2).sum() / BATCH
     np.testing.assert_allclose(one[0], [expected], rtol=1e-6)  # bias starts at 0
+
+
+def test_v2_shared_embeddings_are_read_and_left_untrained(tmp_path):
+    """tf.estimator's v2 DNN read tf.feature_column.shared_embeddings through
+    Keras's DenseFeatures and never trained the shared table (it is no
+    variable of its Keras model); emg reads them and keeps it so."""
+    columns = [numeric(), *shared_columns(tf.feature_column)]
+    estimator = est.DNNClassifier([3], columns, str(tmp_path))
+    estimator.train(input_fn("binary", repeat=True), steps=1)
+    table = estimator.get_variable_value("c_h_shared_embedding")
+    kernel = estimator.get_variable_value("dnn/hiddenlayer_0/kernel")
+    assert table.shape == (3, 2) and kernel.shape == (2 + 2 + 2, 3)
+    estimator.train(input_fn("binary", repeat=True), steps=2)
+    np.testing.assert_array_equal(
+        estimator.get_variable_value("c_h_shared_embedding"), table
+    )
+    assert not np.allclose(
+        estimator.get_variable_value("dnn/hiddenlayer_0/kernel"), kernel
+    )
+    predictions = list(estimator.predict(input_fn("binary", labels=False)))
+    assert len(predictions) == 12
+
+
+def test_v2_shared_embeddings_combine_as_embedding_lookups():
+    """The dense value of each shared column is its ids' mean embedding (a
+    value out of the vocabulary gives zeros), as embedding_lookup_sparse."""
+    with tf.Graph().as_default():
+        features = {"c": tf.constant([["x"], ["z"]]), "h": tf.constant([["q"], ["s"]])}
+        columns = shared_columns(tf.feature_column)
+        dense = _feature_layer.input_layer(
+            features, columns, tf.compat.v1.get_variable_scope()
+        )
+        table = columns[0].shared_embedding_column_creator.embedding_weights
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            session.run(tf.compat.v1.tables_initializer())
+            dense_value, table_value = session.run([dense, table])
+    expected = np.concatenate(
+        [table_value[[0, 2]], np.stack([table_value[1], np.zeros(2)])], axis=1
+    )
+    np.testing.assert_allclose(dense_value, expected, rtol=1e-6)
 
 
 def test_an_unknown_optimizer_name_is_refused(tmp_path):
