@@ -34,15 +34,17 @@ fi
 
 # module -> the tests that cover it, fastest first (pytest stops at the first failure).
 # Each list runs once per mutant, so it stays under half a minute: _sharding
-# leaves out tests/test_input_conformance.py (over 3 minutes on 2 busy cores);
-# tests/test_sharding.py holds its rules one by one.
+# and the inputs modules leave out tests/test_inputs.py and
+# tests/test_input_conformance.py (2 to 4 minutes on 2 busy cores);
+# tests/test_sharding.py and tests/test_inputs_*_rules.py hold their rules one
+# by one.
 declare -A TESTS=(
     [_sharding]="tests/test_sharding.py tests/test_towers_split.py"
     [towers/_split]="tests/test_towers_split.py tests/test_towers_errors.py"
     [towers/_gradients]="tests/test_towers_aggregate.py tests/test_towers_gradients.py"
     [towers/_merge]="tests/test_towers_spec.py tests/test_towers_eval_predict.py"
-    [inputs/_sharded]="tests/test_inputs.py tests/test_input_conformance.py"
-    [inputs/_multi_device]="tests/test_inputs.py tests/test_input_conformance.py"
+    [inputs/_sharded]="tests/test_inputs_sharded_rules.py"
+    [inputs/_multi_device]="tests/test_inputs_multi_device_rules.py"
 )
 ORDER=(_sharding towers/_split towers/_gradients towers/_merge inputs/_sharded inputs/_multi_device)
 modules=("${@:-${ORDER[@]}}")
