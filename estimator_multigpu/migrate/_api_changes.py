@@ -61,6 +61,87 @@ def named_arguments(call: ast.Call, api: str) -> list[tuple[str | None, ast.expr
     return out + [(k.arg, k.value) for k in call.keywords]
 
 
+# TF 2 name -> {TF 1.x keyword: TF 2's}, for the TF 2 names --fix writes in
+# place of another spelling (a private path's public name, an exact
+# successor): tf_upgrade_v2's function_keyword_renames (TF 2.21) for those
+# names, the renames only (a keyword TF 2 dropped, its None, stays for the
+# user to see). tf.compat.v1 names keep TF 1.x's keywords and need no row.
+SUCCESSOR_KEYWORD_RENAMES = {
+    "tf.batch_to_space": {"block_size": "block_shape"},
+    "tf.cond": {"fn1": "true_fn", "fn2": "false_fn"},
+    "tf.convert_to_tensor": {"preferred_dtype": "dtype_hint"},
+    "tf.debugging.assert_all_finite": {"msg": "message", "t": "x"},
+    "tf.expand_dims": {"dim": "axis"},
+    "tf.image.crop_and_resize": {"box_ind": "box_indices"},
+    "tf.io.decode_raw": {"bytes": "input_bytes"},
+    "tf.math.argmax": {"dimension": "axis"},
+    "tf.math.argmin": {"dimension": "axis"},
+    "tf.math.count_nonzero": {
+        "input_tensor": "input",
+        "keep_dims": "keepdims",
+        "reduction_indices": "axis",
+    },
+    "tf.math.l2_normalize": {"dim": "axis"},
+    "tf.math.reduce_any": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_logsumexp": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_max": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_mean": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_min": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_prod": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.math.reduce_sum": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.nn.avg_pool": {"value": "input"},
+    "tf.nn.avg_pool2d": {"value": "input"},
+    "tf.nn.batch_norm_with_global_normalization": {
+        "m": "mean",
+        "t": "input",
+        "v": "variance",
+    },
+    "tf.nn.conv1d": {"value": "input"},
+    "tf.nn.conv2d": {"filter": "filters"},
+    "tf.nn.conv2d_transpose": {"filter": "filters", "value": "input"},
+    "tf.nn.conv3d": {"filter": "filters"},
+    "tf.nn.conv3d_transpose": {"filter": "filters", "value": "input"},
+    "tf.nn.convolution": {"dilation_rate": "dilations", "filter": "filters"},
+    "tf.nn.depthwise_conv2d": {"rate": "dilations"},
+    "tf.nn.dilation2d": {"filter": "filters", "rates": "dilations"},
+    "tf.nn.erosion2d": {"kernel": "filters", "rates": "dilations"},
+    "tf.nn.log_softmax": {"dim": "axis"},
+    "tf.nn.max_pool": {"value": "input"},
+    "tf.nn.max_pool_with_argmax": {"Targmax": "output_dtype"},
+    "tf.nn.moments": {"keep_dims": "keepdims"},
+    "tf.nn.pool": {"dilation_rate": "dilations"},
+    "tf.nn.separable_conv2d": {"rate": "dilations"},
+    "tf.nn.softmax": {"dim": "axis"},
+    "tf.nn.softmax_cross_entropy_with_logits": {"dim": "axis"},
+    "tf.nn.sufficient_statistics": {"keep_dims": "keepdims"},
+    "tf.nn.weighted_cross_entropy_with_logits": {"targets": "labels"},
+    "tf.nn.weighted_moments": {"keep_dims": "keepdims"},
+    "tf.norm": {"keep_dims": "keepdims"},
+    "tf.ones_like": {"tensor": "input"},
+    "tf.reduce_all": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.reverse_sequence": {"batch_dim": "batch_axis", "seq_dim": "seq_axis"},
+    "tf.space_to_batch": {"block_size": "block_shape"},
+    "tf.sparse.add": {"thresh": "threshold"},
+    "tf.sparse.concat": {
+        "concat_dim": "axis",
+        "expand_nonconcat_dim": "expand_nonconcat_dims",
+    },
+    "tf.sparse.reduce_max": {"keep_dims": "keepdims", "reduction_axes": "axis"},
+    "tf.sparse.reduce_sum": {"keep_dims": "keepdims", "reduction_axes": "axis"},
+    "tf.sparse.split": {"split_dim": "axis"},
+    "tf.squeeze": {"squeeze_dims": "axis"},
+    "tf.strings.reduce_join": {"keep_dims": "keepdims", "reduction_indices": "axis"},
+    "tf.strings.to_hash_bucket": {"string_tensor": "input"},
+    "tf.strings.to_number": {"string_tensor": "input"},
+    "tf.zeros_like": {"tensor": "input"},
+}
+
+
+def successor_renames(successor: str) -> dict[str, str]:
+    """The TF 1.x keywords to rename in a call rewritten to `successor`."""
+    return SUCCESSOR_KEYWORD_RENAMES.get(successor, {})
+
+
 _NAME = re.compile(r"\{(tf(?:\.\w+)+)\}")
 
 

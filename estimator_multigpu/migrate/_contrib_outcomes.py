@@ -149,7 +149,8 @@ def edits(f, tree, table, off: Offsets) -> tuple[list[Edit], str | None]:
         if changes is None:
             raise Unsafe(f"`{symbol}` is not called with arguments its rows can map")
         out += changes
-    renames = dict(f.rule.renames)
+    renames = {**_api_changes.successor_renames(f.rule.successor)}
+    renames.update(f.rule.renames)
     for k in call.keywords if isinstance(call, ast.Call) else ():
         if k.arg in renames:
             start = off.span(k)[0]
