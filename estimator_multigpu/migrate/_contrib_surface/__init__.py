@@ -90,10 +90,30 @@ def public(api: str) -> tuple[str, str] | None:
         found = _internal(sources[inner], parts, end) if inner in sources else None
         if found is not None:
             return found
+    found = _package_name(sources, parts)
+    if found is not None:
+        return found
     if table(parts[2]) is None:
         return None
     end = min(len(parts), 4)
     return ".".join(parts[:end]), ".".join(parts[:end])
+
+
+def _package_name(sources: dict, parts: list[str]) -> tuple[str, str] | None:
+    """A name a contrib package re-exports from its modules, when one of them
+    holds it (`tensorflow.contrib.framework.python.ops` star-imports its
+    `arg_scope` module: its `arg_scope` is tf.contrib.framework.arg_scope)."""
+    for end in range(len(parts) - 1, 3, -1):
+        package, name = ".".join(parts[:end]), parts[end]
+        hits = {
+            names[name]
+            for inner, names in sources.items()
+            if inner.rpartition(".")[0] == package and name in names
+        }
+        if len(hits) == 1:
+            module, public_name = hits.pop()
+            return f"{_ROOT}{module}.{public_name}", ".".join(parts[: end + 1])
+    return None
 
 
 def _internal(names: dict, parts: list[str], end: int) -> tuple[str, str] | None:
@@ -120,12 +140,13 @@ def row(symbol: str) -> Row | None:
 
 def fixable(symbol: str) -> bool:
     """True when `symbol`'s row is an exact successor `--fix` can write: one
-    the table checked (not a replacement text copied from another table)."""
+    the table checked (not a replacement text copied from another table, but
+    for one that only names the successor's package)."""
     found = row(symbol)
     return (
         found is not None
         and found.outcome == "exact"
-        and found.note in ("", LEGACY_NOTE)
+        and found.note in ("", LEGACY_NOTE, f"{found.successor} (pip install tf-slim)")
         and found.successor.split(".")[0] in ("tf", "tf_slim")
     )
 
