@@ -365,6 +365,13 @@ OVERRIDES.update(
             "tf.compat.v1.Variable",
             "",
         ),
+        # contrib's uniform (default) xavier_initializer is glorot_uniform;
+        # migrate/_contrib_outcomes drops uniform=True, refuses another.
+        "tf.contrib.layers.xavier_initializer": (
+            "exact",
+            "tf.compat.v1.glorot_uniform_initializer",
+            "",
+        ),
     }
 )
 # tf.contrib.rnn: each name's own row, which wins over the module's advice

@@ -30,6 +30,10 @@ POSITIONAL_TO_KEYWORD = {
         "name",
         "use_resource",
     ),
+    # contrib: xavier_initializer(uniform=True, seed=None, dtype=float32);
+    # glorot_uniform_initializer takes no uniform (contrib's default is
+    # dropped, see _contrib_outcomes.DROPPED_DEFAULTS).
+    "tf.contrib.layers.xavier_initializer": (None, "seed", "dtype"),
 }
 
 # api -> (keyword, value) the successor needs for what the legacy API did

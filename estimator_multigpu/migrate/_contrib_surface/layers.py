@@ -155,13 +155,7 @@ ROWS = {
     ),
     "weighted_sparse_column": ("none", "", ""),
     "weighted_sum_from_feature_columns": ("none", "", ""),
-    "xavier_initializer": (
-        "exact",
-        "tf.compat.v1.glorot_uniform_initializer",
-        "tf.compat.v1.glorot_uniform_initializer() "
-        "(uniform=False: "
-        "tf.compat.v1.glorot_normal_initializer())",
-    ),
+    "xavier_initializer": ("exact", "tf.compat.v1.glorot_uniform_initializer", ""),
     "xavier_initializer_conv2d": ("exact", "tf_slim.xavier_initializer_conv2d", ""),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.
