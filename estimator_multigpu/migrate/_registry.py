@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from estimator_multigpu.migrate import _canned, _edit_rules, _find_rules, _tpu_fix
+from estimator_multigpu.migrate import (
+    _canned,
+    _edit_rules,
+    _find_rules,
+    _star_reexports,
+    _tpu_fix,
+)
 from estimator_multigpu.migrate._engine import Registry, Rule
 
 REGISTRY = Registry(
@@ -49,6 +55,7 @@ REGISTRY = Registry(
         ),
         # tf.compat.v1.estimator's canned estimators (and TF 1.x code's).
         Rule("canned-v1", "passes", _canned.v1_forms, after=("compat-v1",)),
+        Rule("star-reexports", "passes", _star_reexports.find_rule),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -95,6 +102,7 @@ REGISTRY = Registry(
         Rule("queue-starters-kept", "settle", _edit_rules.queue_starters),
         # The ports of the rewritten text (`passes.fix`).
         Rule("compat-v1-port", "ports", _edit_rules.compat_v1),
+        Rule("star-reexports-port", "ports", _star_reexports.port_rule),
         Rule("slim-port", "ports", _edit_rules.slim),
     )
 )
