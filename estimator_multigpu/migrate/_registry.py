@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from estimator_multigpu.migrate import (
     _canned,
+    _contrib_unused_imports,
     _edit_rules,
     _find_rules,
     _star_reexports,
@@ -30,6 +31,12 @@ REGISTRY = Registry(
         Rule("era-refine", "passes", _find_rules.era_refine),
         Rule("contrib-names", "passes", _find_rules.contrib_names),
         Rule("slim-group", "passes", _find_rules.slim_group, after=("slim-uses",)),
+        Rule(
+            "contrib-unused-imports",
+            "passes",
+            _contrib_unused_imports.find,
+            after=("contrib-names",),  # rewords what it rewrote
+        ),
         Rule(
             "model-fn-towers",
             "passes",
@@ -69,6 +76,7 @@ REGISTRY = Registry(
             _edit_rules.contrib_calls,
             after=("renames",),  # folds the renames inside a rewritten call
         ),
+        Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),

@@ -21,16 +21,16 @@ def main():
         v = tf.get_variable(
             "v",
             [50, 50],
-            initializer=tf.contrib.layers.xavier_initializer(
+            initializer=tf.contrib.layers.xavier_initializer(  # expect: contrib
                 True, 7
-            ),  # expect: contrib
+            ),
         )
         u = tf.get_variable(
             "u",
             [4, 4],
-            initializer=tf.contrib.layers.xavier_initializer(
+            initializer=tf.contrib.layers.xavier_initializer(  # expect: contrib
                 uniform=True, seed=3, dtype=tf.float32
-            ),  # expect: contrib
+            ),
         )
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
