@@ -126,13 +126,16 @@ def test_batch_norm_activation_wraps_the_layer():
     ],
     ids=["inline_updates", "param_initializers", "star_args", "too_positional"],
 )
-def test_batch_norm_unsafe_stays_a_finding_with_the_reason(args, reason):
-    source = BN.format(args=args)
-    new, findings = fix(source)
-    assert new == source
+def test_batch_norm_batch_normalization_cannot_express_becomes_tf_slims(args, reason):
+    # tf_slim.batch_norm is contrib.layers.batch_norm moved out of contrib: the
+    # same signature and defaults, so the arguments stay as they are.
+    new, findings = fix(BN.format(args=args))
+    call = f"emg.tf_slim().batch_norm({args})"
+    assert new == (
+        f"import tensorflow as tf\nimport estimator_multigpu as emg\n\ny = {call}\n"
+    )
     found = only(findings, "contrib-batch-norm")
-    assert not found.fixed
-    assert "decay->momentum, is_training->training" in found.rule.replacement
+    assert found.fixed and "emg.tf_slim().batch_norm" in found.rule.replacement
     assert __import__("re").search(reason, found.rule.replacement)
 
 

@@ -168,14 +168,22 @@ def batch_norm_text(call: ast.Call, table: _aliases.AliasTable, off: Source) -> 
     return text
 
 
+def slim_batch_norm_text(call: ast.Call, off: Source, emg: str = "emg") -> str:
+    """The call with its function replaced by tf_slim's batch_norm, which is
+    contrib.layers.batch_norm moved out of contrib (the same signature and
+    defaults), so every argument stays as written."""
+    whole, func = off.text(call), off.text(call.func)
+    return f"{emg}.tf_slim().batch_norm{whole[len(func) :]}"
+
+
 def batch_norm_rule(call: ast.Call, table, off: Offsets) -> Rule:
-    """The finding's rule for one batch_norm call: its exact replacement, or why not."""
+    """The finding's rule for one batch_norm call: its exact replacement."""
     try:
         replacement = batch_norm_text(call, table, off)
     except Unsafe as why:
         replacement = (
-            f"tf.compat.v1.layers.batch_normalization (by hand: {why}); "
-            "decay->momentum, is_training->training, data_format->axis, scope->name"
+            f"{slim_batch_norm_text(call, off)} (pip install tf-slim; "
+            f"tf.compat.v1.layers.batch_normalization cannot say it: {why})"
         )
     return Rule(
         "contrib-batch-norm",
@@ -249,7 +257,10 @@ def _replacement(f, table, off: Source, calls: dict, emg: str) -> str:
     if f.rule.rule_id == "dataset-map-args":
         return map_text(f.node, off)
     if f.rule.rule_id == "contrib-batch-norm":
-        return batch_norm_text(f.node, table, off)
+        try:
+            return batch_norm_text(f.node, table, off)
+        except Unsafe:
+            return slim_batch_norm_text(f.node, off, emg)
     if f.api == "tf.contrib.learn.RunConfig":
         return _run_config_text(f.node, calls, emg)
     raise Unsafe("no rewrite")
