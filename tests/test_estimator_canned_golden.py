@@ -70,7 +70,13 @@ def _signatures(export_dir):
 
 
 def _export(estimator, case, path):
-    spec = tf.compat.v1.feature_column.make_parse_example_spec(CASES[case].columns())
+    columns = CASES[case].columns()
+    # The v1 function refuses tf.feature_column.shared_embeddings columns.
+    v2 = any(hasattr(c, "shared_embedding_column_creator") for c in columns)
+    make_spec = (
+        tf.feature_column if v2 else tf.compat.v1.feature_column
+    ).make_parse_example_spec
+    spec = make_spec(columns)
     serving = emg_estimator.export.build_parsing_serving_input_receiver_fn(spec)
     return estimator.export_saved_model(path, serving)
 
