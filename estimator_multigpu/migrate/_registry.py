@@ -63,6 +63,8 @@ REGISTRY = Registry(
         # tf.compat.v1.estimator's canned estimators (and TF 1.x code's).
         Rule("canned-v1", "passes", _canned.v1_forms, after=("compat-v1",)),
         Rule("star-reexports", "passes", _star_reexports.find_rule),
+        # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
+        Rule("python2-builtins", "passes", _python2_builtins.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -77,6 +79,7 @@ REGISTRY = Registry(
             after=("renames",),  # folds the renames inside a rewritten call
         ),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
+        Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),

@@ -1,0 +1,118 @@
+"""Python 2 builtins that TF 1.x-era scripts call and Python 3 lacks.
+
+Much TF 1.x code ran on Python 2 too: `d.iteritems()` (and `itervalues`,
+`iterkeys`) and a bare `xrange` parse under Python 3 and fail only when the
+line runs (AttributeError, NameError), often after the training did. Each has
+an exact Python 3 successor, the one 2to3's `dict` and `xrange` fixers write:
+`d.items()`, `d.values()`, `d.keys()` (views, iterated the same way) and
+`range`. A module that defines a method of that name, or binds `xrange`
+itself (`from six.moves import xrange`, `xrange = range`), keeps its calls:
+they are its own.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from estimator_multigpu.migrate._edits import Edit, EditSet
+from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._guide_rules import rule
+
+RULE_ID = "python2-builtin"
+ANCHOR = "python-2-builtins"
+# The Python 2 dict method -> its Python 3 successor.
+DICT_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
+_RANGE = "xrange"
+
+
+def _rule(old: str, new: str):
+    return rule(
+        RULE_ID,
+        f"{old} is Python 2 only (Python 3 raises "
+        f"{'NameError' if old == _RANGE else 'AttributeError'} when the line runs)",
+        f"{new} (the same iteration; emg-migrate --fix writes it)",
+        ANCHOR,
+        fixable=True,
+    )
+
+
+def _bound(tree: ast.Module) -> set[str]:
+    """The names the module defines or binds itself (its own methods too)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
+    """(the Python 2 spelling, its successor) when `node` is one, else None."""
+    if isinstance(node, ast.Name) and node.id == _RANGE and _RANGE not in bound:
+        return _RANGE, "range"
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in DICT_METHODS
+        and node.func.attr not in bound
+        and not node.args
+        and not node.keywords
+    ):
+        attr = node.func.attr
+        return f".{attr}()", f".{DICT_METHODS[attr]}()"
+    return None
+
+
+def find(m: Module, ctx: ProgramContext) -> list:
+    """The findings so far plus one per Python 2 builtin used."""
+    del ctx
+    bound = _bound(m.tree)
+    out = list(m.findings)
+    for node in ast.walk(m.tree):
+        pair = _old_and_new(node, bound)
+        if pair is None:
+            continue
+        out.append(
+            Finding(
+                m.path,
+                node.lineno,
+                m.off.column(node) + 1,
+                pair[0].strip(".()"),
+                m.off.segment(node) or pair[0],
+                _rule(*pair),
+                node,
+            )
+        )
+    return out
+
+
+def _edit(m: Module, node: ast.AST) -> Edit:
+    """The rename of the name, or of the method's attribute."""
+    if isinstance(node, ast.Name):
+        start, end = m.off.span(node)
+        return Edit(start, end, "range")
+    end = m.off.span(node.func)[1]  # the attribute ends the callee's text
+    attr = node.func.attr
+    return Edit(end - len(attr), end, DICT_METHODS[attr])
+
+
+def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
+    """The edits so far plus each finding's rename (where nothing overlaps)."""
+    del ctx
+    out, placed = list(m.edits), EditSet(m.edits)
+    for f in m.findings:
+        if f.rule.rule_id != RULE_ID or f.fixed:
+            continue
+        edit = _edit(m, f.node)
+        if placed.overlaps(edit):
+            continue
+        placed.add(edit)
+        out.append(edit)
+        f.fixed = True
+    return out

@@ -1,0 +1,31 @@
+"""A TF 1.x trainer of the era that also ran on Python 2: it counts its steps
+with xrange and writes its statistics with dict.iteritems() after training.
+
+Python 3 parses both and fails only when the line runs, after the training
+(NameError, AttributeError); `emg-migrate --fix` writes range and .items().
+Usage: python python2_builtins.py
+"""
+
+import tensorflow as tf  # expect: compat-v1
+
+
+def main():
+    with tf.Graph().as_default():
+        w = tf.Variable(0.0)
+        loss = tf.square(w - 3.0)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+        stat = {"loss": [], "w": []}
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for step in xrange(3):  # expect: python2-builtin
+                _, l, w_ = sess.run([train_op, loss, w])
+                stat["loss"].append(l)
+                stat["w"].append(w_)
+                print("step %d loss %.4f" % (step, l))
+    for key, values in stat.iteritems():  # expect: python2-builtin
+        print("%s %s" % (key, " ".join("%.3f" % v for v in values)))
+    print("keys", sorted(stat.iterkeys()))  # expect: python2-builtin
+
+
+if __name__ == "__main__":
+    main()
