@@ -14,17 +14,23 @@ input shape dropped) and module-level graph statements that assign the same name
 in a real module; these shapes are the ones where a step once cost a pass
 over the whole file per block. For every size it times (CPU time of this
 process, so other load on the machine counts less) `migrate.process` (read,
-parse, scan, compute the rewrite), --repeats times, and prints the median
-seconds per 1,000 lines and the ratio of the largest
-size to the smallest (near 1 when the tool scales linearly).
+parse, scan, compute the rewrite) and, side by side on the same file,
+TensorFlow's own tf_upgrade_v2 (`ast_edits.ASTCodeUpgrader` with
+`TFAPIChangeSpec`: read, parse, upgrade, write), --repeats times each, the
+two interleaved. It prints the median seconds per 1,000 lines of each, ours
+over tf_upgrade_v2's, and the ratio of the largest size to the smallest (near
+1 when a tool scales linearly).
 
-Pure `ast`: never imports TensorFlow.
+emg-migrate is pure `ast`; tf_upgrade_v2 imports TensorFlow (once, before
+the timing; `--baseline=none` leaves it out).
 
 Run: python -m benchmarks.migrate_scale
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import statistics
 import tempfile
@@ -35,9 +41,12 @@ from absl import app, flags
 from benchmarks import legacy_blocks
 
 _SIZES = flags.DEFINE_list(
-    "sizes", ["1000", "8000", "50000"], "File sizes to time, in lines."
+    "sizes", ["1000", "30000", "50000"], "File sizes to time, in lines."
 )
 _REPEATS = flags.DEFINE_integer("repeats", 3, "Timed runs per size.", lower_bound=1)
+_BASELINE = flags.DEFINE_enum(
+    "baseline", "tf_upgrade_v2", ["tf_upgrade_v2", "none"], "Tool timed beside ours."
+)
 
 
 def _time_process(path: str) -> float:
@@ -51,27 +60,58 @@ def _time_process(path: str) -> float:
     return elapsed
 
 
-def _per_1k(folder: str, size: int) -> tuple[int, float]:
-    """Returns (lines, median seconds per 1,000 lines) for a file of `size`."""
+def _upgrader():
+    """tf_upgrade_v2's upgrade of one file (TensorFlow imported here, untimed)."""
+    from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
+
+    upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
+
+    def run(path: str) -> float:
+        with contextlib.redirect_stdout(io.StringIO()):  # its per-change log
+            start = time.process_time()
+            upgrader.process_file(path, path + ".upgraded.py")
+            return time.process_time() - start
+
+    return run
+
+
+def _per_1k(folder: str, size: int, baseline) -> tuple[int, float, float | None]:
+    """(lines, median CPU s per 1,000 lines of ours, of the baseline or None)."""
     source = legacy_blocks.legacy_source(size)
     path = os.path.join(folder, f"legacy_{size}.py")
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
     lines = source.count("\n")
-    runs = [_time_process(path) for _ in range(_REPEATS.value)]
-    return lines, statistics.median(runs) * 1000 / lines
+    ours, theirs = [], []
+    for _ in range(_REPEATS.value):  # interleaved: the same load on both
+        ours.append(_time_process(path))
+        if baseline is not None:
+            theirs.append(baseline(path))
+    per_1k = 1000 / lines
+    base = statistics.median(theirs) * per_1k if theirs else None
+    return lines, statistics.median(ours) * per_1k, base
 
 
 def main(argv: list[str]) -> None:
     del argv
     sizes = [int(s) for s in _SIZES.value]
-    results = []
+    baseline = _upgrader() if _BASELINE.value == "tf_upgrade_v2" else None
+    ours, theirs = [], []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:
-            lines, per_1k = _per_1k(folder, size)
-            results.append(per_1k)
-            print(f"{lines:>7,} lines: {per_1k:.3f} s per 1k lines")
-    print(f"ratio {sizes[-1]:,}/{sizes[0]:,} lines: {results[-1] / results[0]:.2f}")
+            lines, mine, base = _per_1k(folder, size, baseline)
+            ours.append(mine)
+            theirs.append(base)
+            line = f"{lines:>7,} lines: emg-migrate {mine:.3f} s per 1k lines"
+            if base is not None:
+                line += f", tf_upgrade_v2 {base:.3f} (ours / theirs {mine / base:.2f})"
+            print(line, flush=True)
+    ratio = (
+        f"ratio {sizes[-1]:,}/{sizes[0]:,} lines: emg-migrate {ours[-1] / ours[0]:.2f}"
+    )
+    if baseline is not None:
+        ratio += f", tf_upgrade_v2 {theirs[-1] / theirs[0]:.2f}"
+    print(ratio)
 
 
 if __name__ == "__main__":
