@@ -8,17 +8,21 @@ operation ...: GPU:0"). Each such name in the body of `for i in range(n)`
 str(i)`, as a `tf.device` argument or anywhere else) becomes `<devices>[i]`,
 `<devices> = emg.devices.resolve(num_gpus=n)` being assigned as early as its
 count allows (`_device_hoist`): the same first n GPUs on a GPU machine, the
-simulated devices (or the CPU) on one without.
+simulated devices (or the CPU) on one without. A `tf.device('/gpu:0')` after
+the loop in its scope, where the towers' results are combined, becomes
+`<devices>[0]`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from estimator_multigpu.migrate import _astutil, _device_hoist, _tower_devices
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 API = "tower loop"
+_FIRST_GPU = re.compile(r"/?(device:)?gpu:0", re.IGNORECASE)
 
 
 def gpu_names(loop: ast.For) -> list[ast.expr]:
@@ -36,6 +40,29 @@ def gpu_names(loop: ast.For) -> list[ast.expr]:
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
+def _scope_of(tree: ast.Module, loop: ast.For) -> list[ast.stmt]:
+    """The body of the innermost function (or the module) holding `loop`."""
+    for scope in reversed(list(_astutil.scopes(tree))):
+        if any(n is loop for n in _astutil.walk_scope(scope.body)):
+            return scope.body
+    return tree.body
+
+
+def first_gpu_after(tree: ast.Module, loop: ast.For) -> list[ast.Constant]:
+    """The `tf.device('/gpu:0')` names after `loop` in its own scope: where
+    the towers' results are combined on the first GPU."""
+    return [
+        node.args[0]
+        for node in _astutil.walk_scope(_scope_of(tree, loop))
+        if _astutil.call_target(node) == "device"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+        and _FIRST_GPU.fullmatch(node.args[0].value)
+        and node.lineno > loop.end_lineno
+    ]
+
+
 def _loop_edits(tree, loop, off: Offsets, emg: str, taken, placed):
     """(the edits that name `loop`'s towers' devices by `resolve`, its call's
     text), or ([], "") when the loop names no GPU of `range(n)`."""
@@ -47,6 +74,7 @@ def _loop_edits(tree, loop, off: Offsets, emg: str, taken, placed):
     hoist = _device_hoist.hoist(tree, loop, off.text(count), off, emg, taken, placed)
     devices = hoist.name if hoist else call
     out = [off.replace(n, f"{devices}[{loop.target.id}]") for n in names]
+    out += [off.replace(n, f"{devices}[0]") for n in first_gpu_after(tree, loop)]
     return out + ([hoist.edit] if hoist else []), call
 
 
