@@ -4,7 +4,7 @@ fails on TF 2.x by itself), and keeps the used names of the same statement."""
 import sys
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import CORPUS, rewrite, run
 
 from estimator_multigpu.migrate import _runner
 
@@ -69,10 +69,7 @@ def test_an_import_that_may_matter_is_kept(tmp_path, source):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    first = _runner.process(str(SCRIPT))
-    path = tmp_path / SCRIPT.name
-    path.write_text(first.rewritten)
-    again = _runner.process(str(path))
+    again = _runner.process(rewrite(SCRIPT.name, tmp_path))
     assert again.rewritten is None and not again.findings
 
 

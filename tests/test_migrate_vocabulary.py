@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import CORPUS, rewrite, run
 
 from estimator_multigpu.estimator import preprocessing
 from estimator_multigpu.migrate import _runner
@@ -59,10 +59,7 @@ def test_the_finding_names_the_drop_in(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    first = _runner.process(str(SCRIPT))
-    path = tmp_path / SCRIPT.name
-    path.write_text(first.rewritten)
-    again = _runner.process(str(path))
+    again = _runner.process(rewrite(SCRIPT.name, tmp_path))
     assert again.rewritten is None and not again.findings
 
 
