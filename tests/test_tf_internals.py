@@ -221,6 +221,15 @@ def test_runtime_initialized_once_devices_exist():
     assert internals.runtime_initialized() is True
 
 
+def test_eager_mode_runs_ops_eagerly_under_a_default_graph():
+    with tf.Graph().as_default():
+        assert not tf.executing_eagerly()
+        with internals.eager_mode():
+            assert tf.executing_eagerly()
+            assert int(tf.constant(2) + 1) == 3
+        assert not tf.executing_eagerly()
+
+
 def test_eager_device_name_reads_the_device_scope():
     with tf.device(ALL_DEVICES[1]):
         assert internals.eager_device_name().endswith("CPU:1")

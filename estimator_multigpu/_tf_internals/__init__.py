@@ -36,6 +36,7 @@ from estimator_multigpu._tf_internals.legacy_names import (
 )
 from estimator_multigpu._tf_internals.runtime import (
     eager_device_name,
+    eager_mode,
     input_workers,
     resource_variable,
     runtime_initialized,
@@ -56,6 +57,7 @@ __all__ = [
     "add_saving_listener",
     "cached_file_writer",
     "eager_device_name",
+    "eager_mode",
     "estimator_spec_classes",
     "evaluate_once",
     "export_output",

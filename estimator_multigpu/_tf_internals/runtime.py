@@ -30,6 +30,18 @@ def runtime_initialized() -> bool:
     return bool(member(context.context(), "_initialized"))
 
 
+def eager_mode() -> Any:
+    """A context manager that runs ops eagerly, even under a graph's `as_default()`.
+
+    Why: a dataset made eagerly is serialized (`DatasetToGraphV2`) by an
+    eager op, while its TF 1.x-style reader is building a graph; `tf.init_scope`
+    leaves only function graphs, not a plain default graph. Public
+    alternative: none.
+    """
+    context = private("tensorflow.python.eager.context")
+    return context.eager_mode()
+
+
 def eager_device_name() -> str:
     """The device of the current eager `tf.device` scope (`''` outside one).
 

@@ -8,7 +8,7 @@ from estimator_multigpu.migrate import _canned_names, _compat_v1
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 
 # The compat.v1 port's finding: the module uses TF 1.x names under `tf`.
-_TF1_NAMES = "tf (TF 1.x names)"
+_TF1_NAMES = _compat_v1.GROUP_API
 
 
 def _is_v1(m: Module, node, tf1: bool) -> bool:

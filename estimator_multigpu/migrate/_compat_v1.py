@@ -14,6 +14,8 @@ from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
 
 RULE_ID = "compat-v1"
+# The api of the one finding that stands for every bare TF 1.x name of a module.
+GROUP_API = "tf (TF 1.x names)"
 _DISABLE = "disable_v2_behavior()"
 # Findings of other rules on bare names that the compat.v1 import resolves.
 PORTED_RULES = ("layers", "summary-v1")

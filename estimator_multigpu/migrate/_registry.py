@@ -5,8 +5,10 @@ from __future__ import annotations
 from estimator_multigpu.migrate import (
     _canned,
     _contrib_unused_imports,
+    _dataset_iterators,
     _edit_rules,
     _find_rules,
+    _python2_builtins,
     _star_reexports,
     _tpu_fix,
 )
@@ -63,6 +65,8 @@ REGISTRY = Registry(
         # tf.compat.v1.estimator's canned estimators (and TF 1.x code's).
         Rule("canned-v1", "passes", _canned.v1_forms, after=("compat-v1",)),
         Rule("star-reexports", "passes", _star_reexports.find_rule),
+        # TF 1.x Dataset methods a TF 2 dataset lacks.
+        Rule("dataset-iterators", "passes", _dataset_iterators.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
@@ -78,8 +82,14 @@ REGISTRY = Registry(
             _edit_rules.contrib_calls,
             after=("renames",),  # folds the renames inside a rewritten call
         ),
-        Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
+        Rule(
+            "dataset-iterator-edits",
+            "edits",
+            _dataset_iterators.edits,
+            after=("contrib-call-edits",),  # wraps the receivers they rewrote
+        ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),

@@ -12,7 +12,11 @@ from estimator_multigpu.inputs.queues._batchers import (
     shuffle_batch_join,
 )
 from estimator_multigpu.inputs.queues._common import QueueSemanticsWarning
-from estimator_multigpu.inputs.queues._iterators import get_next
+from estimator_multigpu.inputs.queues._iterators import (
+    get_next,
+    make_initializable_iterator,
+    make_one_shot_iterator,
+)
 from estimator_multigpu.inputs.queues._legacy import (
     Coordinator,
     QueueRunner,
@@ -62,6 +66,8 @@ __all__ = [
     "input_pipeline",
     "input_producer",
     "limit_epochs",
+    "make_initializable_iterator",
+    "make_one_shot_iterator",
     "maybe_batch",
     "maybe_batch_join",
     "maybe_shuffle_batch",
