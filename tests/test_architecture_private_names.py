@@ -261,3 +261,46 @@ def test_known_good_samples_are_accepted(name):
     module, source = GOOD[name]
     sources = {module: ast.parse(source)}
     assert sibling_private(sources, SAMPLE_PACKAGES, SAMPLE_MODULES) == []
+
+
+def aliased_private_modules(tree: ast.Module) -> list[str]:
+    """`line: _module as alias` for each import of one of our underscore
+    names (a private module) bound under another name, which hides in the
+    code that the module is private (`towers.` where the file is `_towers`)."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if not node.level and not _ours(node.module or ""):
+            continue
+        for a in node.names:
+            if _is_underscore(a.name) and a.asname and a.asname != a.name:
+                found.append(f"{node.lineno}: {a.name} as {a.asname}")
+    return found
+
+
+def test_private_modules_are_imported_under_their_own_names():
+    found = {
+        module: hits
+        for module, tree in SOURCES.items()
+        if (hits := aliased_private_modules(tree))
+    }
+    assert not found, "import these by their own names: " + str(found)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "from estimator_multigpu.towers import _split as split\n",
+            ["1: _split as split"],
+        ),
+        ("from . import _train as train_lib\n", ["1: _train as train_lib"]),
+        ("from estimator_multigpu.towers import _split\n", []),
+        ("from estimator_multigpu.towers import minimize as m\n", []),
+        ("from tensorflow.python.ops import _x as x\n", []),
+    ],
+    ids=["aliased", "relative-aliased", "own-name", "public-alias", "not-ours"],
+)
+def test_the_alias_check_finds_known_bad_samples(source, expected):
+    assert aliased_private_modules(ast.parse(source)) == expected

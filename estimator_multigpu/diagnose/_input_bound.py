@@ -8,7 +8,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.diagnose import (
     _loading,
     _stage_timing,
@@ -124,7 +124,7 @@ def _eager_dataset(source, params) -> tf.data.Dataset:
             "that builds the dataset (e.g. your dataset_fn), not one returning "
             "tensors."
         )
-    if tf.is_symbolic_tensor(internals.variant_tensor(dataset)):
+    if tf.is_symbolic_tensor(_tf_internals.variant_tensor(dataset)):
         raise TypeError(
             "`input_fn_or_dataset` is a graph-mode dataset; build it eagerly, or "
             "pass the input_fn with `model_fn=` to time it in graph mode."

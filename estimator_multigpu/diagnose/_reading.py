@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu._dataset_graph import serialize as _serialize
 from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._library import Library
@@ -139,12 +139,12 @@ def _eager_stage(dataset: tf.data.Dataset, library: Library) -> Stage:
         nodes = {node.name: node for node in graph_def.node}
         root = next(n for n in graph_def.node if n.op == "_Retval")
         return GraphReader(nodes, library).stage(_input_name(root.input[0]))
-    sources = internals.input_datasets(dataset)
-    variant = internals.variant_tensor(dataset)
-    if len(sources) == 1 and internals.variant_tensor(sources[0]) is variant:
+    sources = _tf_internals.input_datasets(dataset)
+    variant = _tf_internals.variant_tensor(dataset)
+    if len(sources) == 1 and _tf_internals.variant_tensor(sources[0]) is variant:
         return _eager_stage(sources[0], library)  # A V1 adapter: same node.
     inputs = [_eager_stage(source, library) for source in sources]
-    op = internals.kernel_op(dataset)
+    op = _tf_internals.kernel_op(dataset)
     kind = DEVICE_COPY if op == "GeneratorDataset" and inputs else ""
     return Stage(op, "(not serializable)", inputs, library, kind=kind)
 
@@ -160,7 +160,7 @@ def read_graph(graph: tf.Graph, root_names: list[str]) -> Pipeline:
 
 def read_dataset(dataset: tf.data.Dataset) -> Pipeline:
     """The pipeline of a dataset, eager or graph mode."""
-    variant = internals.variant_tensor(dataset)
+    variant = _tf_internals.variant_tensor(dataset)
     if tf.is_symbolic_tensor(variant):
         return read_graph(variant.graph, [variant.op.name])
     return Pipeline([_eager_stage(dataset, Library())])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _tf_internals as internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.diagnose import _stage_drain
 from estimator_multigpu.diagnose._pipeline import Stage, topological
 from estimator_multigpu.diagnose._reading import read_dataset
@@ -44,9 +44,9 @@ class StageThroughput:
 
 def stage_inputs(dataset: tf.data.Dataset) -> list[tf.data.Dataset]:
     """The datasets a transformation reads (a V1 adapter is looked through)."""
-    sources = internals.input_datasets(dataset)
-    variant = internals.variant_tensor(dataset)
-    if len(sources) == 1 and internals.variant_tensor(sources[0]) is variant:
+    sources = _tf_internals.input_datasets(dataset)
+    variant = _tf_internals.variant_tensor(dataset)
+    if len(sources) == 1 and _tf_internals.variant_tensor(sources[0]) is variant:
         return stage_inputs(sources[0])
     return sources
 
@@ -73,7 +73,7 @@ def _labels(dataset: tf.data.Dataset, datasets: list) -> tuple[list, list]:
     """Each Python stage's label and batch level (None when the graph differs)."""
     pipeline = read_dataset(dataset)
     if not _matches(datasets, pipeline.stages):
-        names = [internals.kernel_op(d) for d in datasets]
+        names = [_tf_internals.kernel_op(d) for d in datasets]
         return names, [None] * len(datasets)
     levels = batch_levels(pipeline)
     return [s.label for s in pipeline.stages], [levels[s] for s in pipeline.stages]

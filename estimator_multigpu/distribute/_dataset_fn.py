@@ -8,9 +8,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from estimator_multigpu import _sharding
-from estimator_multigpu.distribute import _batch_size as batch_size_lib
-from estimator_multigpu.distribute import _multi_worker
-from estimator_multigpu.distribute import _options as options_lib
+from estimator_multigpu.distribute import _batch_size, _multi_worker, _options
 from estimator_multigpu.distribute._replica_context import (
     ReplicaInputContext,
     make_context,
@@ -157,8 +155,8 @@ def per_replica_dataset_fn(
       ValueError: if `global_batch_size` does not divide by the number of
         replicas, or for invalid `options` or settings.
     """
-    batch_size_lib.check_global_batch_size(strategy, global_batch_size)
-    options_lib.check_input_options(options, strategy)
+    _batch_size.check_global_batch_size(strategy, global_batch_size)
+    _options.check_input_options(options, strategy)
     _check_arguments(dataset_fn, shuffle_buffer_size, num_epochs, user_batches)
     settings = _PipelineSettings(
         shuffle_buffer_size=shuffle_buffer_size,

@@ -28,11 +28,11 @@ from estimator_multigpu import cluster as cluster_lib
 from estimator_multigpu import devices as devices_lib
 from estimator_multigpu.estimator import (
     _cluster,
+    _estimator,
     _run_config,
+    _train,
     _waits,
 )
-from estimator_multigpu.estimator import _estimator as estimator_lib
-from estimator_multigpu.estimator import _train as train_lib
 from estimator_multigpu.estimator._continuous_eval import run_evaluator
 from estimator_multigpu.estimator._sync_replicas import (
     step_timed_out,
@@ -174,9 +174,9 @@ def train_on_server(estimator, train_spec, server) -> None:
     if config.task_type == _cluster.WORKER and not config.is_chief:
         wait_for_chief(config, estimator.model_dir)
     try:
-        train_lib.train(
+        _train.train(
             estimator,
-            estimator_lib.model_of(estimator),
+            _estimator.model_of(estimator),
             train_spec.input_fn,
             hooks=list(train_spec.hooks),
             max_steps=train_spec.max_steps,
@@ -189,11 +189,11 @@ def train_on_server(estimator, train_spec, server) -> None:
         _waits.stop_watching()
 
 
-def placement(config, server) -> train_lib.Placement:
+def placement(config, server) -> _train.Placement:
     """Where this task's training session runs: its server, variables on ps."""
     if server is None:  # A cluster of one node trains in process.
-        return train_lib.Placement(in_cluster=True)
-    return train_lib.Placement(
+        return _train.Placement(in_cluster=True)
+    return _train.Placement(
         master=server.target,
         is_chief=config.is_chief,
         in_cluster=True,

@@ -9,17 +9,17 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _model_fn as model_fn_lib
+from estimator_multigpu import _model_fn
 from estimator_multigpu.estimator import (
     _checkpoints,
     _compat,
     _damaged,
+    _evaluate,
     _model_fn_args,
+    _predict,
+    _saved_model,
+    _train,
 )
-from estimator_multigpu.estimator import _evaluate as evaluate_lib
-from estimator_multigpu.estimator import _predict as predict_lib
-from estimator_multigpu.estimator import _saved_model as saved_model_lib
-from estimator_multigpu.estimator import _train as train_lib
 from estimator_multigpu.estimator._run_config import (
     RunConfig,
     get_default_session_config,
@@ -117,7 +117,7 @@ class Estimator:
 
     def eval_dir(self, name: str | None = None) -> str:
         """Where `evaluate(name=name)` writes its event files."""
-        return evaluate_lib.eval_dir(self.model_dir, name)
+        return _evaluate.eval_dir(self.model_dir, name)
 
     def train(
         self,
@@ -132,7 +132,7 @@ class Estimator:
         Resumes from the latest checkpoint in `model_dir` and saves one at the
         end. Returns `self`.
         """
-        train_lib.train(
+        _train.train(
             self, self._model, input_fn, hooks, steps, max_steps, saving_listeners
         )
         return self
@@ -146,7 +146,7 @@ class Estimator:
         name: str | None = None,
     ) -> dict:
         """Evaluates until `input_fn` ends (or `steps`); returns the metrics."""
-        return evaluate_lib.evaluate(
+        return _evaluate.evaluate(
             self, self._model, input_fn, steps, hooks, checkpoint_path, name
         )
 
@@ -159,7 +159,7 @@ class Estimator:
         yield_single_examples: bool = True,
     ) -> Iterator[Any]:
         """Yields predictions (per example by default) until `input_fn` ends."""
-        return predict_lib.predict(
+        return _predict.predict(
             self,
             self._model,
             input_fn,
@@ -179,7 +179,7 @@ class Estimator:
         experimental_mode: str = ModeKeys.PREDICT,
     ) -> bytes:
         """Writes a timestamped SavedModel under `export_dir_base`; returns its path."""
-        return saved_model_lib.export_saved_model(
+        return _saved_model.export_saved_model(
             self,
             self._model,
             export_dir_base,
@@ -205,7 +205,7 @@ class Estimator:
         unless `strip_default_attrs=True` (`export_saved_model` always strips
         them).
         """
-        return saved_model_lib.export_saved_model(
+        return _saved_model.export_saved_model(
             self,
             self._model,
             export_dir_base,
@@ -230,7 +230,7 @@ class Estimator:
           input_receiver_fn_map: `{ModeKeys.TRAIN: supervised_receiver_fn,
             ModeKeys.EVAL: ..., ModeKeys.PREDICT: serving_receiver_fn}`.
         """
-        return saved_model_lib.export_all_saved_models(
+        return _saved_model.export_all_saved_models(
             self,
             self._model,
             export_dir_base,
@@ -251,7 +251,7 @@ class Estimator:
             model_fn = self._replicated_model_fn
         with _model_fn_args.explain_per_device_errors(features, labels, model_fn):
             tf.get_logger().info("Calling model_fn.")
-            spec = model_fn_lib.call_model_fn(
+            spec = _model_fn.call_model_fn(
                 model_fn, features, labels, mode, self.params, config or self.config
             )
             tf.get_logger().info("Done calling model_fn.")

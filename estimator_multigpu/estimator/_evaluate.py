@@ -11,11 +11,11 @@ from estimator_multigpu import _tf_internals, per_device
 from estimator_multigpu.estimator import (
     _checkpoints,
     _damaged,
+    _hooks,
+    _input_fn,
     _model_fn_args,
     _summaries,
 )
-from estimator_multigpu.estimator import _hooks as hooks_lib
-from estimator_multigpu.estimator import _input_fn as input_fn_lib
 from estimator_multigpu.estimator._spec import ModeKeys
 from estimator_multigpu.estimator._train import as_step_count, check_hooks
 
@@ -52,7 +52,7 @@ def evaluate(
       The metric values by name, with `loss` and `global_step`.
     """
     hooks = check_hooks(hooks) + steps_hooks(steps)
-    input_fn_lib.verify_input_fn(input_fn)
+    _input_fn.verify_input_fn(input_fn)
     eval_dir(estimator.model_dir, name)  # Checks `name` before anything runs.
     checkpoint_path = _checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "evaluate"
@@ -117,7 +117,7 @@ def _warn_no_data(input_fn: Callable, results: dict, counter: BatchCounterHook):
         "(%s) are meaningless. Check the eval input_fn: its files or dataset may "
         "be empty, a filter may drop every example, or its shard may get none.",
         counted,
-        input_fn_lib.name_of(input_fn),
+        _input_fn.name_of(input_fn),
         metrics,
     )
 
@@ -149,10 +149,8 @@ def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
-    result = input_fn_lib.call_input_fn(
-        input_fn, ModeKeys.EVAL, estimator.params, config
-    )
-    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
+    result = _input_fn.call_input_fn(input_fn, ModeKeys.EVAL, estimator.params, config)
+    features, labels, input_hooks = _input_fn.parse_input_fn_result(result, input_fn)
     spec = model.call(features, labels, ModeKeys.EVAL)
     metrics = dict(spec.eval_metric_ops)
     if LOSS_METRIC_KEY in metrics:
@@ -172,7 +170,7 @@ def build_eval_graph(estimator, model, input_fn, hooks, checkpoint_path):
     eval_dict[_GLOBAL_STEP] = global_step
     scaffold = _with_default_local_init(spec.scaffold)
     all_hooks = input_hooks + hooks + list(spec.evaluation_hooks or [])
-    all_hooks.append(BatchCounterHook(hooks_lib.batch_size_of(features)))
+    all_hooks.append(BatchCounterHook(_hooks.batch_size_of(features)))
     return scaffold, update_op, eval_dict, all_hooks
 
 

@@ -7,8 +7,12 @@ import time
 import tensorflow as tf
 
 from estimator_multigpu._model_fn import fn_args
-from estimator_multigpu.estimator import _cluster, _continuous_eval, _distributed
-from estimator_multigpu.estimator import _estimator as estimator_lib
+from estimator_multigpu.estimator import (
+    _cluster,
+    _continuous_eval,
+    _distributed,
+    _estimator,
+)
 from estimator_multigpu.estimator._training import TrainSpec
 
 _TRAINER_JOBS = (_cluster.CHIEF, _cluster.MASTER, _cluster.WORKER)
@@ -345,7 +349,7 @@ def _trains_in_cluster(estimator) -> bool:
     """Whether `estimator` is ours and its config names a training cluster task."""
     config = estimator.config
     return (
-        isinstance(estimator, estimator_lib.Estimator)
+        isinstance(estimator, _estimator.Estimator)
         and bool(config.cluster_spec)
         and config.task_type in _TRAINER_JOBS
     )

@@ -12,9 +12,9 @@ from estimator_multigpu import per_device
 from estimator_multigpu.estimator import (
     _checkpoints,
     _damaged,
+    _input_fn,
     _model_fn_args,
 )
-from estimator_multigpu.estimator import _input_fn as input_fn_lib
 from estimator_multigpu.estimator._spec import ModeKeys
 from estimator_multigpu.estimator._train import check_hooks
 
@@ -64,7 +64,7 @@ def predict(
     hooks = check_hooks(hooks)
     predict_keys = check_predict_keys(predict_keys)
     yield_single_examples = check_yield_single_examples(yield_single_examples)
-    input_fn_lib.verify_input_fn(input_fn)
+    _input_fn.verify_input_fn(input_fn)
     checkpoint_path = _checkpoints.checkpoint_or_latest(
         checkpoint_path, estimator.model_dir, "predict"
     )
@@ -89,10 +89,10 @@ def _build(estimator, model, input_fn, predict_keys, hooks, checkpoint_path):
     config = estimator.config
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     tf.compat.v1.train.create_global_step()
-    result = input_fn_lib.call_input_fn(
+    result = _input_fn.call_input_fn(
         input_fn, ModeKeys.PREDICT, estimator.params, config
     )
-    features, _, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
+    features, _, input_hooks = _input_fn.parse_input_fn_result(result, input_fn)
     _warn_if_endless(features)
     spec = model.call(features, None, ModeKeys.PREDICT)
     if not checkpoint_path:

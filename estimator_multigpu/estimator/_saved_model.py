@@ -11,9 +11,9 @@ from estimator_multigpu import _tf_internals
 from estimator_multigpu.estimator import (
     _checkpoints,
     _damaged,
+    _input_fn,
     _model_fn_args,
 )
-from estimator_multigpu.estimator import _input_fn as input_fn_lib
 from estimator_multigpu.estimator._spec import ModeKeys
 
 
@@ -210,8 +210,8 @@ def _call_receiver_fn(receiver_fn):
     receiver = receiver_fn()
     if not (hasattr(receiver, "features") and hasattr(receiver, "receiver_tensors")):
         raise TypeError(
-            f"serving_input_receiver_fn {input_fn_lib.name_of(receiver_fn)} "
-            f"returned {input_fn_lib.describe(receiver)}; it must return an "
+            f"serving_input_receiver_fn {_input_fn.name_of(receiver_fn)} "
+            f"returned {_input_fn.describe(receiver)}; it must return an "
             "export.ServingInputReceiver (or export.TensorServingInputReceiver), "
             "e.g. `return export.ServingInputReceiver(features, receiver_tensors)`, "
             "or be built by export.build_raw_serving_input_receiver_fn or "

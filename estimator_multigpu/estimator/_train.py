@@ -10,19 +10,18 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals, per_device
+from estimator_multigpu import _model_fn, _tf_internals, per_device
 from estimator_multigpu.estimator import (
     _checkpoints,
     _cluster,
     _damaged,
     _finite_saver,
+    _hooks,
+    _input_fn,
     _lock,
     _model_fn_args,
     _summaries,
 )
-from estimator_multigpu.estimator import _hooks as hooks_lib
-from estimator_multigpu.estimator import _input_fn as input_fn_lib
 from estimator_multigpu.estimator._spec import ModeKeys
 
 _HOOKS_MESSAGE = "Hooks must be a SessionRunHook, given: {!r}"
@@ -192,7 +191,7 @@ def train(
     steps, max_steps = check_steps(steps, max_steps)
     hooks = check_hooks(hooks)
     saving_listeners = check_listeners(saving_listeners)
-    input_fn_lib.verify_input_fn(input_fn)
+    _input_fn.verify_input_fn(input_fn)
     model_dir = estimator.model_dir
     if max_steps is not None:
         if max_steps <= _checkpoints.global_step_in(model_dir):
@@ -224,17 +223,15 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     tf.compat.v1.random.set_random_seed(config.tf_random_seed)
     global_step = tf.compat.v1.train.create_global_step()
     step_read = _tf_internals.get_or_create_global_step_read()
-    result = input_fn_lib.call_input_fn(
-        input_fn, ModeKeys.TRAIN, estimator.params, config
-    )
-    features, labels, input_hooks = input_fn_lib.parse_input_fn_result(result, input_fn)
+    result = _input_fn.call_input_fn(input_fn, ModeKeys.TRAIN, estimator.params, config)
+    features, labels, input_hooks = _input_fn.parse_input_fn_result(result, input_fn)
     # The hooks fetch `step_read` beside the train_op: the model_fn's ops (its
     # global step increment) wait for it, so each step reads the value before
     # its own increment (else two steps can read one value, and
     # StepCounterHook warns that the global step has not been increased).
-    with model_fn_lib.explain_non_scalar_loss(), tf.control_dependencies([step_read]):
+    with _model_fn.explain_non_scalar_loss(), tf.control_dependencies([step_read]):
         spec = model.call(features, labels, ModeKeys.TRAIN)
-    model_fn_lib.check_scalar_loss(spec.loss, "the model_fn's loss")
+    _model_fn.check_scalar_loss(spec.loss, "the model_fn's loss")
     scaffold = per_device.merge_into_scaffold(spec.scaffold)
     if not tf.train.latest_checkpoint(estimator.model_dir):
         _checkpoints.maybe_warm_start(model.warm_start_settings)
@@ -244,10 +241,10 @@ def _build_and_run(estimator, model, input_fn, hooks, saving_listeners, placemen
     logs_examples = config.log_step_count_steps and config.log_examples_per_sec
     if logs_examples and placement.is_chief:
         worker_hooks.append(
-            hooks_lib.ExampleCounterHook(
+            _hooks.ExampleCounterHook(
                 config.log_step_count_steps,
                 estimator.model_dir,
-                hooks_lib.batch_size_of(features),
+                _hooks.batch_size_of(features),
             )
         )
     _add_default_saver(config)
@@ -364,6 +361,6 @@ def _run_loop(session, spec, input_fn):
         tf.get_logger().warning(
             "Training with estimator made no steps. Perhaps input is empty or "
             "misspecified: input_fn %s gave no batch.",
-            input_fn_lib.name_of(input_fn),
+            _input_fn.name_of(input_fn),
         )
     return loss

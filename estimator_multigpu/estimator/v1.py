@@ -5,17 +5,21 @@
 variables); `emg.estimator.DNNClassifier` is `tf.estimator.DNNClassifier`.
 """
 
-from estimator_multigpu.estimator._canned import _baseline, _dnn, _linear
-from estimator_multigpu.estimator._canned import _dnn_linear_combined as _combined
+from estimator_multigpu.estimator._canned import (
+    _baseline,
+    _dnn,
+    _dnn_linear_combined,
+    _linear,
+)
 
 BaselineClassifier = _baseline.BaselineClassifierV1
 BaselineEstimator = _baseline.BaselineEstimatorV1
 BaselineRegressor = _baseline.BaselineRegressorV1
 DNNClassifier = _dnn.DNNClassifierV1
 DNNEstimator = _dnn.DNNEstimatorV1
-DNNLinearCombinedClassifier = _combined.DNNLinearCombinedClassifierV1
-DNNLinearCombinedEstimator = _combined.DNNLinearCombinedEstimatorV1
-DNNLinearCombinedRegressor = _combined.DNNLinearCombinedRegressorV1
+DNNLinearCombinedClassifier = _dnn_linear_combined.DNNLinearCombinedClassifierV1
+DNNLinearCombinedEstimator = _dnn_linear_combined.DNNLinearCombinedEstimatorV1
+DNNLinearCombinedRegressor = _dnn_linear_combined.DNNLinearCombinedRegressorV1
 DNNRegressor = _dnn.DNNRegressorV1
 LinearClassifier = _linear.LinearClassifierV1
 LinearEstimator = _linear.LinearEstimatorV1

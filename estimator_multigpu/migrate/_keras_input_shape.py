@@ -19,7 +19,7 @@ import ast
 import math
 import operator
 
-from estimator_multigpu.migrate import _keras_input_shape_fix as drop
+from estimator_multigpu.migrate import _keras_input_shape_fix
 from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 RULE_ID = "keras-input-shape"
@@ -87,7 +87,7 @@ def _declared_input_shapes(tree: ast.AST) -> list[tuple[ast.Call, list[int]]]:
         if not isinstance(node, ast.Call):
             continue
         for keyword in node.keywords:
-            if keyword.arg not in drop.DECLARING:
+            if keyword.arg not in _keras_input_shape_fix.DECLARING:
                 continue
             dims = _literal_dims(keyword.value)
             if keyword.arg == "input_dim":
@@ -163,7 +163,7 @@ def _receiver_text(call: ast.Call, features: ast.Dict, fixes: dict, calls) -> st
         f"return {prefix}.ServingInputReceiver({{{', '.join(items)}}}, "
         f"{{{', '.join(receivers)}}})"
     )
-    return f"def {drop.RECEIVER_FN}(): " + "; ".join(body)
+    return f"def {_keras_input_shape_fix.RECEIVER_FN}(): " + "; ".join(body)
 
 
 def _by_size(declared) -> dict[int, tuple]:
@@ -224,9 +224,11 @@ def _hits(tree: ast.Module):
 
 def droppable(tree: ast.Module) -> dict[int, ast.Call]:
     """`{id(receiver call): layer call}` where `--fix` drops the declared shape."""
-    guard = drop.Guard(tree)
+    guard = _keras_input_shape_fix.Guard(tree)
     return {
-        id(hit[0]): hit[3] for hit in _hits(tree) if drop.why_not(guard, hit[3]) is None
+        id(hit[0]): hit[3]
+        for hit in _hits(tree)
+        if _keras_input_shape_fix.why_not(guard, hit[3]) is None
     }
 
 
@@ -235,7 +237,7 @@ def _why(guard, name, dims, layer, text, shape) -> str:
         f"`{name}` is {shape} but the layer at line {layer.lineno} "
         f"declares input_shape={tuple(dims)}; "
     )
-    reason = drop.why_not(guard, layer)
+    reason = _keras_input_shape_fix.why_not(guard, layer)
     if reason is None:
         return head + (
             f"--fix drops that argument: the layer maps any input of "
@@ -244,14 +246,14 @@ def _why(guard, name, dims, layer, text, shape) -> str:
             "variables are named under its scope (e.g. `sequential/conv2d/kernel`, "
             "not `conv2d/kernel`) and a checkpoint written with the argument "
             "does not restore; to keep such a checkpoint, put the argument "
-            f"back and {drop.RECEIVER}{text}"
+            f"back and {_keras_input_shape_fix.RECEIVER}{text}"
         )
-    return head + f"--fix leaves it: {reason}; {drop.RECEIVER}{text}"
+    return head + f"--fix leaves it: {reason}; {_keras_input_shape_fix.RECEIVER}{text}"
 
 
 def find(tree: ast.Module):
     """Yields (node, api, text, rule) for each receiver the model would refuse."""
-    guard = drop.Guard(tree)
+    guard = _keras_input_shape_fix.Guard(tree)
     for node, name, dims, layer, text, shape in _hits(tree):
         why = _why(guard, name, dims, layer, text, shape)
         yield node, "build_raw_serving_input_receiver_fn", ast.unparse(node), _rule(why)

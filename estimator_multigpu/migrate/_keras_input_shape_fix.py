@@ -20,7 +20,7 @@ import ast
 import dataclasses
 import os
 
-from estimator_multigpu.migrate import _keras_input_shape_reads as reads
+from estimator_multigpu.migrate import _keras_input_shape_reads
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 RULE_ID = "keras-input-shape"
@@ -73,7 +73,7 @@ class Guard:
     def reads(self) -> list[tuple[int, str]]:
         """`reads.reads(tree)`, computed at the first call."""
         if self._reads is None:
-            self._reads = reads.reads(self.tree)
+            self._reads = _keras_input_shape_reads.reads(self.tree)
         return self._reads
 
 
@@ -152,14 +152,14 @@ def _names(dotted: str, parts: list[str]) -> bool:
     return bool(dotted) and parts[-len(wanted) :] == wanted
 
 
-def _bound(tree: ast.AST, parts: list[str], offered: reads.Seeds):
+def _bound(tree: ast.AST, parts: list[str], offered: _keras_input_shape_reads.Seeds):
     """What `tree` binds of the module at `parts`; None if it does not import it.
 
     Import names are matched by their last parts (`import model_def` may be
     any `model_def.py`; `sub.model_def` only one in a `sub` folder), so a
     module of the same name elsewhere only makes the guard keep more.
     """
-    seeds = reads.Seeds()
+    seeds = _keras_input_shape_reads.Seeds()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -172,7 +172,11 @@ def _bound(tree: ast.AST, parts: list[str], offered: reads.Seeds):
     return seeds if found else None
 
 
-def _as_module(seeds: reads.Seeds, local: str, offered: reads.Seeds) -> None:
+def _as_module(
+    seeds: _keras_input_shape_reads.Seeds,
+    local: str,
+    offered: _keras_input_shape_reads.Seeds,
+) -> None:
     seeds.modules.add(local)
     seeds.functions.update(f"{local}.{f}" for f in offered.functions)
     seeds.names.update(f"{local}.{n}" for n in offered.names)
@@ -235,10 +239,13 @@ def _read_elsewhere(results, trees: dict, i: int) -> str | None:
     """Why another file keeps result `i`'s declared shape, or None."""
     if trees[i] is None:
         return None
-    parts, offered = _module_parts(results[i].path), reads.exported(trees[i])
+    parts, offered = (
+        _module_parts(results[i].path),
+        _keras_input_shape_reads.exported(trees[i]),
+    )
     for j, tree in trees.items():
         seeds = _bound(tree, parts, offered) if j != i and tree is not None else None
-        found = reads.reads(tree, seeds) if seeds is not None else []
+        found = _keras_input_shape_reads.reads(tree, seeds) if seeds is not None else []
         if found:
             return f"{results[j].path} imports this module and {found[0][1]}"
     return None

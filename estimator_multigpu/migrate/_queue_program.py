@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from estimator_multigpu.migrate import _engine, _queue_loops, _runner
-from estimator_multigpu.migrate import _keras_input_shape_fix as keras_shape
+from estimator_multigpu.migrate import (
+    _engine,
+    _keras_input_shape_fix,
+    _queue_loops,
+    _runner,
+)
 
 
 def process_all(
@@ -50,7 +54,7 @@ def process_all(
                 ctxs[i] = _engine.ProgramContext(keep_runners=why)
                 again(i, ctxs[i])
             _queue_loops.keep(results[i].findings, why)
-    for i, shape_why in keras_shape.program_reasons(results).items():
+    for i, shape_why in _keras_input_shape_fix.program_reasons(results).items():
         again(i, dataclasses.replace(ctxs[i], keep_input_shape=shape_why))
         if why is not None:
             _queue_loops.keep(results[i].findings, why)

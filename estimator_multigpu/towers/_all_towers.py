@@ -8,8 +8,7 @@ from typing import Any
 import tensorflow as tf
 
 from estimator_multigpu import _tf_internals
-from estimator_multigpu.towers import _context as context_lib
-from estimator_multigpu.towers import _losses
+from estimator_multigpu.towers import _context, _losses
 
 
 def _check_scalar(value: Any) -> tf.Tensor:
@@ -63,7 +62,7 @@ def all_towers_mean(value: Any, name: str = "all_towers_mean") -> tf.Tensor:
       TypeError: for a value that is not numeric.
     """
     value = _check_scalar(value)
-    tower = context_lib.current()
+    tower = _context.current()
     if tower is None:
         return tf.identity(value, name=name)
     if tower.index == 0:
@@ -87,7 +86,7 @@ def _weighted_sum(values: Sequence[tf.Tensor], counts: Sequence[Any]) -> tf.Tens
     parts = []
     for value, weight, count in zip(values, weights, counts):
         value = tf.cast(value, dtype)
-        if context_lib.may_be_empty(count):
+        if _context.may_be_empty(count):
             value = tf.where(
                 tf.convert_to_tensor(count) > 0, value, tf.zeros_like(value)
             )

@@ -9,17 +9,16 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals
+from estimator_multigpu import _model_fn, _tf_internals
 from estimator_multigpu.towers import (
     _all_towers,
+    _context,
     _creators,
     _diagnostics,
     _empty,
     _placement,
     _plain,
 )
-from estimator_multigpu.towers import _context as context_lib
 
 _KEYS = tf.compat.v1.GraphKeys
 # Collections each tower sees only its own entries of; the graph keeps tower
@@ -42,7 +41,7 @@ class Tower:
     """
 
     spec: Any
-    context: context_lib.TowerContext
+    context: _context.TowerContext
     owned: dict
     metric_variables: list
     ops: list
@@ -154,8 +153,8 @@ def _scopes(
 
 def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> Any:
     features, labels = shard
-    with model_fn_lib.explain_non_scalar_loss():
-        spec = model_fn_lib.call_model_fn(
+    with _model_fn.explain_non_scalar_loss():
+        spec = _model_fn.call_model_fn(
             model_fn,
             features,
             labels,
@@ -164,7 +163,7 @@ def _call(model_fn: Callable, shard: tuple, run_args: RunArgs, index: int) -> An
             run_args.config,
             where=f"in tower {index}",
         )
-    model_fn_lib.check_scalar_loss(spec.loss, f"the loss of tower {index}")
+    _model_fn.check_scalar_loss(spec.loss, f"the loss of tower {index}")
     return spec
 
 
@@ -195,7 +194,7 @@ def _build_one(model_fn, shard, run_args, device, placer, context, order) -> Tow
     first_local = len(graph.get_collection(_KEYS.LOCAL_VARIABLES))
     owned = {}
     device_fn = _placement.tower_device_fn(device, placer)
-    with context_lib.active(context), _own_collections(graph, context.index, owned):
+    with _context.active(context), _own_collections(graph, context.index, owned):
         with _scopes(context.index, device_fn, order):
             spec = _call(model_fn, shard, run_args, context.index)
     if context.index > 0:
@@ -242,7 +241,7 @@ def build_towers(
     calls, means = [[] for _ in devices], [[] for _ in devices]
     towers, order = [], _creators.CreationOrder()
     for index, device in enumerate(devices):
-        context = context_lib.TowerContext(
+        context = _context.TowerContext(
             index,
             len(devices),
             weights[index],

@@ -15,9 +15,9 @@ from estimator_multigpu.towers import (
     _diagnostics,
     _loop,
     _merge,
+    _optimizer,
     _placement,
 )
-from estimator_multigpu.towers import _optimizer as optimizer_lib
 
 Clone = collections.namedtuple("Clone", ["outputs", "scope", "device"])
 
@@ -72,7 +72,7 @@ class Clones(list):
                     ]
         self._done = True
         towers = self._towers
-        updates = optimizer_lib.apply_tower_gradients(
+        updates = _optimizer.apply_tower_gradients(
             towers[0].context.calls, [tower.spec.loss for tower in towers]
         )
         host = _placement.host(self[0].device)
@@ -137,7 +137,7 @@ def create_clones(
     if kwargs is not None and not isinstance(kwargs, dict):
         raise TypeError(f"`kwargs` must be a dict; received {kwargs!r:.200}.")
     devices = devices_lib.resolve(devices=devices)
-    stand_in = optimizer_lib.TowerOptimizer(
+    stand_in = _optimizer.TowerOptimizer(
         tf.compat.v1.train.GradientDescentOptimizer(1.0)
     )
     outputs = []

@@ -15,7 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.towers import _context as context_lib
+from estimator_multigpu.towers import _context
 
 
 def _stand_in(tensor: tf.Tensor) -> tf.Tensor:
@@ -60,7 +60,7 @@ def pad_if_empty(shard: tuple, count: Any) -> tuple:
       `shard` unchanged when `count` is known to be positive, else the same
       structure whose tensors hold one example of zeros when `count == 0`.
     """
-    if not context_lib.may_be_empty(count):
+    if not _context.may_be_empty(count):
         return shard
     with tf.name_scope("stand_in_if_empty"):
         has_examples = tf.convert_to_tensor(count) > 0
@@ -72,7 +72,7 @@ def trim(value: Any, count: Any) -> Any:
 
     Scalars (no batch dimension) are returned as they are.
     """
-    if not context_lib.may_be_empty(count):
+    if not _context.may_be_empty(count):
         return value
     tensor = tf.convert_to_tensor(value)
     if tensor.shape.rank == 0:

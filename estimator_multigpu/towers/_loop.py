@@ -16,11 +16,11 @@ from estimator_multigpu.towers import (
     _diagnostics,
     _losses,
     _merge,
+    _optimizer,
     _placement,
     _replicate,
     _split,
 )
-from estimator_multigpu.towers import _optimizer as optimizer_lib
 
 
 def _check_inputs(inputs: Any) -> tuple:
@@ -41,9 +41,9 @@ def _check_inputs(inputs: Any) -> tuple:
     return tuple(inputs)
 
 
-def check_optimizer(optimizer: Any) -> optimizer_lib.TowerOptimizer:
+def check_optimizer(optimizer: Any) -> _optimizer.TowerOptimizer:
     """`optimizer` as a `TowerOptimizer`; TypeError for other objects."""
-    if isinstance(optimizer, optimizer_lib.TowerOptimizer):
+    if isinstance(optimizer, _optimizer.TowerOptimizer):
         return optimizer
     if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
         raise TypeError(
@@ -52,7 +52,7 @@ def check_optimizer(optimizer: Any) -> optimizer_lib.TowerOptimizer:
             f"tf.compat.v1.train.MomentumOptimizer(0.1, 0.9); received {optimizer!r} "
             f"of type {type(optimizer).__name__}."
         )
-    return optimizer_lib.TowerOptimizer(optimizer)
+    return _optimizer.TowerOptimizer(optimizer)
 
 
 def _check_tower_fn(tower_fn: Any) -> None:
@@ -253,7 +253,7 @@ def minimize(
         _placement.variable_placer("auto", devices),
     )
     _diagnostics.check_train_ops(towers, ModeKeys.TRAIN)
-    updates = optimizer_lib.apply_tower_gradients(
+    updates = _optimizer.apply_tower_gradients(
         towers[0].context.calls, [tower.spec.loss for tower in towers]
     )
     spec = _merge.merge_specs(

@@ -7,7 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.towers import _context as context_lib
+from estimator_multigpu.towers import _context
 
 
 def _static(count: Any) -> int | None:
@@ -78,7 +78,7 @@ def _regularization_inputs(loss: tf.Tensor) -> list[tf.Tensor]:
     return list(found.values())
 
 
-def scale_loss(loss: tf.Tensor, context: context_lib.TowerContext) -> tf.Tensor:
+def scale_loss(loss: tf.Tensor, context: _context.TowerContext) -> tf.Tensor:
     """This tower's share of the global loss.
 
     A tower without examples contributes exactly 0 (the loss is masked, not
@@ -98,7 +98,7 @@ def scale_loss(loss: tf.Tensor, context: context_lib.TowerContext) -> tf.Tensor:
         shared = _regularization_inputs(loss)
         if shared:
             loss = loss - tf.cast(tf.add_n(shared), loss.dtype)
-    if context_lib.may_be_empty(context.count):
+    if _context.may_be_empty(context.count):
         loss = tf.where(context.count > 0, loss, tf.zeros_like(loss))
     if isinstance(context.weight, float) and context.weight == 1.0:
         return loss

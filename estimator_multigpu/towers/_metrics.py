@@ -7,7 +7,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.towers import _context as context_lib
+from estimator_multigpu.towers import _context
 
 
 def _check_pairs(eval_metric_ops: dict, index: int) -> None:
@@ -42,7 +42,7 @@ def _check_same(towers: Sequence) -> None:
 def _contribution(variable: tf.Variable, count: Any) -> tf.Tensor:
     """A tower's copy of a metric variable; zeros when it ran on a stand-in."""
     value = variable.read_value()
-    if not context_lib.may_be_empty(count):
+    if not _context.may_be_empty(count):
         return value
     return tf.where(tf.convert_to_tensor(count) > 0, value, tf.zeros_like(value))
 
@@ -74,7 +74,7 @@ def _sum_into_first(
     first, others = variables[0], variables[1:]
     with tf.device(first.device):
         added = tf.add_n([_contribution(o, c) for o, c in zip(others, counts[1:])])
-        if context_lib.may_be_empty(counts[0]):
+        if _context.may_be_empty(counts[0]):
             shadow = _shadow(first)
             shadows.append(shadow)
             kept = tf.where(

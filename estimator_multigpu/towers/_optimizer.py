@@ -7,10 +7,9 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from estimator_multigpu import _model_fn as model_fn_lib
-from estimator_multigpu import _tf_internals
-from estimator_multigpu.towers import _context as context_lib
+from estimator_multigpu import _model_fn, _tf_internals
 from estimator_multigpu.towers import (
+    _context,
     _gradients,
     _losses,
     _plain,
@@ -79,9 +78,9 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
 
     def compute_gradients(self, loss, var_list=None, **kwargs):
         """The wrapped optimizer's gradients of this tower's share of `loss`."""
-        tower = context_lib.current()
+        tower = _context.current()
         where = "" if tower is None else f" in tower {tower.index}"
-        model_fn_lib.check_scalar_loss(
+        _model_fn.check_scalar_loss(
             loss, f"the loss passed to compute_gradients{where}"
         )
         if tower is None:
@@ -90,19 +89,19 @@ class TowerOptimizer(tf.compat.v1.train.Optimizer):
         scaled = _losses.scale_loss(loss, tower)
         with _plain.delegating():
             pairs = self._optimizer.compute_gradients(scaled, var_list, **kwargs)
-        if context_lib.may_be_empty(tower.count):
+        if _context.may_be_empty(tower.count):
             pairs = _gradients.mask_empty(pairs, tower.count)
         tower.record_gradients(self, pairs)
         return pairs
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """Applies the gradients now (one device) or after all towers."""
-        tower = context_lib.current()
+        tower = _context.current()
         if tower is None:
             return self.apply_aggregated(list(grads_and_vars), global_step, name)
         pairs = _shares.tower_share(self, list(grads_and_vars), tower)
         placeholder = tf.no_op(name="apply_after_all_towers")
-        call = context_lib.ApplyCall(self, pairs, global_step, name, placeholder)
+        call = _context.ApplyCall(self, pairs, global_step, name, placeholder)
         tower.calls[tower.index].append(call)
         return placeholder
 

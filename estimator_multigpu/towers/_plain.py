@@ -21,7 +21,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.towers import _context as context_lib
+from estimator_multigpu.towers import _context
 
 _LOCAL = threading.local()
 _ROUTED = ("compute_gradients", "apply_gradients")
@@ -39,7 +39,7 @@ def delegating():
         _LOCAL.depth = depth
 
 
-def _wrapper(tower: context_lib.TowerContext, optimizer: Any) -> Any:
+def _wrapper(tower: _context.TowerContext, optimizer: Any) -> Any:
     from estimator_multigpu.towers._optimizer import TowerOptimizer
 
     key = id(optimizer)
@@ -50,7 +50,7 @@ def _wrapper(tower: context_lib.TowerContext, optimizer: Any) -> Any:
 
 def _routed(name: str, original):
     def method(self, *args, **kwargs):
-        tower = context_lib.current()
+        tower = _context.current()
         if tower is None or getattr(_LOCAL, "depth", 0):
             return original(self, *args, **kwargs)
         return getattr(_wrapper(tower, self), name)(*args, **kwargs)
@@ -70,7 +70,7 @@ def _refused_in_towers(original):
     """
 
     def apply_gradients(self, *args, **kwargs):
-        tower = context_lib.current()
+        tower = _context.current()
         if tower is None or getattr(_LOCAL, "depth", 0):
             return original(self, *args, **kwargs)
         raise TypeError(

@@ -6,20 +6,19 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from estimator_multigpu import _model_fn as model_fn_lib
+from estimator_multigpu import _model_fn, per_device
 from estimator_multigpu import devices as devices_lib
-from estimator_multigpu import per_device
 from estimator_multigpu._model_fn import ModeKeys
 from estimator_multigpu.towers import (
     _build,
     _diagnostics,
     _losses,
     _merge,
+    _optimizer,
     _placement,
     _session_check,
     _split,
 )
-from estimator_multigpu.towers import _optimizer as optimizer_lib
 
 _REDUCTIONS = ("mean", "sum")
 
@@ -30,7 +29,7 @@ def _check_model_fn(model_fn: Callable) -> None:
             f"`model_fn` must be a function (features, labels, mode, params, "
             f"config) -> EstimatorSpec; received {model_fn!r}."
         )
-    if "features" not in model_fn_lib.fn_args(model_fn):
+    if "features" not in _model_fn.fn_args(model_fn):
         raise ValueError(
             f"`model_fn` {model_fn!r} takes no `features` argument; a model_fn "
             "takes (features, labels, mode, params, config), features first."
@@ -106,11 +105,11 @@ def _single_device(model_fn: Callable, device: str) -> Callable:
     def single_device_model_fn(features, labels, mode, params=None, config=None):
         if per_device.is_per_device(features):
             ((features, labels),) = _shards(features, labels, [device], "uneven")[0]
-        with tf.device(device), model_fn_lib.explain_non_scalar_loss():
-            spec = model_fn_lib.call_model_fn(
+        with tf.device(device), _model_fn.explain_non_scalar_loss():
+            spec = _model_fn.call_model_fn(
                 model_fn, features, labels, mode, params, config
             )
-        model_fn_lib.check_scalar_loss(spec.loss, "the model_fn's loss")
+        _model_fn.check_scalar_loss(spec.loss, "the model_fn's loss")
         scaffold = per_device.merge_into_scaffold(spec.scaffold)
         return spec if scaffold is spec.scaffold else spec._replace(scaffold=scaffold)
 
@@ -232,7 +231,7 @@ def replicate_model_fn(
         _diagnostics.check_train_ops(towers, mode)
         updates = []
         if mode == ModeKeys.TRAIN:
-            updates = optimizer_lib.apply_tower_gradients(
+            updates = _optimizer.apply_tower_gradients(
                 towers[0].context.calls, [tower.spec.loss for tower in towers]
             )
         return _merge.merge_specs(towers, mode, updates, _placement.host(devices[0]))

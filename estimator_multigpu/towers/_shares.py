@@ -6,8 +6,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from estimator_multigpu.towers import _context as context_lib
 from estimator_multigpu.towers import (
+    _context,
     _diagnostics,
     _gradients,
 )
@@ -36,7 +36,7 @@ def _foreign(pairs: list, own: dict) -> list:
     return [v.name for g, v in pairs if g is not None and id(g) not in own]
 
 
-def _check_foreign(pairs: list, tower: context_lib.TowerContext) -> None:
+def _check_foreign(pairs: list, tower: _context.TowerContext) -> None:
     """Raises when foreign gradients cannot be weighted without guessing."""
     if tower.loss_reduction == "sum" and tf.compat.v1.get_collection(
         tf.compat.v1.GraphKeys.REGULARIZATION_LOSSES
@@ -52,7 +52,7 @@ def _check_foreign(pairs: list, tower: context_lib.TowerContext) -> None:
 
 
 def tower_share(
-    optimizer: Any, grads_and_vars: list, tower: context_lib.TowerContext
+    optimizer: Any, grads_and_vars: list, tower: _context.TowerContext
 ) -> list:
     """The tower's `(gradient, variable)` pairs as its share of the global step.
 
@@ -91,6 +91,6 @@ def tower_share(
     _check_foreign(grads_and_vars, tower)
     _diagnostics.check_not_clipped(grads_and_vars, tower.index)
     pairs = [(_scale(g, tower.weight), v) for g, v in grads_and_vars]
-    if context_lib.may_be_empty(tower.count):
+    if _context.may_be_empty(tower.count):
         pairs = _gradients.mask_empty(pairs, tower.count)
     return pairs

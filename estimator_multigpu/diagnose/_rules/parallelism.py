@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from estimator_multigpu import _tf_internals as internals
+from estimator_multigpu import _tf_internals
 from estimator_multigpu.diagnose import _ops
 from estimator_multigpu.diagnose._cardinality import cardinality
 from estimator_multigpu.diagnose._findings import INFO, WARNING
@@ -114,7 +114,7 @@ def _pipeline_deterministic(pipeline: Pipeline) -> bool | None:
     for stage in reversed(pipeline.stages):
         if stage.op == "OptionsDataset" and stage.node is not None:
             value = stage.node.attr["serialized_options"].s
-            deterministic = internals.options_deterministic(value)
+            deterministic = _tf_internals.options_deterministic(value)
             if deterministic is not None:
                 return deterministic
     return None

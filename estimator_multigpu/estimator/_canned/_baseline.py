@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator._canned import _canned, _head_base
-from estimator_multigpu.estimator._canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import _canned, _head_base, _optimizers
 
 LEARNING_RATE = 0.3
 
@@ -69,7 +68,7 @@ def _estimator(self, head, optimizer, v1: bool, args: dict) -> None:
 
     def train_fn(config):
         del config
-        return {"optimizer": optimizers.optimizer_for(optimizer, v1, LEARNING_RATE)}
+        return {"optimizer": _optimizers.optimizer_for(optimizer, v1, LEARNING_RATE)}
 
     _canned.CannedEstimator.__init__(
         self, head, logits_fn, train_fn, args["model_dir"], args["config"], None

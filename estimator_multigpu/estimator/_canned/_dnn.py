@@ -26,8 +26,12 @@ import functools
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator._canned import _canned, _feature_layer, _head_base
-from estimator_multigpu.estimator._canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import (
+    _canned,
+    _feature_layer,
+    _head_base,
+    _optimizers,
+)
 from estimator_multigpu.estimator._spec import ModeKeys
 
 _EPSILON = 1e-3
@@ -167,10 +171,10 @@ def _estimator(self, head, spec: DNNSpec, optimizer, v1, model_dir, config, warm
 
     def train_fn(config):
         del config
-        learning_rate = optimizers.LEARNING_RATE if v1 else None
+        learning_rate = _optimizers.LEARNING_RATE if v1 else None
         scope = "dnn" if v1 else None
         return {
-            "optimizer": optimizers.optimizer_for(optimizer, v1, learning_rate, scope)
+            "optimizer": _optimizers.optimizer_for(optimizer, v1, learning_rate, scope)
         }
 
     _canned.CannedEstimator.__init__(

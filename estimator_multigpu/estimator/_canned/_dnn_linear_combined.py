@@ -28,8 +28,13 @@ import math
 import tensorflow as tf
 
 from estimator_multigpu import towers
-from estimator_multigpu.estimator._canned import _canned, _dnn, _head_base, _linear
-from estimator_multigpu.estimator._canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import (
+    _canned,
+    _dnn,
+    _head_base,
+    _linear,
+    _optimizers,
+)
 
 DNN_LEARNING_RATE = 0.001
 LINEAR_LEARNING_RATE = 0.005
@@ -107,7 +112,7 @@ class _Parts:
             parts.append((self.linear_optimizer, rate, "linear"))
         return [
             (
-                optimizers.optimizer_for(
+                _optimizers.optimizer_for(
                     optimizer, self.v1, rate, owns_global_step=index == 0
                 ),
                 scope,

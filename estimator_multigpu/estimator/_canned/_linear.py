@@ -27,8 +27,7 @@ import math
 
 import tensorflow as tf
 
-from estimator_multigpu.estimator._canned import _canned, _head_base
-from estimator_multigpu.estimator._canned import _optimizers as optimizers
+from estimator_multigpu.estimator._canned import _canned, _head_base, _optimizers
 
 LEARNING_RATE = 0.2
 _SPARSE_COMBINERS = ("sum", "mean", "sqrtn")
@@ -39,7 +38,7 @@ def default_optimizer(feature_columns, v1: bool):
     learning_rate = min(LEARNING_RATE, 1.0 / math.sqrt(len(feature_columns)))
     if v1:
         return tf.compat.v1.train.FtrlOptimizer(learning_rate=learning_rate)
-    return optimizers.keras().optimizers.legacy.Ftrl(learning_rate=learning_rate)
+    return _optimizers.keras().optimizers.legacy.Ftrl(learning_rate=learning_rate)
 
 
 def check_sparse_combiner(sparse_combiner: str) -> str:
@@ -90,7 +89,9 @@ def _estimator(self, head, columns, optimizer, v1, args):
         del config
         chosen = optimizer or default_optimizer(columns, v1)
         scope = "linear" if v1 else None
-        return {"optimizer": optimizers.optimizer_for(chosen, v1, LEARNING_RATE, scope)}
+        return {
+            "optimizer": _optimizers.optimizer_for(chosen, v1, LEARNING_RATE, scope)
+        }
 
     _canned.CannedEstimator.__init__(
         self,

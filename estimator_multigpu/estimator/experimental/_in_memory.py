@@ -7,9 +7,7 @@ import time
 import tensorflow as tf
 
 from estimator_multigpu import _tf_internals
-from estimator_multigpu.estimator import _checkpoints
-from estimator_multigpu.estimator import _estimator as estimator_lib
-from estimator_multigpu.estimator import _evaluate as evaluate_lib
+from estimator_multigpu.estimator import _checkpoints, _estimator, _evaluate
 from estimator_multigpu.estimator._train import check_hooks
 
 _GLOBALS = tf.compat.v1.GraphKeys.GLOBAL_VARIABLES
@@ -51,7 +49,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
         self._estimator = estimator
         self._input_fn = input_fn
         self._name = name
-        self._hooks = check_hooks(hooks) + evaluate_lib.steps_hooks(steps)
+        self._hooks = check_hooks(hooks) + _evaluate.steps_hooks(steps)
         self._timer = tf.compat.v1.train.SecondOrStepTimer(every_steps=every_n_iter)
 
     def begin(self):
@@ -59,9 +57,9 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
         self._iter_count = 0
         self._graph = tf.Graph()
         with self._graph.as_default():
-            built = evaluate_lib.build_eval_graph(
+            built = _evaluate.build_eval_graph(
                 self._estimator,
-                estimator_lib.model_of(self._estimator),
+                _estimator.model_of(self._estimator),
                 self._input_fn,
                 self._hooks,
                 None,
@@ -112,7 +110,7 @@ class InMemoryEvaluatorHook(tf.compat.v1.train.SessionRunHook):
                 hooks=self._all_hooks,
                 config=self._estimator.config.session_config,
             )
-            evaluate_lib.write_summaries(self._estimator, self._name, results, None)
+            _evaluate.write_summaries(self._estimator, self._name, results, None)
         self._timer.update_last_triggered_step(self._iter_count)
 
     def after_run(self, run_context, run_values):
