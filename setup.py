@@ -24,9 +24,11 @@ setuptools.setup(
         # matplotlib: the plot tests of emg.diagnose and the benchmarks;
         # tf-slim: the migrated slim trainer of the migrate corpus runs;
         # pandas: emg.estimator.inputs.pandas_input_fn's tests;
-        # radon: tests/test_complexity (cyclomatic complexity <= 15).
+        # radon: tests/test_complexity (cyclomatic complexity <= 15);
+        # pytest-xdist: CI's slow and TF 2.15 legs run one worker per core.
         "test": [
             "pytest>=7",
+            "pytest-xdist",
             "ruff==0.17.6",
             "tf-keras",
             "matplotlib",
