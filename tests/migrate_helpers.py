@@ -27,6 +27,17 @@ def expected_findings(path: pathlib.Path) -> list[tuple[int, str]]:
     return sorted(out)
 
 
+def ported_findings(path: pathlib.Path) -> list[tuple[int, str]]:
+    """Returns the sorted (line, rule_id) pairs that `# port:` comments name
+    (the findings after the passes, where `# expect:` names the table's)."""
+    out = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = re.search(r"#\s*port:\s*([\w\-, ]+)", line)
+        if match:
+            out.extend((number, rule.strip()) for rule in match.group(1).split(","))
+    return sorted(out)
+
+
 def parse_ok(source: str) -> bool:
     try:
         ast.parse(source)

@@ -163,6 +163,34 @@ def test_predict_ignores_labels_from_input_fn(tmp_path):
     assert len(got) == len(X)
 
 
+def _one_tuple_input_fn():
+    dataset = tf.data.Dataset.from_tensor_slices(({"x": X},))
+    return dataset.batch(8)
+
+
+@pytest.mark.parametrize(
+    "input_fn",
+    [
+        _one_tuple_input_fn,
+        lambda: tf.compat.v1.data.make_one_shot_iterator(
+            _one_tuple_input_fn()
+        ).get_next(),
+    ],
+    ids=["dataset", "iterator"],
+)
+def test_predict_takes_the_features_of_a_one_tuple(tmp_path, input_fn):
+    # TF 1.x's predict kept result[0] of any tuple or list, so a dataset of
+    # (features,) elements (from_tensor_slices(tuple([features]))) predicted;
+    # TF 2's tf.estimator refuses every tuple but a pair.
+    estimator = _estimator(tmp_path)
+    got = list(estimator.predict(input_fn))
+    want = list(estimator.predict(dataset_input_fn(X, None, 8)))
+    assert len(got) == len(X)
+    np.testing.assert_allclose(
+        [g["probabilities"] for g in got], [w["probabilities"] for w in want]
+    )
+
+
 def _serving_fn():
     spec = {"x": tf.TensorSpec([None, NUM_FEATURES], tf.float32)}
     return emg_estimator.export.build_raw_serving_input_receiver_fn(spec)

@@ -89,7 +89,9 @@ def name_of(fn: Callable) -> str:
     return f"{module}.{qualname}" if module else qualname
 
 
-def parse_input_fn_result(result: Any, input_fn: Callable | None = None):
+def parse_input_fn_result(
+    result: Any, input_fn: Callable | None = None, predict: bool = False
+):
     """Splits an input_fn result into `(features, labels, input_hooks)`.
 
     Args:
@@ -97,6 +99,9 @@ def parse_input_fn_result(result: Any, input_fn: Callable | None = None):
         `(features, labels)` tuple or list, features alone, or `PerDevice`
         shards (whose iterator initializers are already registered).
       input_fn: the function that returned `result`, named in errors.
+      predict: whether `result` is predict's: a one-element tuple or list is
+        then its features (TF 1.x's predict kept `result[0]` of any tuple,
+        so a dataset of `(features,)` elements predicted).
 
     Returns:
       features, labels (None when absent) and the hooks that initialise the
@@ -113,6 +118,8 @@ def parse_input_fn_result(result: Any, input_fn: Callable | None = None):
         result = iterator.get_next()
     elif isinstance(result, list):
         _check_not_per_device_list(result, input_fn)
+    if predict and isinstance(result, (list, tuple)) and len(result) == 1:
+        result = result[0]
     features, labels = parse_iterator_result(result, input_fn)
     return features, labels, hooks
 

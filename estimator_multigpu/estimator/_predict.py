@@ -92,7 +92,9 @@ def _build(estimator, model, input_fn, predict_keys, hooks, checkpoint_path):
     result = _input_fn.call_input_fn(
         input_fn, ModeKeys.PREDICT, estimator.params, config
     )
-    features, _, input_hooks = _input_fn.parse_input_fn_result(result, input_fn)
+    features, _, input_hooks = _input_fn.parse_input_fn_result(
+        result, input_fn, predict=True
+    )
     _warn_if_endless(features)
     spec = model.call(features, None, ModeKeys.PREDICT)
     if not checkpoint_path:

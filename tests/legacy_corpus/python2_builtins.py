@@ -6,7 +6,7 @@ Python 3 parses both and fails only when the line runs, after the training
 Usage: python python2_builtins.py
 """
 
-import tensorflow as tf  # expect: compat-v1
+import tensorflow as tf  # port: compat-v1
 
 
 def main():
@@ -17,14 +17,14 @@ def main():
         stat = {"loss": [], "w": []}
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
-            for step in xrange(3):  # expect: python2-builtin
+            for step in xrange(3):  # port: python2-builtin
                 _, l, w_ = sess.run([train_op, loss, w])
                 stat["loss"].append(l)
                 stat["w"].append(w_)
                 print("step %d loss %.4f" % (step, l))
-    for key, values in stat.iteritems():  # expect: python2-builtin
+    for key, values in stat.iteritems():  # port: python2-builtin
         print("%s %s" % (key, " ".join("%.3f" % v for v in values)))
-    print("keys", sorted(stat.iterkeys()))  # expect: python2-builtin
+    print("keys", sorted(stat.iterkeys()))  # port: python2-builtin
 
 
 if __name__ == "__main__":
