@@ -30,6 +30,7 @@ PUBLIC_MODULES = {
     "estimator/learn_runner.py": "tf.contrib.learn.learn_runner drop-in",
     "estimator/preprocessing.py": "tf.contrib.learn.preprocessing drop-in (VocabularyProcessor)",
     "estimator/v1.py": "tf.compat.v1.estimator's canned estimators (v1 defaults)",
+    "inputs/lookup.py": "tf.contrib.lookup drop-ins (index_table_from_file, ...)",
     "tutorials/mnist.py": "TF 1.x tensorflow.examples.tutorials.mnist.mnist drop-in",
     "tutorials/input_data.py": "TF 1.x tutorials' input_data drop-in",
 }

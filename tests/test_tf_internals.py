@@ -374,3 +374,19 @@ def test_restore_legacy_batch_norm_gives_a_layer_that_builds():
             "batch_normalization/beta",
         ]
     assert internals.restore_legacy_batch_norm() == []
+
+
+def test_lookup_ops_builds_tf1_vocabulary_tables(tmp_path):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("a\nb\n")
+    ops = internals.lookup_ops()
+    with tf.Graph().as_default():
+        table = ops.index_table_from_file(str(vocab), num_oov_buckets=1)
+        names = ops.index_to_string_table_from_tensor(vocabulary_list=["x", "y"])
+        ids = table.lookup(tf.constant(["b", "zz"]))
+        strings = names.lookup(tf.constant([1, 4], tf.int64))
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.tables_initializer())
+            assert sess.run(ids).tolist() == [1, 2]
+            assert sess.run(strings).tolist() == [b"y", b"UNK"]
+    assert ops.FastHashSpec.hasher == "fasthash"

@@ -325,6 +325,26 @@ _EMG = {
         "TF 1.x's parse/values/types; an HParamDef protocol buffer is not supported",
     ),
 }
+# tf.contrib.lookup's table builders: emg.inputs.lookup's take the same
+# arguments (contrib's `mapping=` included); no note, so --fix writes them.
+_EMG.update(
+    {
+        f"tf.contrib.lookup.{name}": (f"emg.inputs.lookup.{name}", "")
+        for name in (
+            "FastHashSpec",
+            "HasherSpec",
+            "StrongHashSpec",
+            "index_table_from_file",
+            "index_table_from_tensor",
+            "index_to_string",
+            "index_to_string_table_from_file",
+            "index_to_string_table_from_tensor",
+            "string_to_index",
+            "string_to_index_table_from_file",
+            "string_to_index_table_from_tensor",
+        )
+    }
+)
 # Rows no reader can know: the successor takes renamed or reordered
 # arguments, or the same-named TF 2.x function means something else.
 OVERRIDES = {name: ("emg", target, note) for name, (target, note) in _EMG.items()}

@@ -34,6 +34,7 @@ from estimator_multigpu._tf_internals.legacy_names import (
     restore_tensor_alias,
     restore_variable_alias,
 )
+from estimator_multigpu._tf_internals.lookup import lookup_ops
 from estimator_multigpu._tf_internals.runtime import (
     eager_device_name,
     eager_mode,
@@ -68,6 +69,7 @@ __all__ = [
     "input_datasets",
     "input_workers",
     "kernel_op",
+    "lookup_ops",
     "multi_device_iterator",
     "options_deterministic",
     "resource_variable",

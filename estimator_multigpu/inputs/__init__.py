@@ -1,6 +1,6 @@
 """input_fn builders that feed several devices from tf.data, and data sources."""
 
-from estimator_multigpu.inputs import queues
+from estimator_multigpu.inputs import lookup, queues
 from estimator_multigpu.inputs._context import InputContext
 from estimator_multigpu.inputs._data_service import (
     check_service_ops,
@@ -38,6 +38,7 @@ __all__ = [
     "device_array_dataset",
     "device_array_dataset_fn",
     "example_parser",
+    "lookup",
     "multi_device_input_fn",
     "record_dataset_fn",
     "record_pipeline",

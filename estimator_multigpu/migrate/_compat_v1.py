@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     _aliases,
     _rules,
     _v1_names,
+    _v1_signatures,
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
@@ -58,6 +59,30 @@ class _Finder(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if not self._match(node):
             self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        """A TF 2 name called with TF 1.x's arguments (`tf.name_scope(name,
+        default_name=...)`) is a TF 1.x name: tf.compat.v1's takes them."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and self._v1_call(func, node):
+            for child in [*node.args, *node.keywords]:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def _v1_call(self, func: ast.Attribute, call: ast.Call) -> bool:
+        if not is_bare(self.table, func):
+            return False
+        api = self.table.resolve_tf(func)
+        if _rules.lookup(api) or self.skip(api, func) or _v1_names.v1_only(api):
+            return False
+        root = _root(func)
+        if root is None or root.id in self.table.assigned:
+            return False
+        if not _v1_signatures.v1_call(api, call):
+            return False
+        self.uses.append(Use(func, api, root.id))
+        return True
 
     def _match(self, node: ast.Attribute) -> bool:
         if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
@@ -141,7 +166,8 @@ def group_rule(name: str, why: str | None) -> _rules.Rule:
     return rule(
         RULE_ID,
         "these names exist only in tf.compat.v1 on TF 2.x (AttributeError under "
-        "`import tensorflow as tf`)",
+        "`import tensorflow as tf`), or take the TF 1.x arguments passed only "
+        "there (TypeError)",
         replacement,
         COMPAT_ANCHOR,
         fixable=not why,

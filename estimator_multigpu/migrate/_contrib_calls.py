@@ -231,7 +231,7 @@ def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
     for call in _calls(tree):
         if is_old_map(call):
             yield call, "Dataset.map(num_threads/output_buffer_size)", MAP_RULE, set()
-        elif table.resolve_tf(call.func) in _LEARN:
+        elif _learn_names.learn_key(table.resolve_tf(call.func)) in _LEARN:
             api = table.resolve_tf(call.func)
             rule = _learn_rule(api, call, off)
             if rule is not None:
@@ -346,7 +346,7 @@ def _exact(f, tree, table, off: Offsets, prior, emg: str):
     """(edits, module to import) of `f`'s exact rewrite, or None."""
     try:
         if isinstance(f.rule, _contrib_outcomes.SurfaceRule) and f.rule.successor:
-            new, module = _contrib_outcomes.edits(f, tree, table, off)
+            new, module = _contrib_outcomes.edits(f, tree, table, off, emg)
         else:
             new, module = _exact_calls.edits_for(f, tree, table, off, emg)
     except Unsafe:

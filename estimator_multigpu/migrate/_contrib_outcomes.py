@@ -75,6 +75,10 @@ def _exact_text(row: _contrib_surface.Row) -> str:
     return f"{row.successor} ({'; '.join(parts + [fix])})"
 
 
+def _emg_text(row: _contrib_surface.Row) -> str:
+    return f"{row.successor} (the same arguments; emg-migrate --fix writes it)"
+
+
 def rule_for(api: str) -> SurfaceRule | None:
     """The rule for a use of `api` (`tf.contrib.…`, by any module path), or None
     when it is no name of TF 1.15's tf.contrib modules."""
@@ -92,11 +96,11 @@ def rule_for(api: str) -> SurfaceRule | None:
         return _make(f"{what}; {fated}", advice, prefix=prefix)
     if row is None:
         return _make(fated, advice, prefix=prefix)
-    if row.outcome == "exact" and _contrib_surface.fixable(symbol):
+    if _contrib_surface.fixable(symbol):
         renames = tuple(row.renames.items())
         return _make(
             gone,
-            _exact_text(row),
+            _exact_text(row) if row.outcome == "exact" else _emg_text(row),
             prefix=prefix,
             successor=row.successor,
             renames=renames,
@@ -110,9 +114,13 @@ def rule_for(api: str) -> SurfaceRule | None:
     return _make(fated, f"no TF 2.x successor ({why}): {advice}", prefix=prefix)
 
 
-def _spelling(successor: str, table) -> tuple[str, str | None]:
-    """(the successor's text in this module, a module to import for it)."""
+def _spelling(successor: str, table, emg: str = "emg") -> tuple[str, str | None]:
+    """(the successor's text in this module, a module to import for it); an
+    `emg.` successor is spelled with `emg`, the name the package has (or
+    will have: the fix imports it when an edit uses it)."""
     head, _, rest = successor.partition(".")
+    if head == "emg":
+        return f"{emg}.{rest}", None
     if head == "tf_slim":
         bound = table.name_for("tf_slim")
         return f"{bound or 'tf_slim'}.{rest}", None if bound else "tf_slim"
@@ -144,7 +152,9 @@ def _maps(tree: ast.AST) -> tuple[dict, dict]:
     return _LAST[0][1], _LAST[0][2]
 
 
-def edits(f, tree, table, off: Offsets) -> tuple[list[Edit], str | None]:
+def edits(
+    f, tree, table, off: Offsets, emg: str = "emg"
+) -> tuple[list[Edit], str | None]:
     """The rename of `f`'s use to its exact successor, and a module to import.
 
     Args:
@@ -152,13 +162,14 @@ def edits(f, tree, table, off: Offsets) -> tuple[list[Edit], str | None]:
       tree: the module.
       table: its aliases.
       off: positions in its source.
+      emg: how the module spells `estimator_multigpu`.
 
     Raises:
       Unsafe: when the use is not one dotted name, or nothing binds TensorFlow.
     """
     parents, calls = _maps(tree)
     node = _exact_calls.full_node(f.node, f.rule.prefix, table, parents)
-    text, module = _spelling(f.rule.successor, table)
+    text, module = _spelling(f.rule.successor, table, emg)
     out = [off.replace(node, text)]
     call = calls.get(id(node))
     symbol = (_contrib_surface.public(f.api) or ("",))[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _contrib_surface
 from estimator_multigpu.migrate._edits import Offsets, Unsafe
 
 _LEARN = "tf.contrib.learn."
@@ -53,10 +54,23 @@ _EXPERIMENT_ARGS = (
 )
 
 
+def learn_key(api: str) -> str | None:
+    """The EMG_NAMES key `api` is, by any module path of it (contrib's
+    `tf.contrib.training.python.training.hparam.HParams` is
+    `tf.contrib.training.HParams`), or None."""
+    if not api or api in EMG_NAMES:
+        return api or None
+    found = _contrib_surface.public(api)
+    if found is not None and found[1] == api and found[0] in EMG_NAMES:
+        return found[0]
+    return None
+
+
 def _named(api: str) -> str | None:
     """The EMG_NAMES key `api` is, or the class of `_CLASSES` whose attribute it is."""
-    if api in EMG_NAMES:
-        return api
+    key = learn_key(api)
+    if key is not None:
+        return key
     owner = api.rpartition(".")[0]
     return owner if owner in _CLASSES else None
 
@@ -138,7 +152,7 @@ def edits(f, table, off: Offsets, calls: dict, parents: dict, emg: str, full_nod
     if f.api == UID_LIST_API:
         return [off.replace(full_node(f.node, f.api, table, parents), UID_LIST)]
     name = _named(f.api)
-    node = full_node(f.node, name, table, parents)
+    node = full_node(f.node, f.api if learn_key(f.api) else name, table, parents)
     check_call(name, calls.get(id(node)))
     return [off.replace(node, f"{emg}.{EMG_NAMES[name]}")]
 
@@ -147,4 +161,4 @@ def replacement(api: str) -> str:
     """The finding text: what `--fix` writes for `api`."""
     if api == UID_LIST_API:
         return f"{UID_LIST} (contrib's list, written out; --fix writes it)"
-    return f"emg.{EMG_NAMES[api]} (same arguments; emg-migrate --fix writes it)"
+    return f"emg.{EMG_NAMES[_named(api)]} (same arguments; emg-migrate --fix writes it)"

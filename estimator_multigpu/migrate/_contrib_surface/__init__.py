@@ -141,8 +141,11 @@ def row(symbol: str) -> Row | None:
 def fixable(symbol: str) -> bool:
     """True when `symbol`'s row is an exact successor `--fix` can write: one
     the table checked (not a replacement text copied from another table, but
-    for one that only names the successor's package)."""
+    for one that only names the successor's package), or an emg drop-in that
+    takes the same arguments (a row with no note)."""
     found = row(symbol)
+    if found is not None and found.outcome == "emg":
+        return not found.note and found.successor.startswith("emg.")
     return (
         found is not None
         and found.outcome == "exact"

@@ -9,9 +9,9 @@ ADVICE = "tf.lookup"
 # same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
 # why there is none; ADVICE says what to do).
 ROWS = {
-    "FastHashSpec": ("none", "", ""),
+    "FastHashSpec": ("emg", "emg.inputs.lookup.FastHashSpec", ""),
     "HashTable": ("none", "", ""),
-    "HasherSpec": ("none", "", ""),
+    "HasherSpec": ("emg", "emg.inputs.lookup.HasherSpec", ""),
     "IdTableWithHashBuckets": ("none", "", ""),
     "InitializableLookupTableBase": ("none", "", ""),
     "KeyValueTensorInitializer": ("exact", "tf.lookup.KeyValueTensorInitializer", ""),
@@ -32,20 +32,36 @@ ROWS = {
         "but it takes (), contrib's took (key_dtype, "
         "value_dtype, default_value, name, checkpoint)",
     ),
-    "StrongHashSpec": ("none", "", ""),
+    "StrongHashSpec": ("emg", "emg.inputs.lookup.StrongHashSpec", ""),
     "TableInitializerBase": ("none", "", ""),
     "TextFileIdTableInitializer": ("none", "", ""),
     "TextFileIndex": ("exact", "tf.compat.v1.lookup.TextFileIndex", ""),
     "TextFileInitializer": ("exact", "tf.lookup.TextFileInitializer", ""),
     "TextFileStringTableInitializer": ("none", "", ""),
-    "index_table_from_file": ("none", "", ""),
-    "index_table_from_tensor": ("none", "", ""),
-    "index_to_string": ("none", "", ""),
-    "index_to_string_table_from_file": ("none", "", ""),
-    "index_to_string_table_from_tensor": ("none", "", ""),
-    "string_to_index": ("none", "", ""),
-    "string_to_index_table_from_file": ("none", "", ""),
-    "string_to_index_table_from_tensor": ("none", "", ""),
+    "index_table_from_file": ("emg", "emg.inputs.lookup.index_table_from_file", ""),
+    "index_table_from_tensor": ("emg", "emg.inputs.lookup.index_table_from_tensor", ""),
+    "index_to_string": ("emg", "emg.inputs.lookup.index_to_string", ""),
+    "index_to_string_table_from_file": (
+        "emg",
+        "emg.inputs.lookup.index_to_string_table_from_file",
+        "",
+    ),
+    "index_to_string_table_from_tensor": (
+        "emg",
+        "emg.inputs.lookup.index_to_string_table_from_tensor",
+        "",
+    ),
+    "string_to_index": ("emg", "emg.inputs.lookup.string_to_index", ""),
+    "string_to_index_table_from_file": (
+        "emg",
+        "emg.inputs.lookup.string_to_index_table_from_file",
+        "",
+    ),
+    "string_to_index_table_from_tensor": (
+        "emg",
+        "emg.inputs.lookup.string_to_index_table_from_tensor",
+        "",
+    ),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.
 RENAMES = {}

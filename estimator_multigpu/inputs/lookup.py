@@ -1,0 +1,172 @@
+"""tf.contrib.lookup's table builders, with TF 1.x's arguments, on TF 2.x.
+
+TF 2.x kept TF 1.x's lookup-table code (its feature columns build their
+tables with it) but no public name for `index_table_from_file` and the rest:
+each function here is tf.contrib.lookup's, argument for argument (contrib's
+own `mapping=` where contrib took it, core's `vocabulary_list=` never), and
+builds the same tables. In graph mode their initializers join
+`tf.compat.v1.tables_initializer()`, which an Estimator's scaffold runs.
+"""
+
+from __future__ import annotations
+
+import tensorflow as tf
+
+from estimator_multigpu._tf_internals import lookup_ops as _lookup_ops
+
+# The hasher specs (FastHashSpec, HasherSpec, StrongHashSpec) are TensorFlow's
+# own, read on first use (`__getattr__`), so they are not in __all__.
+_SPECS = ("FastHashSpec", "HasherSpec", "StrongHashSpec")
+__all__ = [
+    "index_table_from_file",
+    "index_table_from_tensor",
+    "index_to_string",
+    "index_to_string_table_from_file",
+    "index_to_string_table_from_tensor",
+    "string_to_index",
+    "string_to_index_table_from_file",
+    "string_to_index_table_from_tensor",
+]
+
+
+def __getattr__(name):
+    """The hasher specs, read from TensorFlow when first used."""
+    if name in _SPECS:
+        return getattr(_lookup_ops(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _fast():
+    return _lookup_ops().FastHashSpec
+
+
+def index_table_from_file(
+    vocabulary_file=None,
+    num_oov_buckets=0,
+    vocab_size=None,
+    default_value=-1,
+    hasher_spec=None,
+    key_dtype=None,
+    name=None,
+    key_column_index=-2,
+    value_column_index=-1,
+    delimiter="\t",
+):
+    """A table mapping the keys of `vocabulary_file` (one a line) to int64 ids.
+
+    Out-of-vocabulary keys get `default_value`, or with `num_oov_buckets` a
+    hash bucket after the vocabulary (`hasher_spec`, fast hashing by default).
+    `key_column_index`/`value_column_index` are -2 (the whole line) and -1
+    (the line number) by default, as in TF 1.x.
+    """
+    return _lookup_ops().index_table_from_file(
+        vocabulary_file=vocabulary_file,
+        num_oov_buckets=num_oov_buckets,
+        vocab_size=vocab_size,
+        default_value=default_value,
+        hasher_spec=hasher_spec or _fast(),
+        key_dtype=key_dtype or tf.string,
+        name=name,
+        key_column_index=key_column_index,
+        value_column_index=value_column_index,
+        delimiter=delimiter,
+    )
+
+
+def index_table_from_tensor(
+    mapping,
+    num_oov_buckets=0,
+    default_value=-1,
+    hasher_spec=None,
+    dtype=None,
+    name=None,
+):
+    """A table mapping each element of the 1-D `mapping` to its index (int64)."""
+    if mapping is None:
+        raise ValueError("mapping must be specified.")
+    return _lookup_ops().index_table_from_tensor(
+        vocabulary_list=mapping,
+        num_oov_buckets=num_oov_buckets,
+        default_value=default_value,
+        hasher_spec=hasher_spec or _fast(),
+        dtype=dtype or tf.string,
+        name=name,
+    )
+
+
+def index_to_string_table_from_file(
+    vocabulary_file,
+    vocab_size=None,
+    default_value="UNK",
+    name=None,
+    key_column_index=-1,
+    value_column_index=-2,
+    delimiter="\t",
+):
+    """A table mapping int64 ids to the lines of `vocabulary_file`."""
+    return _lookup_ops().index_to_string_table_from_file(
+        vocabulary_file=vocabulary_file,
+        vocab_size=vocab_size,
+        default_value=default_value,
+        name=name,
+        key_column_index=key_column_index,
+        value_column_index=value_column_index,
+        delimiter=delimiter,
+    )
+
+
+def index_to_string_table_from_tensor(mapping, default_value="UNK", name=None):
+    """A table mapping int64 ids to the elements of the 1-D string `mapping`."""
+    if mapping is None:
+        raise ValueError("mapping must be specified.")
+    return _lookup_ops().index_to_string_table_from_tensor(
+        vocabulary_list=mapping, default_value=default_value, name=name
+    )
+
+
+def string_to_index(tensor, mapping, default_value=-1, name=None):
+    """The int64 index of each string of `tensor` in `mapping`."""
+    table = index_table_from_tensor(
+        mapping=mapping, default_value=default_value, name=name
+    )
+    return table.lookup(tensor)
+
+
+def index_to_string(tensor, mapping, default_value="UNK", name=None):
+    """The string of `mapping` at each int64 index of `tensor`."""
+    table = index_to_string_table_from_tensor(
+        mapping=mapping, default_value=default_value, name=name
+    )
+    return table.lookup(tensor)
+
+
+def string_to_index_table_from_file(
+    vocabulary_file=None,
+    num_oov_buckets=0,
+    vocab_size=None,
+    default_value=-1,
+    hasher_spec=None,
+    name=None,
+):
+    """TF 1.x's older name of `index_table_from_file` for string keys."""
+    return index_table_from_file(
+        vocabulary_file,
+        num_oov_buckets,
+        vocab_size,
+        default_value,
+        hasher_spec,
+        name=name,
+    )
+
+
+def string_to_index_table_from_tensor(
+    mapping, num_oov_buckets=0, default_value=-1, hasher_spec=None, name=None
+):
+    """TF 1.x's older name of `index_table_from_tensor` for string keys."""
+    with tf.compat.v1.name_scope(name, "string_to_index") as scope:
+        mapping = tf.convert_to_tensor(mapping)
+    if mapping.dtype.base_dtype != tf.string:
+        raise ValueError("string_to_index_table_from_tensor requires string.")
+    return index_table_from_tensor(
+        mapping, num_oov_buckets, default_value, hasher_spec, name=scope
+    )
