@@ -104,6 +104,33 @@ def test_the_call_goes_after_every_opening_import(tmp_path):
     )
 
 
+def test_the_call_follows_a_tf_import_made_after_a_statement(tmp_path):
+    # A module that sets an environment variable between its imports: the
+    # opening run of imports ends before `import tensorflow`, so the call
+    # goes after the run that holds it, never before `tf` exists.
+    source = (
+        "import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'\n\n"
+        "import numpy as np\nimport tensorflow as tf\nimport time\n\n"
+        "x = tf.placeholder(tf.float32)\n"
+    )
+    new = _process(tmp_path, source).rewritten
+    assert new == source.replace(
+        "import tensorflow as tf\nimport time\n",
+        "import tensorflow.compat.v1 as tf\nimport time\ntf.disable_v2_behavior()\n",
+    )
+
+
+def test_graph_mode_follows_a_tf_import_made_after_a_statement():
+    source = (
+        "import os\nos.environ['A'] = '2'\nimport tensorflow as tf\n\n"
+        "x = tf.compat.v1.placeholder(tf.float32)\n"
+    )
+    assert _compat_v1.graph_mode(source) == source.replace(
+        "import tensorflow as tf\n",
+        "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\n",
+    )
+
+
 def test_an_existing_disable_call_is_not_repeated(tmp_path):
     source = "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\ns = tf.Session()\n"
     new = _process(tmp_path, source).rewritten

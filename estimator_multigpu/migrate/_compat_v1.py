@@ -191,18 +191,24 @@ def text(uses: list[Use]) -> str:
     return _summary(uses)
 
 
-def _leading_imports_end(tree: ast.Module) -> ast.stmt:
-    """The last statement of the module's opening run of imports."""
-    last = None
-    for i, stmt in enumerate(tree.body):
+def _imports_end(tree: ast.Module, stmt: ast.stmt) -> ast.stmt:
+    """The last statement of the run of module-level imports that holds `stmt`.
+
+    The opening run when `stmt` is in it; otherwise (a module that sets, say,
+    an environment variable before importing TensorFlow) the later run that
+    imports TensorFlow, so a call on `tf` never comes before `tf` is bound.
+    """
+    last, held = None, False
+    for i, node in enumerate(tree.body):
         doc = (
             i == 0
-            and isinstance(stmt, ast.Expr)
-            and isinstance(stmt.value, ast.Constant)
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
         )
-        if not (doc or isinstance(stmt, ast.Import | ast.ImportFrom)):
+        if doc or isinstance(node, ast.Import | ast.ImportFrom):
+            last, held = node, held or node is stmt
+        elif held:
             break
-        last = stmt
     return last
 
 
@@ -227,7 +233,7 @@ def port(source: str) -> tuple[str, str | None]:
     name = stmt.names[0].asname
     edits = [off.replace(stmt, f"import tensorflow.compat.v1 as {name}")]
     if _DISABLE not in source:
-        pos = off.line_end(_leading_imports_end(tree).end_lineno)
+        pos = off.line_end(_imports_end(tree, stmt).end_lineno)
         edits.append(Edit(pos, pos, f"{name}.{_DISABLE}{off.newline}"))
     return apply(source, edits), None
 
@@ -267,6 +273,6 @@ def graph_mode(source: str) -> str:
     if stmt is None or _DISABLE in source:
         return source
     off = Offsets(source)
-    pos = off.line_end(_leading_imports_end(tree).end_lineno)
+    pos = off.line_end(_imports_end(tree, stmt).end_lineno)
     call = f"{stmt.names[0].asname}.compat.v1.{_DISABLE}{off.newline}"
     return apply(source, [Edit(pos, pos, call)])

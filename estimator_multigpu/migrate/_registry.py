@@ -6,6 +6,7 @@ from estimator_multigpu.migrate import (
     _canned,
     _contrib_unused_imports,
     _dataset_iterators,
+    _dataset_properties,
     _edit_rules,
     _find_rules,
     _numpy_removed,
@@ -68,6 +69,7 @@ REGISTRY = Registry(
         Rule("star-reexports", "passes", _star_reexports.find_rule),
         # TF 1.x Dataset methods a TF 2 dataset lacks.
         Rule("dataset-iterators", "passes", _dataset_iterators.find),
+        Rule("dataset-properties", "passes", _dataset_properties.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
@@ -86,10 +88,18 @@ REGISTRY = Registry(
             after=("renames",),  # folds the renames inside a rewritten call
         ),
         Rule(
+            "dataset-property-edits",
+            "edits",
+            _dataset_properties.edits,
+            after=("contrib-call-edits",),  # wraps the receivers they rewrote
+        ),
+        Rule(
             "dataset-iterator-edits",
             "edits",
             _dataset_iterators.edits,
-            after=("contrib-call-edits",),  # wraps the receivers they rewrote
+            # wraps the receivers they rewrote; its call opens inside a
+            # property read's, which must come first at the same offset
+            after=("contrib-call-edits", "dataset-property-edits"),
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
