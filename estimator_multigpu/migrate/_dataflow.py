@@ -110,12 +110,31 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
                     raise NotAChain(
                         f"line {node.lineno}: multi-line string in the per-example code"
                     )
-        early = set(_astutil.reads(stmt)) & (assigned - local)
-        if early:
-            raise NotAChain(
-                f"line {stmt.lineno}: `{sorted(early)[0]}` is read before the per-example code assigns it"
-            )
+        _check_order(stmt, local, assigned)
         local |= _astutil.writes(stmt)
+
+
+def _check_order(stmt: ast.AST, local: set[str], assigned: set[str]) -> None:
+    """Raises NotAChain if `stmt` reads a name of `assigned` before it is
+    bound (in the function the name is local throughout, so the read would
+    fail). An `if`'s branches and a `with`'s body are followed statement by
+    statement; any other statement counts as one read before its writes."""
+    if isinstance(stmt, ast.If | ast.With):
+        heads = [stmt.test] if isinstance(stmt, ast.If) else stmt.items
+        for head in heads:
+            _check_order(getattr(head, "context_expr", head), local, assigned)
+        for branch in (stmt.body, getattr(stmt, "orelse", [])):
+            bound = set(local) | set().union(*map(_astutil.writes, heads))
+            for inner in branch:
+                _check_order(inner, bound, assigned)
+                bound |= _astutil.writes(inner)
+        return
+    early = set(_astutil.reads(stmt)) & (assigned - local)
+    if early:
+        raise NotAChain(
+            f"line {stmt.lineno}: `{sorted(early)[0]}` is read before the "
+            "per-example code assigns it"
+        )
 
 
 def check_escapes(scope, moved, tensors: list, others, tainted) -> None:

@@ -43,6 +43,17 @@ def _check_layout(off: Offsets, stmts: list[ast.stmt], batch_stmt: ast.stmt) -> 
             )
 
 
+def _deeper(off: Offsets, stmt: ast.stmt, indent: str) -> str:
+    """What to prefix to `stmt`'s lines to indent it as deep as `indent`."""
+    line = off.lines[stmt.lineno - 1]
+    own = line[: len(line) - len(line.lstrip())]
+    if not indent.startswith(own):
+        raise chains.NotAChain(
+            f"line {stmt.lineno}: indented with other whitespace than the scope block"
+        )
+    return indent[len(own) :]
+
+
 def _returned(off: Offsets, chain: chains.Chain) -> str:
     """The per-example function's return value: queue lists become tuples.
 
@@ -88,6 +99,9 @@ def edits_for(chain: chains.Chain, off: Offsets, q: str, taken: set[str]) -> lis
     chunks = _chunks(off, region, src.lineno)
     line = off.lines[src.lineno - 1]
     indent = line[: len(line) - len(line.lstrip())]
+    for stmt in region:
+        if id(stmt) in chain.outer:  # after the scope block: into it
+            chunks[id(stmt)] = _indent(chunks[id(stmt)], _deeper(off, stmt, indent))
     fn, ds = unique("_example_fn", taken), unique("examples", taken)
     returned = _returned(off, chain)
     dataset = _dataset_expr(off, chain, q, renames)

@@ -37,6 +37,8 @@ class Chain:
       kept: the statements between them that do not depend on the records.
       keep_params: parameter names for `keep_input` functions that read the
         example (None when they do not).
+      outer: the ids of the moved and kept statements after the scope block
+        the source is in (`scoped`): they move one level deeper, into it.
     """
 
     batch_stmt: ast.stmt
@@ -49,6 +51,7 @@ class Chain:
     moved: list[ast.stmt]
     kept: list[ast.stmt]
     keep_params: list[str] | None = None
+    outer: set[int] = dataclasses.field(default_factory=set)
 
     @property
     def batch_call(self) -> ast.Call:
@@ -95,9 +98,11 @@ def recognise(block, index, scope, table: _aliases.AliasTable, helpers=None) -> 
         block, s_idx, table, scope, helpers.readers
     )
     moved, kept, tainted = split(block[s_idx + 1 : index], params)
+    outer = []
     if view is not None:
-        scoped.check(view, moved)
-        kept = scoped.inside(view, kept)
+        scoped.check(view, moved, kept)
+        outer = scoped.after(view, moved, kept)
+        kept = scoped.inside(view, moved, kept)
     check_mappable(moved + [end.tensors[0]], params, table)
     check_escapes(scope, moved, end.tensors + end.keeps, end.others, tainted)
     literal = literal_of(end.tensors[0], moved)
@@ -113,21 +118,24 @@ def recognise(block, index, scope, table: _aliases.AliasTable, helpers=None) -> 
         moved,
         kept,
         keep_params,
+        {id(stmt) for stmt in outer},
     )
 
 
 def _source_block(block, index, table, helpers):
     """(block, index, view): the batching statement's own block when a source
     precedes it there; else that block read through the nearest
-    `with tf.name_scope(...)` before it (`view`, a `scoped.Through`)."""
-    try:
-        _sources.find_source(block, index, table, helpers.readers, {})
-        return block, index, None
-    except NotAChain:
-        view = scoped.through(block, index, table)
-    if view is None:
-        return block, index, None
-    return view.block, view.index, view
+    `with tf.name_scope(...)` before it that holds a source (`view`, a
+    `scoped.Through`); else the batching statement's own block."""
+    views = [None, *scoped.through(block, index, table)]
+    for view in views:
+        flat, at = (block, index) if view is None else (view.block, view.index)
+        try:
+            _sources.find_source(flat, at, table, helpers.readers, {})
+        except NotAChain:
+            continue
+        return flat, at, view
+    return block, index, None
 
 
 def _keep_params(end, literal: ast.expr, tainted: set[str]) -> list[str] | None:
