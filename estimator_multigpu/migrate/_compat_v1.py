@@ -180,6 +180,20 @@ def _leading_imports_end(tree: ast.Module) -> ast.stmt:
     return last
 
 
+def _disable_anchor(tree: ast.Module, stmt: ast.Import) -> ast.stmt:
+    """The statement the disable call follows: the end of the opening imports,
+    or of the run of imports holding `stmt` when TensorFlow is imported later
+    (after an argparse block, say), so the call never precedes the import."""
+    body = tree.body
+    i = body.index(stmt)
+    while i + 1 < len(body) and isinstance(body[i + 1], ast.Import | ast.ImportFrom):
+        i += 1
+    opening = _leading_imports_end(tree)
+    if opening is not None and opening.end_lineno >= body[i].end_lineno:
+        return opening
+    return body[i]
+
+
 def port(source: str) -> tuple[str, str | None]:
     """Switches `import tensorflow as tf` to compat.v1 and disables v2 behaviour.
 
@@ -201,7 +215,7 @@ def port(source: str) -> tuple[str, str | None]:
     name = stmt.names[0].asname
     edits = [off.replace(stmt, f"import tensorflow.compat.v1 as {name}")]
     if _DISABLE not in source:
-        pos = off.line_end(_leading_imports_end(tree).end_lineno)
+        pos = off.line_end(_disable_anchor(tree, stmt).end_lineno)
         edits.append(Edit(pos, pos, f"{name}.{_DISABLE}{off.newline}"))
     return apply(source, edits), None
 
@@ -241,6 +255,6 @@ def graph_mode(source: str) -> str:
     if stmt is None or _DISABLE in source:
         return source
     off = Offsets(source)
-    pos = off.line_end(_leading_imports_end(tree).end_lineno)
+    pos = off.line_end(_disable_anchor(tree, stmt).end_lineno)
     call = f"{stmt.names[0].asname}.compat.v1.{_DISABLE}{off.newline}"
     return apply(source, [Edit(pos, pos, call)])
