@@ -10,6 +10,7 @@ _SUBMODULES = (
     "cluster",
     "data_service",
     "launch",
+    "legacy_seq2seq",
     "devices",
     "diagnose",
     "distribute",

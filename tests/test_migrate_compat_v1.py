@@ -131,6 +131,28 @@ def test_graph_mode_follows_a_tf_import_made_after_a_statement():
     )
 
 
+def test_the_call_follows_a_tensorflow_import_made_after_other_code(tmp_path):
+    # A command-line script parses its flags before importing TensorFlow (to
+    # answer --help fast): the call goes after that later run of imports.
+    source = (
+        "import argparse\nimport os\n\nparser = argparse.ArgumentParser()\n"
+        "args = parser.parse_args()\n\nimport tensorflow as tf\nfrom model import M\n\n"
+        "s = tf.Session()\n"
+    )
+    new = _process(tmp_path, source).rewritten
+    assert new == source.replace(
+        "import tensorflow as tf\nfrom model import M\n",
+        "import tensorflow.compat.v1 as tf\nfrom model import M\ntf.disable_v2_behavior()\n",
+    )
+
+
+def test_graph_mode_follows_a_late_tensorflow_import():
+    source = "import sys\nARGS = sys.argv[1:]\nimport tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\n"
+    assert _compat_v1.graph_mode(source) == source.replace(
+        "as tf\n", "as tf\ntf.compat.v1.disable_v2_behavior()\n"
+    )
+
+
 def test_an_existing_disable_call_is_not_repeated(tmp_path):
     source = "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\ns = tf.Session()\n"
     new = _process(tmp_path, source).rewritten

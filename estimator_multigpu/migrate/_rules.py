@@ -365,6 +365,37 @@ def _other_rules() -> dict[str, Rule]:
     }
 
 
+# tf.contrib.legacy_seq2seq's names emg carries as drop-ins (emg.legacy_seq2seq).
+LEGACY_SEQ2SEQ = (
+    "basic_rnn_seq2seq",
+    "rnn_decoder",
+    "sequence_loss",
+    "sequence_loss_by_example",
+    "tied_rnn_seq2seq",
+)
+
+
+def _legacy_seq2seq_rules() -> dict[str, Rule]:
+    """legacy_seq2seq's decoders and losses onto emg's drop-ins, under the
+    public module and the internal one TF 1.x code imported them from too."""
+    table = {}
+    for name in LEGACY_SEQ2SEQ:
+        rule = Rule(
+            "legacy-seq2seq",
+            f"tf.contrib.legacy_seq2seq.{name} is gone since TF 2.0",
+            f"emg.legacy_seq2seq.{name} (the drop-in: the same arguments, "
+            "variable scopes and values; emg-migrate --fix writes it)",
+            "contrib",
+            rename=f"emg.legacy_seq2seq.{name}",
+        )
+        for module in (
+            "tf.contrib.legacy_seq2seq",
+            "tf.contrib.legacy_seq2seq.python.ops.seq2seq",
+        ):
+            table[f"{module}.{name}"] = rule
+    return table
+
+
 def _contrib_learn_rules() -> dict[str, Rule]:
     experiment = Rule(
         "contrib-learn",
@@ -410,6 +441,7 @@ TABLE: dict[str, Rule] = {
     **_thread_rules(),
     **_slim_queue_rules(),
     **_estimator_rules(),
+    **_legacy_seq2seq_rules(),
     **_other_rules(),
 }
 TF0_LOSS_RULE = Rule(

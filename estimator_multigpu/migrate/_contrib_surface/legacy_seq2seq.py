@@ -10,7 +10,11 @@ ADVICE = "keep the TF 1.15 implementation in your code (Apache-2.0), or rewrite 
 # why there is none; ADVICE says what to do).
 ROWS = {
     "attention_decoder": ("none", "", ""),
-    "basic_rnn_seq2seq": ("none", "", ""),
+    "basic_rnn_seq2seq": (
+        "emg",
+        "emg.legacy_seq2seq.basic_rnn_seq2seq",
+        "emg.legacy_seq2seq.basic_rnn_seq2seq (the drop-in: the same arguments, variable scopes and values; emg-migrate --fix writes it)",
+    ),
     "embedding_attention_decoder": ("none", "", ""),
     "embedding_attention_seq2seq": ("none", "", ""),
     "embedding_rnn_decoder": ("none", "", ""),
@@ -18,10 +22,26 @@ ROWS = {
     "embedding_tied_rnn_seq2seq": ("none", "", ""),
     "model_with_buckets": ("none", "", ""),
     "one2many_rnn_seq2seq": ("none", "", ""),
-    "rnn_decoder": ("none", "", ""),
-    "sequence_loss": ("none", "", ""),
-    "sequence_loss_by_example": ("none", "", ""),
-    "tied_rnn_seq2seq": ("none", "", ""),
+    "rnn_decoder": (
+        "emg",
+        "emg.legacy_seq2seq.rnn_decoder",
+        "emg.legacy_seq2seq.rnn_decoder (the drop-in: the same arguments, variable scopes and values; emg-migrate --fix writes it)",
+    ),
+    "sequence_loss": (
+        "emg",
+        "emg.legacy_seq2seq.sequence_loss",
+        "emg.legacy_seq2seq.sequence_loss (the drop-in: the same arguments, variable scopes and values; emg-migrate --fix writes it)",
+    ),
+    "sequence_loss_by_example": (
+        "emg",
+        "emg.legacy_seq2seq.sequence_loss_by_example",
+        "emg.legacy_seq2seq.sequence_loss_by_example (the drop-in: the same arguments, variable scopes and values; emg-migrate --fix writes it)",
+    ),
+    "tied_rnn_seq2seq": (
+        "emg",
+        "emg.legacy_seq2seq.tied_rnn_seq2seq",
+        "emg.legacy_seq2seq.tied_rnn_seq2seq (the drop-in: the same arguments, variable scopes and values; emg-migrate --fix writes it)",
+    ),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.
 RENAMES = {}
