@@ -325,3 +325,29 @@ FINDING = _passes.scan_tree(
     "import tensorflow as tf\ntf.train.Supervisor()\n",
     "snippet.py",
 )[0]
+
+
+def test_finding_edits_places_each_unfixed_finding_of_the_rule_once():
+    from types import SimpleNamespace
+
+    from estimator_multigpu.migrate._edits import Edit
+    from estimator_multigpu.migrate._engine import finding_edits
+
+    def finding(rule_id, start, fixed=False):
+        return SimpleNamespace(
+            rule=SimpleNamespace(rule_id=rule_id), fixed=fixed, start=start
+        )
+
+    earlier = Edit(10, 20, "x")
+    ours = [finding("r", 0), finding("r", 15), finding("r", 30), finding("r", 40)]
+    other, done = finding("other", 50), finding("r", 60, fixed=True)
+    module = SimpleNamespace(edits=[earlier], findings=[*ours, other, done])
+
+    def make(f):
+        return None if f.start == 40 else [Edit(f.start, f.start + 2, "y")]
+
+    out = finding_edits(module, "r", make)
+    assert out == [earlier, Edit(0, 2, "y"), Edit(30, 32, "y")]
+    # Overlapping an earlier edit, or refused by `make`: left unfixed.
+    assert [f.fixed for f in ours] == [True, False, True, False]
+    assert not other.fixed and module.edits == [earlier]

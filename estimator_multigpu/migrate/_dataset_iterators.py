@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 import re
 
-from estimator_multigpu.migrate._edits import Edit, EditSet
-from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._edits import Edit
+from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -110,18 +110,7 @@ def _call_edits(m: Module, call: ast.Call, data: str) -> list[Edit] | None:
 
 
 def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
-    """The edits so far plus the rewrite of each fixable iterator finding."""
+    """The edits so far plus the rewrite of each iterator finding."""
     del ctx
     data = f"{m.emg}.{HOME}"
-    out, placed = list(m.edits), EditSet(m.edits)
-    for f in m.findings:
-        if f.rule.rule_id != RULE_ID or f.fixed:
-            continue
-        new = _call_edits(m, f.node, data)
-        if new is None or any(placed.overlaps(e) for e in new):
-            continue
-        for e in new:
-            placed.add(e)
-        out.extend(new)
-        f.fixed = True
-    return out
+    return finding_edits(m, RULE_ID, lambda f: _call_edits(m, f.node, data))

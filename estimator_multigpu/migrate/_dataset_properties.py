@@ -21,8 +21,8 @@ import ast
 import re
 
 from estimator_multigpu.migrate import _contrib_calls
-from estimator_multigpu.migrate._edits import Edit, EditSet
-from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._edits import Edit
+from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -112,15 +112,10 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The edits so far plus the rewrite of each fixable property finding."""
     del ctx
     root = _contrib_calls.tf_root(m.table)
-    out, placed = list(m.edits), EditSet(m.edits)
-    for f in m.findings:
-        if f.rule.rule_id != RULE_ID or f.fixed or not f.rule.fixable or root is None:
-            continue
-        new = _read_edits(m, f.node, f"{root}.compat.v1.data")
-        if new is None or any(placed.overlaps(e) for e in new):
-            continue
-        for e in new:
-            placed.add(e)
-        out.extend(new)
-        f.fixed = True
-    return out
+
+    def make(f):
+        if not f.rule.fixable or root is None:
+            return None
+        return _read_edits(m, f.node, f"{root}.compat.v1.data")
+
+    return finding_edits(m, RULE_ID, make)

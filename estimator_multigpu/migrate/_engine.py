@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from estimator_multigpu.migrate import _aliases
-from estimator_multigpu.migrate._edits import Edit, Offsets
+from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 # The phases, in the order a run goes through them: the rule table's scan,
 # the passes that refine and add to it; then `--fix`: the stages (a whole
@@ -191,6 +191,27 @@ def edits(registry: Registry, module: Module, ctx: ProgramContext) -> list[Edit]
         for rule in registry.phase("finish"):
             module.edits = rule.run(module, ctx)
     return module.edits
+
+
+def finding_edits(
+    module: Module, rule_id: str, make: Callable[[Any], list[Edit] | None]
+) -> list[Edit]:
+    """The module's edits so far plus `make(finding)`'s for each finding of
+    `rule_id` not fixed yet, which then counts as fixed. A finding is left
+    when `make` returns None (it cannot be written here) or its edits overlap
+    one placed before (an earlier rule rewrote the text around it)."""
+    out, placed = list(module.edits), EditSet(module.edits)
+    for f in module.findings:
+        if f.rule.rule_id != rule_id or f.fixed:
+            continue
+        new = make(f)
+        if new is None or any(placed.overlaps(e) for e in new):
+            continue
+        for e in new:
+            placed.add(e)
+        out.extend(new)
+        f.fixed = True
+    return out
 
 
 def carry(findings: list, staged: list) -> bool:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate._edits import Edit, EditSet
-from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._edits import Edit
+from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -105,14 +105,4 @@ def _edit(m: Module, node: ast.AST) -> Edit:
 def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The edits so far plus each finding's rename (where nothing overlaps)."""
     del ctx
-    out, placed = list(m.edits), EditSet(m.edits)
-    for f in m.findings:
-        if f.rule.rule_id != RULE_ID or f.fixed:
-            continue
-        edit = _edit(m, f.node)
-        if placed.overlaps(edit):
-            continue
-        placed.add(edit)
-        out.append(edit)
-        f.fixed = True
-    return out
+    return finding_edits(m, RULE_ID, lambda f: [_edit(m, f.node)])
