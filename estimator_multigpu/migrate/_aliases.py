@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
+
 # Prefixes that all mean "the TF 1.x API", longest first.
 _TF_ROOTS = ("tensorflow.compat.v1", "tensorflow.compat.v2", "tensorflow")
 
@@ -45,7 +47,7 @@ class AliasTable:
         self.bindings: dict[str, str] = {}
         self.assigned: set[str] = set()
         nodes = [
-            n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
+            n for n in _astutil.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
         ]
         nodes += [n for n in getattr(tree, "body", []) if isinstance(n, ast.Assign)]
         for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):

@@ -4,10 +4,30 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def walk(node: ast.AST) -> Iterable[ast.AST]:
+    """`ast.walk(node)`'s nodes, in its order, found once per node.
+
+    The rules walk the same trees many times over (a module, each function,
+    each statement), and most of a walk is finding each node's children.
+    A tree is never changed in place (rewrites are text edits), so the nodes
+    under `node` are kept on it (without `node` itself: no reference cycle)
+    and each later walk is a list.
+    """
+    below = node.__dict__.get(_BELOW)
+    if below is None:
+        below = list(ast.walk(node))[1:]
+        setattr(node, _BELOW, below)
+    return itertools.chain((node,), below)
+
+
+_BELOW = "_emg_nodes_below"
 
 
 def walk_scope(nodes: list[ast.AST]) -> Iterator[ast.AST]:
@@ -22,7 +42,7 @@ def walk_scope(nodes: list[ast.AST]) -> Iterator[ast.AST]:
 def reads(node: ast.AST) -> Counter:
     """Counts the names `node` reads (an augmented assignment reads its target)."""
     found = Counter()
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
             found[n.id] += 1
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
@@ -43,7 +63,7 @@ def module_reads(tree: ast.Module) -> Counter:
 def writes(node: ast.AST) -> set[str]:
     """Returns the names `node` binds."""
     found = set()
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
             found.add(n.id)
         elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -67,7 +87,7 @@ def blocks(scope: ast.AST) -> Iterator[list[ast.stmt]]:
 def scopes(tree: ast.Module) -> Iterator[ast.AST]:
     """Yields the module and every function in it."""
     yield tree
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield node
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "auto-parallel"
@@ -44,11 +45,11 @@ def _uses(node: ast.AST) -> bool:
 def _outermost(tree: ast.Module) -> list[ast.AST]:
     """The uses, without those inside another (one finding per expression)."""
     found, inside = [], set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if id(node) in inside or not _uses(node):
             continue
         found.append(node)
-        inside.update(id(n) for n in ast.walk(node))
+        inside.update(id(n) for n in _astutil.walk(node))
     return found
 
 

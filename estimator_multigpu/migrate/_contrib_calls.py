@@ -9,6 +9,7 @@ from typing import Protocol
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _astutil,
     _contrib_outcomes,
     _exact_calls,
     _learn_names,
@@ -219,7 +220,7 @@ def _learn_rule(api: str, call: ast.Call, off: Source) -> Rule | None:
 
 
 def _calls(tree: ast.AST):
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    return [n for n in _astutil.walk(tree) if isinstance(n, ast.Call)]
 
 
 def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
@@ -235,9 +236,9 @@ def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
             api = table.resolve_tf(call.func)
             rule = _learn_rule(api, call, off)
             if rule is not None:
-                yield call.func, api, rule, {id(n) for n in ast.walk(call.func)}
+                yield call.func, api, rule, {id(n) for n in _astutil.walk(call.func)}
         elif table.resolve_tf(call.func) == BATCH_NORM_API:
-            covered = {id(n) for n in ast.walk(call.func)}
+            covered = {id(n) for n in _astutil.walk(call.func)}
             yield call, BATCH_NORM_API, batch_norm_rule(call, table, off), covered
     yield from _exact_calls.find(tree, table)
     yield from _private_imports.find(tree, table)

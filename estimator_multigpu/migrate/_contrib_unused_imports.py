@@ -2,6 +2,7 @@
 
 `from tensorflow.contrib.framework.python.ops import variables` left over
 from an edit fails on TF 2.x by itself (there is no tensorflow.contrib), and
+from estimator_multigpu.migrate import _astutil
 with no use of the name there is nothing to replace: the import goes. A name
 the module exports (listed in `__all__`) counts as read.
 """
@@ -26,7 +27,7 @@ def _exported(tree: ast.Module) -> set[str]:
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             out |= {
                 e.value
-                for e in ast.walk(stmt.value)
+                for e in _astutil.walk(stmt.value)
                 if isinstance(e, ast.Constant) and isinstance(e.value, str)
             }
     return out

@@ -60,7 +60,7 @@ def _side_effect(node: ast.AST, local: set[str], table) -> str | None:
             node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
         )
     for target in targets:
-        for sub in ast.walk(target):
+        for sub in _astutil.walk(target):
             if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(
                 sub.ctx, ast.Store | ast.Del
             ):
@@ -95,7 +95,7 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
         )
         if effect:
             raise NotAChain(f"line {stmt.lineno}: the per-example code {effect}")
-        for node in ast.walk(stmt):
+        for node in _astutil.walk(stmt):
             if isinstance(node, _FORBIDDEN):
                 raise NotAChain(
                     f"line {node.lineno}: `{type(node).__name__}` in the per-example code"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
@@ -69,7 +70,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per iterator method call."""
     del ctx
     out = list(m.findings)
-    for node in ast.walk(m.tree):
+    for node in _astutil.walk(m.tree):
         if _is_method_call(m, node):
             method = node.func.attr
             out.append(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 
-from estimator_multigpu.migrate import _contrib_calls
+from estimator_multigpu.migrate import _astutil, _contrib_calls
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
@@ -51,7 +51,7 @@ def _rule(prop: str, root: str | None):
 def _own_attributes(tree: ast.Module) -> set[str]:
     """The property names the module assigns or defines itself."""
     own = set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             own.add(node.name)
         elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
@@ -64,7 +64,7 @@ def _reads(m: Module) -> list[ast.Attribute]:
     own = _own_attributes(m.tree)
     return [
         node
-        for node in ast.walk(m.tree)
+        for node in _astutil.walk(m.tree)
         if isinstance(node, ast.Attribute)
         and isinstance(node.ctx, ast.Load)
         and node.attr in PROPERTIES

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
+
 
 def _chain(node: ast.AST, parents) -> list[ast.AST]:
     """`node`'s ancestors, innermost first."""
@@ -44,7 +46,7 @@ def _holders(module: ast.Module, function: ast.AST | None, made: ast.AST) -> set
     """The expressions that hold the list: `f()` / names assigned from it."""
     calls = {function.name} if function is not None else set()
     names = set()
-    for node in ast.walk(module):
+    for node in _astutil.walk(module):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             value, target = node.value, node.targets[0]
             direct = value is made
@@ -74,7 +76,7 @@ def _length_of(node: ast.AST, holders: set) -> bool:
 
 def _guard_counts(module: ast.Module, holders: set):
     """Yields (C, compare) for each `len(list) < C` / `C > len(list)` in `module`."""
-    for node in ast.walk(module):
+    for node in _astutil.walk(module):
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
             continue
         left, op, right = node.left, node.ops[0], node.comparators[0]
@@ -86,17 +88,17 @@ def _guard_counts(module: ast.Module, holders: set):
 
 def _local_names(function: ast.AST) -> set[str]:
     """The parameters and assigned names of `function`."""
-    names = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    names = {a.arg for a in _astutil.walk(function.args) if isinstance(a, ast.arg)}
     return names | {
         n.id
-        for n in ast.walk(function)
+        for n in _astutil.walk(function)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
 
 
 def _visible(count: ast.AST, names: set[str]) -> bool:
-    used = {n.id for n in ast.walk(count) if isinstance(n, ast.Name)}
-    calls = any(isinstance(n, ast.Call) for n in ast.walk(count))
+    used = {n.id for n in _astutil.walk(count) if isinstance(n, ast.Name)}
+    calls = any(isinstance(n, ast.Call) for n in _astutil.walk(count))
     return used <= names and not calls
 
 

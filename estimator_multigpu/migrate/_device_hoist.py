@@ -135,7 +135,7 @@ def _statements(tree: ast.Module, node: ast.AST) -> list[tuple[list, int]] | Non
         out.append((block, index))
         stmt = block[index]
         block = next((b for b in _def_blocks(stmt) if _spans_any(b, node)), None)
-    if not out or not any(n is node for n in ast.walk(out[-1][0][out[-1][1]])):
+    if not out or not any(n is node for n in _astutil.walk(out[-1][0][out[-1][1]])):
         return None
     return out
 
@@ -180,14 +180,14 @@ def _scope_path(tree: ast.Module, node: ast.AST):
     last = inner[-1][0][inner[-1][1]]
     if any(
         isinstance(n, ast.Lambda) and n is not node and _holds(n, node)
-        for n in ast.walk(last)
+        for n in _astutil.walk(last)
     ):
         return None, None
     return scope, inner
 
 
 def _holds(parent: ast.AST, node: ast.AST) -> bool:
-    return any(n is node for n in ast.walk(parent))
+    return any(n is node for n in _astutil.walk(parent))
 
 
 def _after(off: Offsets, stmt: ast.stmt) -> int | None:

@@ -7,6 +7,7 @@ import ast
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _astutil,
     _compat_v1,
     _queue_loops,
     _rules,
@@ -116,8 +117,8 @@ def _is_v2_summary_call(call: ast.Call) -> bool:
 
 def find(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for bare summaries and GPU probes."""
-    calls = {id(n.func): n for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    for node in ast.walk(tree):
+    calls = {id(n.func): n for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
         name = _summary_name(table, node)
@@ -131,7 +132,7 @@ def find(tree: ast.Module, table: _aliases.AliasTable):
 def _uses_queues(tree, table) -> bool:
     if _queue_loops.find(tree, table):  # starts runners made in another file
         return True
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.Attribute | ast.Name):
             path = table.resolve_tf(node) or ""
             last = path.rsplit(".", 1)[-1]
@@ -146,7 +147,7 @@ def _uses_threads(table: _aliases.AliasTable) -> bool:
 
 
 def _called(tree) -> set[int]:
-    return {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {id(n.func) for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
 
 
 def _via_compat(table, node) -> bool:

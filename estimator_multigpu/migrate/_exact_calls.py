@@ -77,12 +77,12 @@ def find(tree: ast.AST, table: _aliases.AliasTable):
 
     `covered` holds the ids of nodes whose generic findings this one replaces.
     """
-    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+    for call in (n for n in _astutil.walk(tree) if isinstance(n, ast.Call)):
         api = table.resolve_tf(call.func)
         shape = _call_shape(call, api, table)
         if shape is not None:
             rule, covers = shape
-            covered = {id(n) for n in ast.walk(call.func)} if covers else set()
+            covered = {id(n) for n in _astutil.walk(call.func)} if covers else set()
             yield call.func, api, rule, covered
 
 
@@ -135,7 +135,7 @@ def full_node(node: ast.AST, api: str, table, parents: dict) -> ast.AST:
 
 def parents_of(tree: ast.AST) -> dict[int, ast.AST]:
     """id(child) -> parent, for every node of `tree`."""
-    return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    return {id(c): p for p in _astutil.walk(tree) for c in ast.iter_child_nodes(p)}
 
 
 def _name_key(api: str) -> str | None:
@@ -235,7 +235,7 @@ def _assigned_once(stmt: ast.AST, name: str, parents) -> tuple[ast.AST, int] | N
         return None
     writes = [
         n
-        for n in ast.walk(scope)
+        for n in _astutil.walk(scope)
         if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
     ]
     return (scope, _astutil.reads(scope)[name]) if len(writes) == 1 else None
@@ -256,7 +256,7 @@ def _counted_local(stmt, parents, emg: str):
         raise Unsafe(f"`{name}` is used for more than the GPU count")
     use = next(
         n
-        for n in ast.walk(found[0])
+        for n in _astutil.walk(found[0])
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
     )
     gen = parents.get(id(use))
@@ -290,7 +290,7 @@ _LAST: list = []  # [(tree, parents, calls)] of the last tree seen
 def _maps(tree: ast.AST) -> tuple[dict, dict]:
     """(parents, calls by id of their func) of `tree`, built once per tree."""
     if not _LAST or _LAST[0][0] is not tree:
-        calls = {id(c.func): c for c in ast.walk(tree) if isinstance(c, ast.Call)}
+        calls = {id(c.func): c for c in _astutil.walk(tree) if isinstance(c, ast.Call)}
         _LAST[:] = [(tree, parents_of(tree), calls)]
     return _LAST[0][1], _LAST[0][2]
 

@@ -117,7 +117,7 @@ def unused_imports(m: Module, ctx: ProgramContext) -> list:
     """
     uses = _astutil.reads(m.tree)
     out = list(m.findings)
-    for node in ast.walk(m.tree):
+    for node in _astutil.walk(m.tree):
         for path, name in _import_pairs(node):
             api = _aliases.canonical(path)
             hit = _rules.lookup(api) if api else None

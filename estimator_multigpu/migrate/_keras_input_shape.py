@@ -19,7 +19,7 @@ import ast
 import math
 import operator
 
-from estimator_multigpu.migrate import _keras_input_shape_fix
+from estimator_multigpu.migrate import _astutil, _keras_input_shape_fix
 from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 RULE_ID = "keras-input-shape"
@@ -83,7 +83,7 @@ def _attr(call: ast.Call) -> str | None:
 def _declared_input_shapes(tree: ast.AST) -> list[tuple[ast.Call, list[int]]]:
     """Layer calls with a literal `input_shape=` or `input_dim=`."""
     out = []
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         for keyword in node.keywords:
@@ -100,7 +100,7 @@ def _declared_input_shapes(tree: ast.AST) -> list[tuple[ast.Call, list[int]]]:
 def _placeholder_calls(tree: ast.AST) -> dict[str, ast.Call]:
     """`{name: call}` of each `name = <tf>.placeholder(...)`."""
     found = {}
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         target, call = node.targets[0], node.value
@@ -200,7 +200,7 @@ def _hits(tree: ast.Module):
     by_size = _by_size(declared)
     calls = _placeholder_calls(tree)
     placeholders = _placeholders(calls)
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Call) or _attr(node) not in _RECEIVER_FNS:
             continue
         if not node.args or not isinstance(node.args[0], ast.Dict):

@@ -20,7 +20,7 @@ import ast
 import dataclasses
 import os
 
-from estimator_multigpu.migrate import _keras_input_shape_reads
+from estimator_multigpu.migrate import _astutil, _keras_input_shape_reads
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 RULE_ID = "keras-input-shape"
@@ -43,7 +43,7 @@ def _name(func: ast.AST) -> str | None:
 def _first_layers(tree: ast.AST) -> dict[int, ast.Call]:
     """`{id(layer call): Sequential call}` for each literal first layer."""
     out = {}
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Call) or _name(node.func) != "Sequential":
             continue
         layers = node.args[0] if node.args else None
@@ -160,7 +160,7 @@ def _bound(tree: ast.AST, parts: list[str], offered: _keras_input_shape_reads.Se
     module of the same name elsewhere only makes the guard keep more.
     """
     seeds = _keras_input_shape_reads.Seeds()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if _names(alias.name, parts):

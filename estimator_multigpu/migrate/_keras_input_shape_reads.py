@@ -34,6 +34,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from estimator_multigpu.migrate import _astutil
+
 # Keras Model/Layer attributes that need the model built; names no other
 # common object has, so they count on any owner.
 STATE = frozenset(
@@ -164,7 +166,7 @@ class _Models:
     def __init__(self, tree: ast.AST, seeds: Seeds):
         self.names = set(seeds.names)
         self.functions = set(seeds.functions)
-        self.nodes = list(ast.walk(tree))
+        self.nodes = list(_astutil.walk(tree))
         self.defs = _defs(self.nodes)
         while self._grow():
             pass
@@ -254,7 +256,7 @@ class _Models:
 
 def _returned(fn: ast.AST) -> list:
     kinds = ast.Return | ast.Yield | ast.YieldFrom
-    return [n.value for n in ast.walk(fn) if isinstance(n, kinds)]
+    return [n.value for n in _astutil.walk(fn) if isinstance(n, kinds)]
 
 
 def _defs(nodes: list) -> dict:
@@ -321,7 +323,7 @@ def _built_methods(nodes: list) -> set[int]:
             continue
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and item.name in _BUILT_METHODS:
-                out.update(id(n) for n in ast.walk(item))
+                out.update(id(n) for n in _astutil.walk(item))
     return out
 
 

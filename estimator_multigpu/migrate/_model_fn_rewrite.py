@@ -59,10 +59,10 @@ class Plan:
 def _model_fns(tree: ast.Module):
     """(model_fn, its enclosing function or None) for every model_fn."""
     parents = {}
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.FunctionDef) and takes_model_fn_args(node):
             parent = parents.get(id(node))
             yield node, parent if isinstance(parent, ast.FunctionDef) else None
@@ -135,7 +135,7 @@ def _argument(call: ast.Call, outer: ast.FunctionDef, param: str):
 def _estimator_site(tree, table, outer: ast.FunctionDef):
     """(the Estimator's model_fn argument node, the `outer(...)` call in it)."""
     found = []
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.Call) and table.resolve_tf(node.func) in _ESTIMATORS:
             args = [k.value for k in node.keywords if k.arg == "model_fn"]
             args = args or node.args[:1]
@@ -157,7 +157,7 @@ def _shard_keywords(tree, count: str) -> list[ast.keyword]:
     """The `num_shards=<count>` keywords of the input_fn calls."""
     return [
         k
-        for node in ast.walk(tree)
+        for node in _astutil.walk(tree)
         if isinstance(node, ast.Call)
         for k in node.keywords
         if k.arg == "num_shards" and ast.unparse(k.value) == count

@@ -23,7 +23,7 @@ _AVERAGING = (
 def _enclosing_model_fns(tree: ast.AST) -> dict[int, ast.FunctionDef]:
     """{id(node): model_fn} for every node directly inside a model_fn."""
     out = {}
-    for func in ast.walk(tree):
+    for func in _astutil.walk(tree):
         if not isinstance(func, ast.FunctionDef):
             continue
         if not _model_fn_rewrite.takes_model_fn_args(func):
@@ -46,7 +46,9 @@ def _at_estimator(count: str, func: ast.FunctionDef) -> str:
     not visible there, so the text says N and what the local holds."""
     head = "where the Estimator is built: model_fn=emg.replicate_model_fn(model_fn, "
     try:
-        names = {n.id for n in ast.walk(ast.parse(count)) if isinstance(n, ast.Name)}
+        names = {
+            n.id for n in _astutil.walk(ast.parse(count)) if isinstance(n, ast.Name)
+        }
     except SyntaxError:
         names = set()
     params = {a.arg for a in func.args.args + func.args.kwonlyargs}
@@ -55,7 +57,7 @@ def _at_estimator(count: str, func: ast.FunctionDef) -> str:
         return f"{head}devices=emg.devices.resolve(num_gpus={count}))"
     values = [
         ast.unparse(n.value)
-        for n in ast.walk(func)
+        for n in _astutil.walk(func)
         if isinstance(n, ast.Assign)
         and [ast.unparse(t) for t in n.targets] == [local[0]]
     ]
@@ -72,7 +74,7 @@ def _indexed(loop: ast.For, var: str) -> list[str]:
     return sorted(
         {
             ast.unparse(n)
-            for n in ast.walk(loop)
+            for n in _astutil.walk(loop)
             if isinstance(n, ast.Subscript)
             and isinstance(n.slice, ast.Name)
             and n.slice.id == var

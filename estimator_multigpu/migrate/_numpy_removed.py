@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -131,7 +132,7 @@ def _rule(name: str, fixable: bool, why: str = ""):
 def _own(tree: ast.Module, numpy: set[str]) -> tuple[set[str], set[str]]:
     """(the names the module binds itself, the numpy attributes it assigns)."""
     names, assigned = set(), set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -159,7 +160,7 @@ class _Scan:
         self.bound, self.assigned = _own(m.tree, self.numpy)
         self.parents = {
             child: node
-            for node in ast.walk(m.tree)
+            for node in _astutil.walk(m.tree)
             for child in ast.iter_child_nodes(node)
         }
 
@@ -199,7 +200,7 @@ class _Scan:
         """(the import, the name) for each removed name imported from numpy."""
         return [
             (node, alias.name)
-            for node in ast.walk(self.m.tree)
+            for node in _astutil.walk(self.m.tree)
             if isinstance(node, ast.ImportFrom)
             and node.module == "numpy"
             and node.level == 0
@@ -229,7 +230,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
         out.append(_finding(m, node, name, "imported by name: rewrite the import"))
     if not scan.numpy:
         return out
-    for node in ast.walk(m.tree):
+    for node in _astutil.walk(m.tree):
         if scan.is_removed(node):
             target, why = scan.use(node)
             out.append(_finding(m, target, node.attr, why))

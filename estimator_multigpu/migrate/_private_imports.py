@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _private_names
+from estimator_multigpu.migrate import _astutil, _private_names
 from estimator_multigpu.migrate._contrib_outcomes import SurfaceRule
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -83,7 +83,7 @@ def _writable(public: str) -> bool:
 def find(tree: ast.AST, table):
     """Yields (node, path, rule, covered) for each use of a private symbol the
     table knows (a name or attribute chain, by any import spelling)."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Name | ast.Attribute):
             continue
         if not isinstance(node.ctx, ast.Load):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
@@ -40,7 +41,7 @@ def _rule(old: str, new: str):
 def _bound(tree: ast.Module) -> set[str]:
     """The names the module defines or binds itself (its own methods too)."""
     names = set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -74,7 +75,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     del ctx
     bound = _bound(m.tree)
     out = list(m.findings)
-    for node in ast.walk(m.tree):
+    for node in _astutil.walk(m.tree):
         pair = _old_and_new(node, bound)
         if pair is None:
             continue

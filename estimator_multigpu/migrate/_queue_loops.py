@@ -100,10 +100,10 @@ def _is_runner_loop(node: ast.AST, table: _aliases.AliasTable) -> bool:
     ):
         return False
     name = node.target.id
-    uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
+    uses = [n for n in _astutil.walk(node) if isinstance(n, ast.Name) and n.id == name]
     methods = [
         n
-        for n in ast.walk(node)
+        for n in _astutil.walk(node)
         if isinstance(n, ast.Attribute)
         and isinstance(n.value, ast.Name)
         and n.value.id == name
@@ -114,7 +114,7 @@ def _is_runner_loop(node: ast.AST, table: _aliases.AliasTable) -> bool:
 
 def find(tree: ast.AST, table: _aliases.AliasTable) -> list[ast.For]:
     """The loops that start queue-runner threads by hand."""
-    return [n for n in ast.walk(tree) if _is_runner_loop(n, table)]
+    return [n for n in _astutil.walk(tree) if _is_runner_loop(n, table)]
 
 
 def _alone(off: Offsets, stmt: ast.stmt) -> bool:

@@ -173,7 +173,7 @@ def _check_enqueued(call: ast.Call, tainted: set[str]) -> None:
     stateful = [
         n
         for a in call.args
-        for n in ast.walk(a)
+        for n in _astutil.walk(a)
         if isinstance(n, ast.Call) and _astutil.call_target(n) in _STATEFUL
     ]
     if reads & tainted or stateful:
@@ -196,7 +196,7 @@ def _tainted(nodes) -> set[str]:
             value = node.iter if isinstance(node, ast.For) else node.value
             stateful = any(
                 isinstance(n, ast.Call) and _astutil.call_target(n) in _STATEFUL
-                for n in ast.walk(value)
+                for n in _astutil.walk(value)
             )
             if not (stateful or set(_astutil.reads(value)) & out):
                 continue

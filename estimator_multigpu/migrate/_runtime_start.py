@@ -5,6 +5,7 @@ its runtime: an eager op, a `Session`, a device listing or a value read back
 (`.numpy()`, `sess.run`) starts it. Graph ops built inside a `tf.Graph`, or
 anywhere in a file that calls `disable_v2_behavior()`, do not. A count read
 from a TensorFlow value (a tensor's shape, a session run, a `tf.` call) is
+from estimator_multigpu.migrate import _astutil
 known only once TensorFlow runs, so it counts as late too.
 """
 
@@ -71,7 +72,7 @@ def graph_mode(tree: ast.Module) -> bool:
 
 def _tf_names(tree: ast.Module) -> set[str]:
     out = set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.Import):
             out |= {
                 (a.asname or a.name).split(".")[0]
@@ -86,7 +87,7 @@ def _tf_names(tree: ast.Module) -> set[str]:
 
 def _graph_mode(tree: ast.Module) -> bool:
     quiet = {"disable_v2_behavior", "disable_eager_execution"}
-    return any(_astutil.call_target(n) in quiet for n in ast.walk(tree))
+    return any(_astutil.call_target(n) in quiet for n in _astutil.walk(tree))
 
 
 def _dotted(node: ast.AST) -> list[str]:
@@ -104,7 +105,7 @@ def _tf_call(node: ast.AST, tf: set[str]) -> bool:
 
 def tf_value(expr: ast.AST, tf: set[str]) -> ast.AST | None:
     """The node of `expr` that reads a TensorFlow value, else None."""
-    for node in ast.walk(expr):
+    for node in _astutil.walk(expr):
         if isinstance(node, ast.Attribute) and node.attr == "shape":
             return node
         if _astutil.call_target(node) in _READS or _tf_call(node, tf):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases, _guide_rules
+from estimator_multigpu.migrate import _aliases, _astutil, _guide_rules
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 RULE_ID = "session-config"
@@ -67,7 +67,7 @@ class Use:
 def _supervisors(tree: ast.AST, table: _aliases.AliasTable) -> set[str]:
     """The texts of the targets assigned a `tf.train.Supervisor(...)`."""
     out = set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.Assign) and _is_supervisor(node.value, table, set()):
             out |= {ast.unparse(t) for t in node.targets}
     return out
@@ -118,7 +118,7 @@ def uses(tree: ast.AST, table: _aliases.AliasTable) -> list[Use]:
     """The explicit session configs not yet wrapped, in source order."""
     supervisors = _supervisors(tree, table)
     out = []
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         api = _api(node, table, supervisors)
@@ -132,7 +132,7 @@ def resolves(tree: ast.AST, table: _aliases.AliasTable) -> bool:
     """True if the module calls `emg.devices.resolve` or `emg.devices.simulate`."""
     return any(
         isinstance(n, ast.Call) and table.resolve(n.func) in _RESOLVERS
-        for n in ast.walk(tree)
+        for n in _astutil.walk(tree)
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._edits import Offsets, apply
 from estimator_multigpu.migrate._guide_rules import rule
 
@@ -145,7 +145,7 @@ def group(findings: list) -> list:
 
 def clone_calls(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for model_deploy clone calls."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Attribute) or node.attr not in _CLONE_CALLS:
             continue
         base = table.resolve(node.value) or ""
@@ -199,7 +199,7 @@ def _uses(tree: ast.Module, name: str, attrs: tuple) -> bool:
         and n.attr in attrs
         and isinstance(n.value, ast.Name)
         and n.value.id == name
-        for n in ast.walk(tree)
+        for n in _astutil.walk(tree)
     )
 
 

@@ -50,7 +50,7 @@ def find(tree: ast.Module):
     modules the rule table reports (tf.contrib...) are left to those.
     """
     names = None
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
             continue
         api = _aliases.canonical(node.module)

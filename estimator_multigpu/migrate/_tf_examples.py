@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _tutorial_imports
+from estimator_multigpu.migrate import _astutil, _tutorial_imports
 from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 RULE_ID = "tf-examples"
@@ -25,7 +25,7 @@ _ONE_HOT = "tf.one_hot(y_train, 10)"
 
 def _one_hot(tree: ast.AST | None, name: str) -> str | None:
     """The text of `one_hot=` in `<name>.read_data_sets(...)` calls, if any."""
-    for node in ast.walk(tree) if tree is not None else ():
+    for node in _astutil.walk(tree) if tree is not None else ():
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         if node.func.attr != "read_data_sets":
@@ -109,7 +109,7 @@ def example_rule(
 
 def find(tree: ast.Module):
     """Yields (node, api, text, rule) for each `tensorflow.examples` import."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         for module, name, plain in _imported(node):
             found = example_rule(module, name, tree, plain)
             yield node, module, ast.unparse(node), found

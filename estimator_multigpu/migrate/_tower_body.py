@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._astutil import call_target
 
 _TF_MODULES = ("tensorflow", "tensorflow.compat.v1")
@@ -111,7 +111,7 @@ def check_uses(extras: Extras, body: list, tower_call: ast.Call) -> None:
     direct = {id(a) for a in args if isinstance(a, ast.Name)}
     names = set(extras.dequeued()) | ({extras.scope} if extras.scope else set())
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in _astutil.walk(stmt):
             if (
                 isinstance(node, ast.Name)
                 and node.id in names

@@ -243,15 +243,17 @@ def _comprehension_own(nodes) -> set[int]:
     for node in nodes:
         if isinstance(node, _COMPREHENSIONS):
             bound = set().union(*(_astutil.writes(g.target) for g in node.generators))
-            own |= {id(n) for n in ast.walk(node) if getattr(n, "id", None) in bound}
+            own |= {
+                id(n) for n in _astutil.walk(node) if getattr(n, "id", None) in bound
+            }
     return own
 
 
 def _outside(scope, stmt: ast.stmt) -> tuple[set[str], set[str]]:
     """(names read, names written) in `scope` outside the loop statement
     (a comprehension's own variables are its own)."""
-    inside = {id(n) for n in ast.walk(stmt)}
-    walk = ast.walk(scope) if isinstance(scope, ast.Module) else (
+    inside = {id(n) for n in _astutil.walk(stmt)}
+    walk = _astutil.walk(scope) if isinstance(scope, ast.Module) else (
         _astutil.walk_scope(scope.body))  # fmt: skip
     nodes = [n for n in walk if id(n) not in inside]
     own = _comprehension_own(nodes)
@@ -306,7 +308,7 @@ def recognise(block, index, scope, table, taken: set[str]) -> TowerDef:
 
 def _scope_call(loop: ast.For, bound: str | None) -> ast.Call | None:
     """The call of the loop's `with tf.name_scope(...) as bound`, if any."""
-    for node in ast.walk(loop):
+    for node in _astutil.walk(loop):
         if not isinstance(node, ast.With):
             continue
         for item in node.items:
@@ -394,7 +396,7 @@ def _index_lines(td: TowerDef, inner: str, emg: str) -> list[str]:
     kept = [s for s in td.body if id(s) not in td.dropped]
     var = td.tl.loop.target.id
     used = set().union(*(_astutil.reads(s) for s in kept)) | set(td.exported)
-    inside = {id(n) for s in kept for n in ast.walk(s)}
+    inside = {id(n) for s in kept for n in _astutil.walk(s)}
     shards = sum(_astutil.reads(n)[var] for n, _ in td.inline if id(n) in inside)
     if shards == sum(_astutil.reads(s)[var] for s in kept):  # only in `X[i]` shards
         used.discard(var)

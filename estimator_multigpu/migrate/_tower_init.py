@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._edits import Edit, Offsets
 
 _GLOBAL = ("tf.global_variables_initializer", "tf.initialize_all_variables")
@@ -23,7 +23,7 @@ def _calls(tree: ast.AST, table: _aliases.AliasTable, names) -> list[ast.Call]:
     """The argument-free calls in `tree` of the TensorFlow functions `names`."""
     return [
         node
-        for node in ast.walk(tree)
+        for node in _astutil.walk(tree)
         if isinstance(node, ast.Call)
         and not node.args
         and not node.keywords

@@ -334,9 +334,9 @@ def init_of(block, index, lists: str):
 def check_reads(scope, tl: TowerLoop, lists: str, block) -> None:
     """The rewrite drops names: nothing else may read them (the averaged
     gradients may be looped over: the rewrite collects the aggregated ones)."""
-    skip = {id(n) for s in (tl.stmt, tl.average, tl.apply) for n in ast.walk(s)}
+    skip = {id(n) for s in (tl.stmt, tl.average, tl.apply) for n in _astutil.walk(s)}
     if tl.init is not None:
-        skip |= {id(n) for n in ast.walk(tl.init)}
+        skip |= {id(n) for n in _astutil.walk(tl.init)}
     averaged = tl.averaged
     looped = {
         id(n.iter) for n in _astutil.walk_scope([scope]) if isinstance(n, ast.For)

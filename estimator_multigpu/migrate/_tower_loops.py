@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._astutil import call_target, walk_scope
 
 _GRADIENT_CALLS = ("compute_gradients", "gradients", "gradient")
@@ -26,7 +26,7 @@ def _with_calls(body: list[ast.stmt], table: _aliases.AliasTable, names) -> list
 
 def _mentions_tower(calls: list[ast.Call]) -> bool:
     for call in calls:
-        for arg in ast.walk(call):
+        for arg in _astutil.walk(call):
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 if "tower" in arg.value.lower():
                     return True
@@ -34,7 +34,7 @@ def _mentions_tower(calls: list[ast.Call]) -> bool:
 
 
 def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in _astutil.walk(node) if isinstance(n, ast.Name)}
 
 
 def tainted_names(loop: ast.For) -> set[str]:
@@ -103,7 +103,7 @@ def is_averaging_helper(func: ast.FunctionDef) -> bool:
     name = func.name.lower()
     if "grad" not in name or not ("average" in name or "mean" in name):
         return False
-    for node in ast.walk(func):
+    for node in _astutil.walk(func):
         if isinstance(node, ast.Call) and call_target(node) == "zip":
             if any(isinstance(a, ast.Starred) for a in node.args):
                 return True
@@ -120,7 +120,7 @@ def _starred_over(node: ast.AST, names: set[str]) -> bool:
 def _inline_averaging(tree: ast.AST, collected: set[str]) -> list[ast.AST]:
     """Loops and comprehensions that walk the towers' lists side by side."""
     found = []
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.For) and _starred_over(node.iter, collected):
             found.append(node)
         elif isinstance(node, ast.comprehension) and _starred_over(
@@ -137,12 +137,12 @@ def find(tree: ast.AST, table: _aliases.AliasTable) -> list[tuple[ast.AST, bool]
     comprehension over `zip(*L)` / `chain(*L)` of a list `L` a tower loop fills.
     """
     found, collected = [], set()
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if isinstance(node, ast.For) and is_tower_loop(node, table):
             found.append((node, True))
             collected |= appended(node)
         elif isinstance(node, ast.FunctionDef) and is_averaging_helper(node):
             found.append((node, False))
-    inside = {id(n) for f, _ in found for n in ast.walk(f) if n is not f}
+    inside = {id(n) for f, _ in found for n in _astutil.walk(f) if n is not f}
     inline = _inline_averaging(tree, collected)
     return found + [(n, False) for n in inline if id(n) not in inside]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, EditSet
 
 _RUN_CONFIGS = ("tf.contrib.tpu.RunConfig", "tf.estimator.tpu.RunConfig")
@@ -49,7 +50,7 @@ def _use_tpu_definition(tree: ast.Module) -> ast.Expr | None:
 
 def _flags_name(tree: ast.Module) -> str | None:
     """`FLAGS` in `FLAGS.use_tpu`: the name the script reads its flags from."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if (
             isinstance(node, ast.Attribute)
             and node.attr == "use_tpu"
@@ -61,12 +62,13 @@ def _flags_name(tree: ast.Module) -> str | None:
 
 def _defines_num_gpus(tree: ast.Module) -> bool:
     return any(
-        isinstance(n, ast.Constant) and n.value == "num_gpus" for n in ast.walk(tree)
+        isinstance(n, ast.Constant) and n.value == "num_gpus"
+        for n in _astutil.walk(tree)
     )
 
 
 def _run_config_calls(m) -> list[ast.Call]:
-    calls = [n for n in ast.walk(m.tree) if isinstance(n, ast.Call)]
+    calls = [n for n in _astutil.walk(m.tree) if isinstance(n, ast.Call)]
     return [c for c in calls if m.table.resolve_tf(c.func) in _RUN_CONFIGS]
 
 
@@ -168,7 +170,7 @@ def _zipped_grads(arg: ast.expr) -> str | None:
 
 def _apply_call(stmts: list[ast.stmt], grads: str) -> ast.Call | None:
     """The `<optimizer>.apply_gradients(zip(grads, ...), ...)` call in `stmts`."""
-    for node in (n for s in stmts for n in ast.walk(s)):
+    for node in (n for s in stmts for n in _astutil.walk(s)):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -206,7 +208,7 @@ def clip_edits(m, ctx) -> list[Edit]:
     if m.tree is None or not _uses_tpu_estimator(m):
         return m.edits
     new = []
-    for node in ast.walk(m.tree):
+    for node in _astutil.walk(m.tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             new += _clip_edits_in(m, node.body)
     return _added(m, new) if new else m.edits

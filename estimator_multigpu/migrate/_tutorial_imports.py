@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, EditSet
 
 PACKAGE = "estimator_multigpu.tutorials"
@@ -83,7 +84,7 @@ def _attrs_read(tree: ast.AST, dotted: str) -> set[str]:
     """The attributes read from the name (or dotted chain) `dotted`."""
     return {
         n.attr
-        for n in ast.walk(tree)
+        for n in _astutil.walk(tree)
         if isinstance(n, ast.Attribute) and _dotted(n.value) == dotted
     }
 
@@ -131,7 +132,7 @@ def _chains(tree: ast.AST, path: str) -> list[ast.Attribute]:
     """The outermost `a.b.c` chains spelling exactly `path`."""
     return [
         n
-        for n in ast.walk(tree)
+        for n in _astutil.walk(tree)
         if isinstance(n, ast.Attribute)
         and isinstance(n.ctx, ast.Load)
         and _dotted(n) == path
@@ -140,7 +141,7 @@ def _chains(tree: ast.AST, path: str) -> list[ast.Attribute]:
 
 def _root_still_bound(tree: ast.AST, stmt: ast.Import, root: str) -> bool:
     """Whether another import binds `root` (so rewriting `stmt` keeps it)."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if node is stmt or not isinstance(node, ast.Import):
             continue
         if any((a.asname or a.name.split(".")[0]) == root for a in node.names):
@@ -152,11 +153,11 @@ def _plain_import(alias, stmt, tree, off) -> tuple[list[Edit], str | None]:
     """`import tensorflow.examples...input_data` (binds `tensorflow`): the
     statement and every `tensorflow.examples...input_data` chain."""
     chains = _chains(tree, alias.name)
-    heads = {id(c) for chain in chains for c in ast.walk(chain)}
+    heads = {id(c) for chain in chains for c in _astutil.walk(chain)}
     root = alias.name.split(".")[0]
     others = [
         n
-        for n in ast.walk(tree)
+        for n in _astutil.walk(tree)
         if isinstance(n, ast.Name) and n.id == root and id(n) not in heads
     ]
     if others and not _root_still_bound(tree, stmt, root):
@@ -191,7 +192,7 @@ def plain_import(stmt: ast.Import, tree, off) -> tuple[list[Edit], str | None]:
 
 def contrib_uses(tree, table, off, emg: str, taken: EditSet):
     """Yields (attribute node, edit) for `tf.contrib.learn.datasets.mnist.X` uses."""
-    for node in ast.walk(tree):
+    for node in _astutil.walk(tree):
         if not isinstance(node, ast.Attribute) or node.attr not in INPUT_NAMES:
             continue
         if not isinstance(node.value, ast.Attribute):
@@ -234,7 +235,7 @@ def edits(tree, table, off, findings, taken: list[Edit], emg: str, notes) -> lis
     """
     placed, out = EditSet(taken), list(taken)
     nodes, roots = set(), set()
-    for stmt in ast.walk(tree):
+    for stmt in _astutil.walk(tree):
         new, why, bound = _statement(stmt, tree, off)
         if why and not isinstance(why, NoDropIn):
             notes.append((stmt.lineno, f"tutorial import not rewritten: {why}"))
@@ -248,7 +249,7 @@ def edits(tree, table, off, findings, taken: list[Edit], emg: str, notes) -> lis
     for node, edit in list(contrib_uses(tree, table, off, emg, placed)):
         placed.add(edit)
         out.append(edit)
-        nodes |= {id(n) for n in ast.walk(node)}
+        nodes |= {id(n) for n in _astutil.walk(node)}
     for f in findings:
         ours = f.rule.rule_id in ("contrib", "tf-examples") and _root(f.node) in roots
         f.fixed = f.fixed or id(f.node) in nodes or ours

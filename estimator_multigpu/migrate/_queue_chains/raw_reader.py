@@ -108,7 +108,7 @@ def _taint(seed: set[str], stmts) -> set[str]:
     binds = [
         n
         for s in stmts
-        for n in ast.walk(s)
+        for n in _astutil.walk(s)
         if isinstance(n, ast.Assign | ast.AugAssign | ast.For)
     ]
     while changed:
@@ -131,7 +131,7 @@ def _makes(between, name: str, table) -> list[ast.Call]:
     return [
         n.value
         for s in between
-        for n in ast.walk(s)
+        for n in _astutil.walk(s)
         if isinstance(n, ast.Assign)
         and _queue_raw.queue_kind(table, n.value)
         and [getattr(t, "id", None) for t in n.targets] == [name]
@@ -185,7 +185,7 @@ def _check_split(stmt, tainted, makes) -> None:
         for child in stmt.body + stmt.orelse:
             _check_split(child, tainted, makes)
         return
-    holds_make = any(m in set(ast.walk(stmt)) for m in makes)
+    holds_make = any(m in set(_astutil.walk(stmt)) for m in makes)
     if holds_make and is_example(stmt, tainted):
         raise NotAChain(
             f"line {stmt.lineno}: the queue is made in a statement that also "
@@ -196,7 +196,7 @@ def _check_split(stmt, tainted, makes) -> None:
 def _first_reads(between, tainted) -> tuple[list[ast.stmt], dict[str, int]]:
     """(the simple statements of `between`, name -> the first line the
     per-example code reads it at)."""
-    nodes = [n for s in between for n in ast.walk(s)]
+    nodes = [n for s in between for n in _astutil.walk(s)]
     leaves = [n for n in nodes if isinstance(n, ast.stmt) and not isinstance(n, ast.If)]
     tests = [n for n in nodes if isinstance(n, ast.If) and is_example(n, tainted)]
     read_at: dict[str, int] = {}

@@ -114,7 +114,7 @@ def _outside(off, stmt, found, indent) -> str:
 def _mixed(stmt: ast.If, found) -> bool:
     kinds = {
         is_example(s, found.tainted)
-        for s in ast.walk(stmt)
+        for s in _astutil.walk(stmt)
         if isinstance(s, ast.stmt) and not isinstance(s, ast.If)
     }
     return len(kinds) == 2

@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._dataflow import NotAChain
 
 # Context managers that only name or place ops: reading through them keeps
@@ -83,7 +83,7 @@ def check(view: Through, moved: list[ast.stmt], kept: list[ast.stmt]) -> None:
     level deeper: a multi-line string would change (the per-example ones are
     refused by the map-function check)."""
     for stmt in after(view, moved, kept):
-        for node in ast.walk(stmt):
+        for node in _astutil.walk(stmt):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 if node.lineno != node.end_lineno:
                     what = ", ".join(ast.unparse(item) for item in view.scope.items)
