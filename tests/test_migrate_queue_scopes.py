@@ -108,10 +108,14 @@ def test_the_scope_holding_the_source_is_read_through_other_scopes():
     assert body.index("        seed = random") < body.index("        def transform(x):")
     assert body.index("        def transform(x):") < body.index("def _example_fn(")
     assert "        def _example_fn(paths, contents):\n" in body
-    assert '            with tf.name_scope("a"):\n                a = transform(a)' in body
+    assert (
+        '            with tf.name_scope("a"):\n                a = transform(a)' in body
+    )
     assert "            if flip:\n                a, b = [length, length * 2]" in body
     assert "            return (paths, a, b)\n" in body
-    assert "        examples = emg.inputs.queues.read(q, reader).map(_example_fn)" in body
+    assert (
+        "        examples = emg.inputs.queues.read(q, reader).map(_example_fn)" in body
+    )
     ast.parse(new)
 
 
@@ -196,7 +200,7 @@ def test_image_pairs_corpus_script_has_no_queue_left_and_no_note():
     assert result.notes == []
     # The three scopes stay; the function is made in the first.
     assert result.rewritten.count("    with tf.name_scope(") == 3
-    assert "            with tf.name_scope(\"input_images\"):" in result.rewritten
+    assert '            with tf.name_scope("input_images"):' in result.rewritten
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     _find_rules,
     _python2_builtins,
     _star_reexports,
+    _tf0_names,
     _tpu_fix,
 )
 from estimator_multigpu.migrate._engine import Registry, Rule
@@ -22,6 +23,8 @@ REGISTRY = Registry(
         Rule("tower-loops", "table", _find_rules.tower_loops),
         Rule("queue-runner-loops", "table", _find_rules.queue_runner_loops),
         Rule("auto-parallel", "table", _find_rules.auto_parallel),
+        # TF 0.x names TF 1.0 renamed (tf.mul, tf.train.SummaryWriter).
+        Rule("tf0-names", "table", _tf0_names.find),
         Rule(
             "contrib-calls",
             "table",
@@ -89,6 +92,7 @@ REGISTRY = Registry(
             after=("contrib-call-edits",),  # wraps the receivers they rewrote
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
