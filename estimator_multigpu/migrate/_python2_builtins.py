@@ -24,6 +24,7 @@ ANCHOR = "python-2-builtins"
 # The Python 2 dict method -> its Python 3 successor.
 DICT_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
 _RANGE = "xrange"
+_OWN = {_RANGE, *DICT_METHODS}  # the apis of this module's findings
 
 
 def _rule(old: str, new: str):
@@ -107,8 +108,8 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     del ctx
     out, placed = list(m.edits), EditSet(m.edits)
     for f in m.findings:
-        if f.rule.rule_id != RULE_ID or f.fixed:
-            continue
+        if f.rule.rule_id != RULE_ID or f.fixed or f.api not in _OWN:
+            continue  # another Python 2 rule's (the module imports)
         edit = _edit(m, f.node)
         if placed.overlaps(edit):
             continue

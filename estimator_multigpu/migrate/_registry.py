@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     _edit_rules,
     _find_rules,
     _python2_builtins,
+    _python2_modules,
     _star_reexports,
     _tf0_names,
     _tpu_fix,
@@ -72,6 +73,7 @@ REGISTRY = Registry(
         Rule("dataset-iterators", "passes", _dataset_iterators.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
+        Rule("python2-modules", "passes", _python2_modules.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -92,6 +94,7 @@ REGISTRY = Registry(
             after=("contrib-call-edits",),  # wraps the receivers they rewrote
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
