@@ -141,12 +141,18 @@ def row(symbol: str) -> Row | None:
 def fixable(symbol: str) -> bool:
     """True when `symbol`'s row is an exact successor `--fix` can write: one
     the table checked (not a replacement text copied from another table, but
-    for one that only names the successor's package)."""
+    for one that only names the successor's package, or only calls it)."""
     found = row(symbol)
+    plain = (
+        "",
+        LEGACY_NOTE,
+        f"{found.successor} (pip install tf-slim)" if found else "",
+        f"{found.successor}()" if found else "",
+    )
     return (
         found is not None
         and found.outcome == "exact"
-        and found.note in ("", LEGACY_NOTE, f"{found.successor} (pip install tf-slim)")
+        and found.note in plain
         and found.successor.split(".")[0] in ("tf", "tf_slim")
     )
 
