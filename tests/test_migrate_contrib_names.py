@@ -59,7 +59,8 @@ def test_the_legacy_layer_replacements_exist_with_tf_keras():
     [
         (
             "tf.contrib.framework.get_or_create_global_step()",
-            "tf.compat.v1.train.get_or_create_global_step()",
+            # the surface table's exact successor, written by --fix
+            "tf.compat.v1.train.get_or_create_global_step (the same arguments",
         ),
         ("tf.contrib.rnn.LSTMCell(4)", "tf.compat.v1.nn.rnn_cell.LSTMCell ("),
         ("tf.contrib.data.AUTOTUNE", "tf.data.AUTOTUNE"),

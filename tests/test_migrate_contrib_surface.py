@@ -287,6 +287,28 @@ def test_a_tf_slim_successor_imports_tf_slim(tmp_path):
     assert "x = tf_slim.gdn(y)\n" in result.rewritten
 
 
+@pytest.mark.parametrize(
+    "v1_import, written",
+    [
+        ("import tensorflow as tf\n", "tf.compat.v1.train.get_global_step()"),
+        ("import tensorflow.compat.v1 as tf\n", "tf.train.get_global_step()"),
+    ],
+    ids=["tf2_root", "compat_v1_root"],
+)
+def test_a_successor_named_by_its_call_alone_is_written(tmp_path, v1_import, written):
+    # The older table's replacement text is the successor's call and nothing
+    # more: the same arguments, so --fix writes it.
+    path = tmp_path / "a.py"
+    path.write_text(
+        v1_import + "step = tf.contrib.framework.get_global_step()\n"
+        "made = tf.contrib.framework.get_or_create_global_step(g)\n"
+    )
+    result = _runner.process(str(path))
+    assert all(f.fixed for f in result.findings), result.notes
+    assert f"step = {written}\n" in result.rewritten
+    assert "get_or_create_global_step(g)\n" in result.rewritten
+
+
 @pytest.mark.parametrize("module", _contrib_surface.MODULES)
 def test_every_internal_module_name_maps_to_a_public_row(module):
     for inner, names in _contrib_surface.table(module).SOURCES.items():

@@ -124,3 +124,47 @@ def test_the_fixed_script_runs_on_python3_to_its_statistics(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert re.search(r"^loss [\d.]+ [\d.]+ [\d.]+$", result.stdout, re.M)
     assert "keys ['loss', 'w']" in result.stdout
+    assert "pickled True" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "use, expected",
+    [
+        ("import cPickle\nx = cPickle.dumps(1)\n", "import pickle as cPickle\n"),
+        ("import cPickle as pickle\n", "import pickle\n"),
+        ("import os, Queue\n", "import os, queue as Queue\n"),
+        (
+            "from ConfigParser import ConfigParser\n",
+            "from configparser import ConfigParser\n",
+        ),
+        (
+            "try:\n    import urlparse\nexcept ImportError:\n    pass\n",
+            "    import urllib.parse as urlparse\n",
+        ),
+    ],
+    ids=["plain", "aliased", "in_a_list", "from", "in_try"],
+)
+def test_a_python2_module_import_becomes_its_successor_under_the_same_name(
+    tmp_path, use, expected
+):
+    result = _fixed(tmp_path, use)
+    assert expected in result.rewritten
+    [finding] = _ours(result)
+    assert finding.fixed and finding.rule.fixable
+    assert "ModuleNotFoundError" in finding.rule.summary
+
+
+def test_a_module_python3_split_or_changed_is_left_alone(tmp_path):
+    source = "import cStringIO\nimport urllib2\nfrom six.moves import cPickle\n"
+    result = _fixed(tmp_path, source)
+    assert not _ours(result)
+    assert result.rewritten in (None, source)
+
+
+def test_module_imports_and_builtins_are_fixed_together(tmp_path):
+    source = "import cPickle\nfor i in xrange(2):\n    cPickle.dumps(i)\n"
+    result = _fixed(tmp_path, source)
+    assert result.rewritten == (
+        "import pickle as cPickle\nfor i in range(2):\n    cPickle.dumps(i)\n"
+    )
+    assert all(f.fixed for f in _ours(result)) and len(_ours(result)) == 2

@@ -52,6 +52,30 @@ def test_fix_twice_changes_nothing(tmp_path):
     assert again.findings == [] and again.rewritten in (None, once)
 
 
+STAR_CONTRIB = """\
+from models import *
+
+x = tf.placeholder(tf.float32, [None, 2])
+with tf.variable_scope("test") as vs:
+    w = tf.get_variable("w", [2])
+names = tf.contrib.framework.get_variables(vs)
+"""
+
+
+def test_other_rules_read_the_star_imported_tf_in_the_same_fix(tmp_path):
+    # `tf` is TensorFlow (it reads TF 1.x names through the star import), so
+    # its contrib name is found and fixed in the first --fix, not only after
+    # the compat.v1 import the port adds.
+    result = _fix(STAR_CONTRIB, tmp_path)
+    contrib = [f for f in result.findings if f.api.startswith("tf.contrib")]
+    assert [f.api for f in contrib] == ["tf.contrib.framework.get_variables"]
+    assert all(f.fixed for f in result.findings), result.notes
+    assert "names = tf_slim.get_variables(vs)" in result.rewritten
+    assert "import tensorflow.compat.v1 as tf\n" in result.rewritten
+    again = _fix(result.rewritten, tmp_path, "again.py")
+    assert again.findings == [] and again.rewritten in (None, result.rewritten)
+
+
 @pytest.mark.parametrize(
     "source",
     [

@@ -112,6 +112,7 @@ def exact(finding) -> _rules.Rule | None:
     if (
         known is None
         or _own_row(symbol)
+        or _calls_the_successor(symbol)
         or (prefix != symbol and _contrib_surface.fixable(symbol))
     ):
         return _contrib_outcomes.rule_for(finding.api)
@@ -119,6 +120,19 @@ def exact(finding) -> _rules.Rule | None:
         summary = f"{known.summary} (written {prefix})"
         return dataclasses.replace(known, summary=summary)
     return known
+
+
+def _calls_the_successor(symbol: str) -> bool:
+    """True when this module's text for `symbol` only calls the surface row's
+    exact successor (`tf.compat.v1.train.get_global_step()`): the surface
+    rule says the same and `--fix` writes it."""
+    key, row = _key(symbol), _contrib_surface.row(symbol)
+    return (
+        key is not None
+        and row is not None
+        and _contrib_surface.fixable(symbol)
+        and REPLACEMENTS[key] == f"{row.successor}()"
+    )
 
 
 def _own_row(symbol: str) -> bool:

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from estimator_multigpu.migrate import _aliases
+from estimator_multigpu.migrate import _aliases, _star_roots
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 # The phases, in the order a run goes through them: the rule table's scan,
@@ -73,9 +73,12 @@ class Module:
 
     @property
     def table(self) -> _aliases.AliasTable:
-        """The module's import aliases (built once)."""
+        """The module's import aliases (built once), with the free names that
+        are TensorFlow through a star import (`_star_roots`) as compat.v1."""
         if self._table is None:
             self._table = _aliases.AliasTable(self.tree)
+            for name in _star_roots.uses(self.tree):
+                self._table.bindings.setdefault(name, _star_roots.COMPAT)
         return self._table
 
     @property

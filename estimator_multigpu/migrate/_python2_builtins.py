@@ -25,6 +25,7 @@ ANCHOR = "python-2-builtins"
 # The Python 2 dict method -> its Python 3 successor.
 DICT_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
 _RANGE = "xrange"
+_OWN = {_RANGE, *DICT_METHODS}  # the apis of this module's findings
 
 
 def _rule(old: str, new: str):
@@ -106,4 +107,6 @@ def _edit(m: Module, node: ast.AST) -> Edit:
 def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The edits so far plus each finding's rename (where nothing overlaps)."""
     del ctx
-    return finding_edits(m, RULE_ID, lambda f: [_edit(m, f.node)])
+    return finding_edits(
+        m, RULE_ID, lambda f: [_edit(m, f.node)] if f.api in _OWN else None
+    )

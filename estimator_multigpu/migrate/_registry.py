@@ -11,7 +11,9 @@ from estimator_multigpu.migrate import (
     _find_rules,
     _numpy_removed,
     _python2_builtins,
+    _python2_modules,
     _star_reexports,
+    _tf0_names,
     _tpu_fix,
 )
 from estimator_multigpu.migrate._engine import Registry, Rule
@@ -24,6 +26,8 @@ REGISTRY = Registry(
         Rule("tower-loops", "table", _find_rules.tower_loops),
         Rule("queue-runner-loops", "table", _find_rules.queue_runner_loops),
         Rule("auto-parallel", "table", _find_rules.auto_parallel),
+        # TF 0.x names TF 1.0 renamed (tf.mul, tf.train.SummaryWriter).
+        Rule("tf0-names", "table", _tf0_names.find),
         Rule(
             "contrib-calls",
             "table",
@@ -74,6 +78,7 @@ REGISTRY = Registry(
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
+        Rule("python2-modules", "passes", _python2_modules.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -103,6 +108,8 @@ REGISTRY = Registry(
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
+        Rule("python2-module-edits", "edits", _python2_modules.edits),
+        Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),

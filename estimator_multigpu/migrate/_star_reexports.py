@@ -12,9 +12,8 @@ over TF 2's module, and the TF 1.x names fail. The fix gives the file its own
 from __future__ import annotations
 
 import ast
-import builtins
 
-from estimator_multigpu.migrate import _astutil, _v1_names
+from estimator_multigpu.migrate import _star_roots
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -24,44 +23,6 @@ RULE_ID = "compat-v1"
 API = "tf (through a star import)"
 _DISABLE = "disable_v2_behavior()"
 _SHOWN = 5
-
-
-def _local_star_imports(tree: ast.Module) -> list[ast.ImportFrom]:
-    """The module-level `from X import *` of modules other than TensorFlow's."""
-    return [
-        s
-        for s in tree.body
-        if isinstance(s, ast.ImportFrom)
-        and [a.name for a in s.names] == ["*"]
-        and (s.level or not (s.module or "").split(".")[0] == "tensorflow")
-    ]
-
-
-def _chain(node: ast.Attribute) -> tuple[str, str] | None:
-    """(root name, dotted rest) of `root.a.b`, or None for another shape."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return node.id, ".".join(reversed(parts))
-
-
-class _Uses(ast.NodeVisitor):
-    """The outermost chains `root.<TF 1.x name>` on free root names."""
-
-    def __init__(self, free: set[str]):
-        self.free, self.uses = free, {}
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        chain = _chain(node) if isinstance(node.ctx, ast.Load) else None
-        if chain and chain[0] in self.free:
-            api = _v1_names.v1_only(f"tf.{chain[1]}")
-            if api:
-                self.uses.setdefault(chain[0], []).append((api, node.lineno))
-                return
-        self.generic_visit(node)
 
 
 def _text(name: str, star: ast.ImportFrom, uses: list[tuple[str, int]]) -> str:
@@ -91,20 +52,10 @@ def _rule(name: str):
     )
 
 
-def _uses(tree: ast.Module) -> dict[str, list[tuple[str, int]]]:
-    """{free name: [(TF 1.x name, line)]} of a file with a local star import."""
-    if not _local_star_imports(tree):
-        return {}
-    bound = _astutil.writes(tree) | set(dir(builtins))
-    visitor = _Uses({n for n in _astutil.module_reads(tree) if n not in bound})
-    visitor.visit(tree)
-    return visitor.uses
-
-
 def find(tree: ast.Module):
     """Yields (node, api, text, rule): the last star import, once per free name."""
-    for name, uses in sorted(_uses(tree).items()):
-        star = _local_star_imports(tree)[-1]
+    for name, uses in sorted(_star_roots.uses(tree).items()):
+        star = _star_roots.local_star_imports(tree)[-1]
         yield star, API, _text(name, star, uses), _rule(name)
 
 
@@ -114,9 +65,9 @@ def port(source: str, findings: list) -> str:
     if not todo:
         return source
     tree = ast.parse(source)
-    stars = _local_star_imports(tree)
+    stars = _star_roots.local_star_imports(tree)
     off = Offsets(source)
-    names = sorted(_uses(tree))
+    names = sorted(_star_roots.uses(tree))
     lines = [f"import tensorflow.compat.v1 as {n}" for n in names]
     if _DISABLE not in source:
         lines.append(f"{names[0]}.{_DISABLE}")

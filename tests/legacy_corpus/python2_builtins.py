@@ -1,10 +1,13 @@
 """A TF 1.x trainer of the era that also ran on Python 2: it counts its steps
-with xrange and writes its statistics with dict.iteritems() after training.
+with xrange, writes its statistics with dict.iteritems() after training and
+pickles them with cPickle.
 
 Python 3 parses both and fails only when the line runs, after the training
 (NameError, AttributeError); `emg-migrate --fix` writes range and .items().
 Usage: python python2_builtins.py
 """
+
+import cPickle  # port: python2-builtin
 
 import tensorflow as tf  # port: compat-v1
 
@@ -25,6 +28,7 @@ def main():
     for key, values in stat.iteritems():  # port: python2-builtin
         print("%s %s" % (key, " ".join("%.3f" % v for v in values)))
     print("keys", sorted(stat.iterkeys()))  # port: python2-builtin
+    print("pickled", sorted(cPickle.loads(cPickle.dumps(stat))) == sorted(stat))
 
 
 if __name__ == "__main__":

@@ -141,15 +141,21 @@ def row(symbol: str) -> Row | None:
 def fixable(symbol: str) -> bool:
     """True when `symbol`'s row is an exact successor `--fix` can write: one
     the table checked (not a replacement text copied from another table, but
-    for one that only names the successor's package), or an emg drop-in that
-    takes the same arguments (a row with no note)."""
+    for one that only names the successor's package, or only calls it), or an
+    emg drop-in that takes the same arguments (a row with no note)."""
     found = row(symbol)
     if found is not None and found.outcome == "emg":
         return not found.note and found.successor.startswith("emg.")
+    plain = (
+        "",
+        LEGACY_NOTE,
+        f"{found.successor} (pip install tf-slim)" if found else "",
+        f"{found.successor}()" if found else "",
+    )
     return (
         found is not None
         and found.outcome == "exact"
-        and found.note in ("", LEGACY_NOTE, f"{found.successor} (pip install tf-slim)")
+        and found.note in plain
         and found.successor.split(".")[0] in ("tf", "tf_slim")
     )
 

@@ -1,0 +1,112 @@
+"""Python 2 standard modules that Python 3 renamed, at their imports.
+
+TF 1.x-era code that also ran on Python 2 imports `cPickle`, `Queue`,
+`ConfigParser`...; Python 3 raises ModuleNotFoundError at the import. Each
+has an exact Python 3 successor, the one 2to3's `imports` fixer writes
+(`pickle`, whose C implementation is what `cPickle` was; `queue`;
+`configparser`). The import is rewritten so that the file's own name for
+the module stays: `import cPickle` -> `import pickle as cPickle`,
+`import cPickle as pickle` -> `import pickle`,
+`from Queue import Queue` -> `from queue import Queue`; nothing else in the
+file changes. A module the renames split or changed (`urllib2`,
+`StringIO`, `cStringIO`) is not in the table.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate._edits import Edit, EditSet
+from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._guide_rules import rule
+from estimator_multigpu.migrate._python2_builtins import ANCHOR, RULE_ID
+
+# Python 2 module -> its Python 3 name (the same contents).
+RENAMED = {
+    "cPickle": "pickle",
+    "Queue": "queue",
+    "ConfigParser": "configparser",
+    "copy_reg": "copyreg",
+    "__builtin__": "builtins",
+    "SocketServer": "socketserver",
+    "Tkinter": "tkinter",
+    "urlparse": "urllib.parse",
+    "httplib": "http.client",
+    "cookielib": "http.cookiejar",
+}
+
+
+def _rule(old: str):
+    new = RENAMED[old]
+    return rule(
+        RULE_ID,
+        f"{old} is a Python 2 module (Python 3 raises ModuleNotFoundError at the "
+        "import)",
+        f"{new}, imported under the file's own name for it (emg-migrate --fix "
+        "writes it)",
+        ANCHOR,
+        fixable=True,
+    )
+
+
+def _imports(tree: ast.Module):
+    """(node, old module): each `import X` alias and `from X import ...` of one."""
+    for node in _astutil.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in RENAMED:
+                    yield alias, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module in RENAMED:
+                yield node, node.module
+
+
+def find(m: Module, ctx: ProgramContext) -> list:
+    """The findings so far plus one per Python 2 module imported."""
+    del ctx
+    out = list(m.findings)
+    for node, old in _imports(m.tree):
+        out.append(
+            Finding(
+                m.path,
+                node.lineno,
+                m.off.column(node) + 1,
+                old,
+                m.off.segment(node) or old,
+                _rule(old),
+                node,
+            )
+        )
+    return out
+
+
+def _edit(m: Module, node: ast.AST, old: str) -> Edit | None:
+    new = RENAMED[old]
+    if isinstance(node, ast.alias):  # import X [as y]
+        start, end = m.off.span(node)
+        name = node.asname or old
+        return Edit(start, end, new if name == new else f"{new} as {name}")
+    start, end = m.off.span(node)  # from X import ...
+    match = re.match(r"from\s+(\S+)", m.off.source[start:end])
+    if match is None or match.group(1) != old:
+        return None
+    return Edit(start + match.start(1), start + match.end(1), new)
+
+
+def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
+    """The edits so far plus each finding's import rename (where nothing overlaps)."""
+    del ctx
+    out, placed = list(m.edits), EditSet(m.edits)
+    for f in m.findings:
+        if f.rule.rule_id != RULE_ID or f.fixed or f.api not in RENAMED:
+            continue
+        edit = _edit(m, f.node, f.api)
+        if edit is None or placed.overlaps(edit):
+            continue
+        placed.add(edit)
+        out.append(edit)
+        f.fixed = True
+    return out
