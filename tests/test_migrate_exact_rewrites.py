@@ -331,6 +331,14 @@ def test_contrib_core_layers_become_tf_slims_own(tmp_path, call):
     assert finding.fixed
 
 
+@pytest.mark.parametrize("name", ["flatten", "fully_connected", "conv2d"])
+def test_the_advice_names_what_the_fix_writes(tmp_path, name):
+    result, _ = _fix(tmp_path, f"y = tf.contrib.layers.{name}(x, 3)\n")
+    [finding] = [f for f in result.findings if f.api.startswith("tf.contrib")]
+    assert finding.rule.replacement.startswith(f"tf_slim.{name} ")
+    assert "compat.v1.layers" not in finding.rule.replacement
+
+
 def test_tf_slims_fully_connected_keeps_contribs_variables():
     tf_slim = pytest.importorskip("tf_slim")
     import tensorflow as tf

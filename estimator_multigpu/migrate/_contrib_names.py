@@ -36,7 +36,6 @@ REPLACEMENTS = {
     "layers.l2_regularizer": "lambda w: scale * tf.nn.l2_loss(w) (the same value), "
     "or tf.keras.regularizers.l2(scale / 2)",
     "layers.l1_regularizer": "tf.keras.regularizers.l1(scale)",
-    "layers.flatten": "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
     "metrics.streaming_accuracy": "tf.compat.v1.metrics.accuracy",
     "metrics.streaming_mean": "tf.compat.v1.metrics.mean",
     "rnn": "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "

@@ -43,11 +43,7 @@ ROWS = {
     "embed_sequence": ("none", "", ""),
     "embedding_column": ("none", "", ""),
     "embedding_lookup_unique": ("none", "", ""),
-    "flatten": (
-        "exact",
-        "tf_slim.flatten",
-        "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
-    ),
+    "flatten": ("exact", "tf_slim.flatten", ""),
     "fully_connected": ("exact", "tf_slim.fully_connected", ""),
     "gdn": ("exact", "tf_slim.gdn", ""),
     "group_norm": ("exact", "tf_slim.group_norm", ""),
