@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from estimator_multigpu.migrate import (
+    _absl_logging_flags,
     _canned,
     _contrib_unused_imports,
     _dataset_iterators,
@@ -71,6 +72,8 @@ REGISTRY = Registry(
         Rule("dataset-properties", "passes", _dataset_properties.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
+        # A program's own flag named like one absl.logging defines (--log_dir).
+        Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -99,6 +102,7 @@ REGISTRY = Registry(
             after=("contrib-call-edits", "dataset-property-edits"),
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
