@@ -20,6 +20,7 @@ SCRIPTS = {
     "csv_text_line_reader.py": True,
     "fully_connected_reader.py": False,
     "numpy_slice_producer.py": True,
+    "queue_runner_threads_by_hand.py": True,
     "reader_helpers.py": True,
     "tfrecord_shuffle_batch.py": False,
 }
