@@ -245,16 +245,15 @@ def test_every_spelling_of_a_name_resolves_to_it(tmp_path, source):
 def test_a_module_path_of_a_name_the_older_tables_know_names_both():
     source = (
         "import tensorflow as tf\nfrom tensorflow.contrib.layers.python.layers "
-        "import layers\nnet = layers.fully_connected(x, 3)\n"
+        "import regularizers\nreg = regularizers.l1_regularizer(0.1)\n"
     )
     [finding] = _scan(source)
     assert finding.rule.summary == (
-        "tf.contrib.layers.fully_connected is gone since TF 2.0 (written "
-        "tf.contrib.layers.python.layers.layers.fully_connected)"
+        "tf.contrib.layers.l1_regularizer is gone since TF 2.0 (written "
+        "tf.contrib.layers.python.layers.regularizers.l1_regularizer)"
     )
     assert (
-        finding.rule.replacement
-        == _contrib_names.REPLACEMENTS["layers.fully_connected"]
+        finding.rule.replacement == _contrib_names.REPLACEMENTS["layers.l1_regularizer"]
     )
 
 

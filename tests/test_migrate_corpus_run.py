@@ -16,9 +16,11 @@ SCRIPTS = {
     "branching_batchers.py": True,
     "cifar10_helpers_input.py": True,
     "cifar10_queue_input.py": True,
+    "csv_columns_in_place.py": True,
     "csv_text_line_reader.py": True,
     "fully_connected_reader.py": False,
     "numpy_slice_producer.py": True,
+    "queue_runner_threads_by_hand.py": True,
     "reader_helpers.py": True,
     "tfrecord_shuffle_batch.py": False,
 }

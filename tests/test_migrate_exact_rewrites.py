@@ -1,12 +1,15 @@
 """Names and call shapes with one exact TF 2 spelling are rewritten by --fix.
 
-tf.estimator.export names, contrib's TFRecordDataset and flatten, the TF 0.x
+tf.estimator.export names, contrib's TFRecordDataset, contrib.layers' own
+functions (tf_slim keeps them: flatten, fully_connected, conv2d, ...), the TF 0.x
 argument order of the softmax loss, contrib.tfprof and device_lib GPU counts.
 """
 
 import ast
+import sys
 
 import pytest
+from migrate_helpers import CORPUS, run
 
 from estimator_multigpu.migrate import _runner
 
@@ -308,6 +311,45 @@ def test_contrib_layers_that_tf_slim_keeps_become_tf_slim(tmp_path):
     assert "tf_slim.softmax (contrib's own function" in softmax.rule.replacement
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        "fully_connected(h[:, -1], 1, activation_fn=None)",
+        "conv2d(x, 32, [5, 5], scope='conv1')",
+        "max_pool2d(x, [2, 2])",
+        "dropout(x, keep_prob=0.5, is_training=training)",
+    ],
+    ids=["fully_connected", "conv2d", "max_pool2d", "dropout"],
+)
+def test_contrib_core_layers_become_tf_slims_own(tmp_path, call):
+    # contrib.layers' own functions, kept by tf_slim with the same arguments,
+    # defaults (relu, stride 2, keep_prob) and variable names
+    # (`fully_connected/weights`); tf.compat.v1.layers takes other ones.
+    result, new = _fix(tmp_path, f"y = tf.contrib.layers.{call}\n")
+    assert f"y = tf_slim.{call}\n" in new and "\nimport tf_slim\n" in new
+    [finding] = [f for f in result.findings if f.api.startswith("tf.contrib")]
+    assert finding.fixed
+
+
+@pytest.mark.parametrize("name", ["flatten", "fully_connected", "conv2d"])
+def test_the_advice_names_what_the_fix_writes(tmp_path, name):
+    result, _ = _fix(tmp_path, f"y = tf.contrib.layers.{name}(x, 3)\n")
+    [finding] = [f for f in result.findings if f.api.startswith("tf.contrib")]
+    assert finding.rule.replacement.startswith(f"tf_slim.{name} ")
+    assert "compat.v1.layers" not in finding.rule.replacement
+
+
+def test_tf_slims_fully_connected_keeps_contribs_variables():
+    tf_slim = pytest.importorskip("tf_slim")
+    import tensorflow as tf
+
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        tf_slim.fully_connected(x, 2)
+        names = [v.name for v in tf.compat.v1.global_variables()]
+    assert names == ["fully_connected/weights:0", "fully_connected/biases:0"]
+
+
 def test_every_listed_contrib_layer_is_in_tf_slim():
     tf_slim = pytest.importorskip("tf_slim")
     from estimator_multigpu.migrate import (
@@ -341,3 +383,19 @@ def test_the_tf_data_experimental_successors_give_contribs_batches():
         )
     )
     assert sorted(ds.as_numpy_iterator()) == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.slow
+def test_the_rewritten_core_layers_script_trains(tmp_path):
+    script = CORPUS / "contrib_core_layers.py"
+    result = _runner.process(str(script))
+    assert all(f.fixed for f in result.findings), result.notes
+    path = tmp_path / script.name
+    path.write_text(result.rewritten)
+    proc = run([sys.executable, str(path)], timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines() == [
+        "variables conv1/biases conv1/weights logits/biases logits/weights",
+        "pooled [None, 64]",
+        "final loss below 0.3 True",
+    ]

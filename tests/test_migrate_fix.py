@@ -131,6 +131,24 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
     assert squash("maybe_batch(examples, lambda *_: (keep_flag), 3") in squash(new)
 
 
+def test_stores_into_what_the_per_example_code_made_move_with_it():
+    # decode_csv's list of columns, changed in place, and a list of defaults
+    # made and changed next to it: both objects are made anew at each trace.
+    source = CHAIN.replace(
+        "    number = tf.strings.to_number(line) * scale  # per-example\n",
+        "    defaults = [[1.0], [1.0]]\n"
+        "    defaults[1] = ['']\n"
+        "    columns = tf.decode_csv(line, record_defaults=defaults)\n"
+        "    columns[1] = tf.strings.length(columns[1])\n"
+        "    number = columns[0] * scale\n",
+    )
+    result, findings = fix(source)
+    new = result.source
+    assert "def _example_fn(key, line):" in new, result.notes
+    assert "        columns[1] = tf.strings.length(columns[1])\n" in new
+    assert all(f.fixed for f in findings)
+
+
 @pytest.mark.parametrize(
     "change, reason",
     [
@@ -180,6 +198,13 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
             ("# per-example", "# per-example\n    holder.value = number"),
             "stores into `holder.value`",
         ),
+        (
+            (
+                "# per-example",
+                "# per-example\n    alias = holder\n    alias.value = number",
+            ),
+            "stores into `alias.value`",
+        ),
     ],
     ids=[
         "queue_reused",
@@ -195,6 +220,7 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
         "read_before_assigned",
         "outside_mutation",
         "attribute_store",
+        "store_into_an_alias",
     ],
 )
 def test_chains_left_alone_with_a_reason(change, reason):

@@ -71,6 +71,24 @@ def test_a_dequeue_used_as_tensors_gets_get_next():
     assert all(f.fixed for f in findings)
 
 
+def test_a_runner_started_by_create_threads_moves_onto_the_drop_ins():
+    # TF 1.x's threading guide: no add_queue_runner, the runner's threads
+    # started by hand; the drop-in's create_threads starts none.
+    source = RAW.replace(
+        "    tf.train.add_queue_runner(qr)\n",
+        "    coord = tf.train.Coordinator()\n"
+        "    threads = qr.create_threads(sess, coord=coord, start=True)\n",
+    )
+    source = source[: source.index("    joined = []")] + "    return pair, threads\n"
+    result, findings = fix(source)
+    new = result.source
+    assert result.notes == [], result.notes
+    assert "qr = emg.inputs.queues.QueueRunner(queue, [enqueue] * 2)" in new
+    assert "threads = qr.create_threads(sess, coord=coord, start=True)" in new
+    assert "pair = emg.inputs.queues.get_next(queue.dequeue())" in new
+    assert all(f.fixed for f in findings if f.api != "tf.train.Coordinator")
+
+
 @pytest.mark.parametrize(
     "old,new,reason",
     [

@@ -210,3 +210,60 @@ def test_bad_input_is_refused(files):
             queues.RandomShuffleQueue(4, 4, [tf.int32])
         with pytest.raises(TypeError, match="`fn` must be callable"):
             queues.per_thread(tf.data.Dataset.range(3), 3, 2)
+
+
+def _started_by_hand(kind, values, limit):
+    """TF 1.x's threading guide: the runner's threads started with
+    `qr.create_threads(sess, coord=coord, start=True)`, no add_queue_runner."""
+    mod = tf1.train if kind == "tf1" else queues
+    queue = (tf1 if kind == "tf1" else queues).FIFOQueue(
+        capacity=10, dtypes=[tf.int64], shapes=[[2]]
+    )
+    qr = mod.QueueRunner(queue, [queue.enqueue_many([tf.constant(values)])])
+    out = queue.dequeue()
+    out = out if kind == "tf1" else queues.get_next(out)
+    with tf1.Session() as sess:
+        coord = tf1.train.Coordinator()
+        threads = qr.create_threads(sess, coord=coord, start=True)
+        results = [sess.run(out).tolist() for _ in range(limit)]
+        coord.request_stop()
+        coord.join(threads, stop_grace_period_secs=5)
+    return results, threads
+
+
+def test_create_threads_starts_nothing_and_the_queue_still_fills():
+    values = np.arange(6).reshape(3, 2)
+    with tf.Graph().as_default():
+        real, real_threads = _started_by_hand("tf1", values, 7)
+    with tf.Graph().as_default():
+        ours, threads = _started_by_hand("ours", values, 7)
+    assert real_threads and threads == []  # TF 1.x: an enqueue and a closer
+    assert ours == real == [[0, 1], [2, 3], [4, 5], [0, 1], [2, 3], [4, 5], [0, 1]]
+
+
+def test_numpy_values_take_the_queues_dtypes_as_tf1s_enqueue_did():
+    # TF 1.x converted each enqueued value with the queue's dtype: numpy's
+    # float64 and int64 arrays went into a float32/int32 queue.
+    data = np.arange(8, dtype=np.float64).reshape(4, 2) / 2
+    target = np.arange(4)
+    with tf.Graph().as_default():
+        queue = queues.FIFOQueue(
+            capacity=8, dtypes=[tf.float32, tf.int32], shapes=[[2], []]
+        )
+        queues.QueueRunner(queue, [queue.enqueue_many([data, target])])
+        x, y = queues.get_next(queue.dequeue())
+        assert (x.dtype, y.dtype) == (tf.float32, tf.int32)
+        with tf1.Session() as sess:
+            assert [sess.run([x, y])[1] for _ in range(5)] == [0, 1, 2, 3, 0]
+    with tf.Graph().as_default():
+        named = queues.FIFOQueue(
+            capacity=8,
+            dtypes=[tf.int32, tf.float32],
+            shapes=[[], [2]],
+            names=["y", "x"],
+        )
+        op = named.enqueue_many({"x": data, "y": target})
+        assert [s.dtype for s in tf.nest.flatten(op.dataset.element_spec)] in (
+            [tf.float32, tf.int32],
+            [tf.int32, tf.float32],
+        )

@@ -36,15 +36,6 @@ REPLACEMENTS = {
     "layers.l2_regularizer": "lambda w: scale * tf.nn.l2_loss(w) (the same value), "
     "or tf.keras.regularizers.l2(scale / 2)",
     "layers.l1_regularizer": "tf.keras.regularizers.l1(scale)",
-    "layers.flatten": "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
-    "layers.fully_connected": "tf.compat.v1.layers.dense(inputs, num_outputs, "
-    "activation=tf.nn.relu) (contrib's default activation is relu)",
-    "layers.conv2d": "tf.compat.v1.layers.conv2d(inputs, num_outputs, kernel_size, "
-    "padding='same', activation=tf.nn.relu) (contrib's defaults written out)",
-    "layers.max_pool2d": "tf.compat.v1.layers.max_pooling2d(inputs, pool_size, "
-    "strides=2) (contrib's default stride is 2)",
-    "layers.dropout": "tf.compat.v1.layers.dropout(inputs, rate=1 - keep_prob, "
-    "training=is_training)",
     "metrics.streaming_accuracy": "tf.compat.v1.metrics.accuracy",
     "metrics.streaming_mean": "tf.compat.v1.metrics.mean",
     "rnn": "tf.compat.v1.nn.rnn_cell.* (LSTMCell, GRUCell, MultiRNNCell, "

@@ -52,8 +52,31 @@ _FORBIDDEN = (
 )
 
 
-def _side_effect(node: ast.AST, local: set[str], table) -> str | None:
-    """Describes a store or mutation that would not survive the move, if any."""
+def _root_name(node: ast.AST) -> str | None:
+    """`a` of `a.b[c].d`, if the chain starts at a name."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _made_here(nodes: list[ast.AST]) -> set[str]:
+    """Names the code binds to an object it makes (a call's result, a display,
+    a comprehension), not to one that exists outside it (`a = outside`)."""
+    aliases = ast.Name | ast.Attribute | ast.Subscript | ast.Starred
+    made = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and not isinstance(node.value, aliases):
+            made |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return made
+
+
+def _side_effect(node: ast.AST, local: set[str], table, made=frozenset()) -> str | None:
+    """Describes a store or mutation that would not survive the move, if any.
+
+    A store into an object the code made itself (`columns[4] = ...` after
+    `columns = tf.decode_csv(...)`) moves with it: the object is made anew
+    each time the function runs.
+    """
     targets = []
     if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
         targets = (
@@ -61,8 +84,10 @@ def _side_effect(node: ast.AST, local: set[str], table) -> str | None:
         )
     for target in targets:
         for sub in _astutil.walk(target):
-            if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(
-                sub.ctx, ast.Store | ast.Del
+            if (
+                isinstance(sub, ast.Attribute | ast.Subscript)
+                and isinstance(sub.ctx, ast.Store | ast.Del)
+                and _root_name(sub) not in made
             ):
                 return f"stores into `{ast.unparse(sub)}`"
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
@@ -82,14 +107,16 @@ def check_mappable(nodes: list[ast.AST], params: list[str], table) -> None:
 
     Refused: returns, yields, imports, `global`; summaries, variables and
     collections; multi-line strings (re-indenting would change them); stores
-    into attributes or items and method calls on outside objects (their effect
-    would happen once, at tracing); names read before the code assigns them.
+    into attributes or items of objects the code did not make and method
+    calls on outside objects (their effect would happen once, at tracing);
+    names read before the code assigns them.
     """
     local = {p.lstrip("*") for p in params}
     assigned = set().union(*(_astutil.writes(n) for n in nodes))
+    made = _made_here(nodes)
     for stmt in nodes:
         effect = (
-            _side_effect(stmt, local | assigned, table)
+            _side_effect(stmt, local | assigned, table, made)
             if isinstance(stmt, ast.stmt)
             else None
         )

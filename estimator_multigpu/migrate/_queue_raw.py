@@ -218,12 +218,24 @@ def _bound_runners(nodes, runners: list[ast.Call]) -> dict[str, ast.Call]:
     return bound
 
 
+def _thread_starts(nodes, name: str) -> int:
+    """How many `name.create_threads(...)` calls `nodes` hold."""
+    return sum(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "create_threads"
+        and getattr(n.func.value, "id", None) == name
+        for n in nodes
+    )
+
+
 def _check_runner_uses(scope, nodes, runners, bound, out, direct) -> None:
-    """Refuses a runner used other than by the add_queue_runner calls `out`."""
+    """Refuses a runner used other than by the add_queue_runner calls `out`,
+    or, when it has none, by `create_threads` calls (the drop-in's starts no
+    thread: the queue reads its enqueue ops when dequeued)."""
     for name in bound:
-        if _astutil.reads(scope)[name] != sum(
-            getattr(a.args[0], "id", None) == name for a in out
-        ):
+        added = sum(getattr(a.args[0], "id", None) == name for a in out)
+        if _astutil.reads(scope)[name] != (added or _thread_starts(nodes, name)):
             raise NotAChain(
                 f"the QueueRunner `{name}` is used other than by add_queue_runner"
             )

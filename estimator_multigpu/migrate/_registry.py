@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from estimator_multigpu.migrate import (
+    _absl_logging_flags,
     _canned,
     _contrib_unused_imports,
     _dataset_iterators,
@@ -79,6 +80,8 @@ REGISTRY = Registry(
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         Rule("python2-modules", "passes", _python2_modules.find),
+        # A program's own flag named like one absl.logging defines (--log_dir).
+        Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -110,6 +113,7 @@ REGISTRY = Registry(
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
+        Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),

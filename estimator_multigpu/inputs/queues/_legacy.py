@@ -75,6 +75,21 @@ class QueueRunner:
         self.queue = queue
         self.enqueue_ops = ops
 
+    def create_threads(
+        self,
+        sess: Any = None,
+        coord: Any = None,
+        daemon: bool = False,
+        start: bool = False,
+    ) -> list:
+        """TF 1.x's start of this runner's threads by hand: none to start.
+
+        The queue reads its enqueue ops itself when it is dequeued, so this
+        returns `[]`, which `coord.join(threads)` accepts.
+        """
+        del sess, coord, daemon, start
+        return []
+
 
 def add_queue_runner(qr: Any, collection: str = _QUEUE_RUNNERS) -> None:
     """Accepts a `queues.QueueRunner` (nothing to register: no threads);

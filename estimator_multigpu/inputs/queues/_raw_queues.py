@@ -98,13 +98,24 @@ class QueueBase:
         if isinstance(vals, tf.data.Dataset):
             dataset = vals
         else:
-            dataset = _constant(vals, "enqueue_many" if many else "enqueue")
+            dataset = _constant(
+                vals, "enqueue_many" if many else "enqueue", self._value_dtypes(vals)
+            )
         dataset = _components(dataset, len(self._dtypes), self._names)
         dataset = dataset.unbatch() if many else dataset
         self._check_dtypes(dataset)
         op = EnqueueOp(self, dataset, many)
         self._ops.append(op)
         return op
+
+    def _value_dtypes(self, vals: Any) -> list | None:
+        """The queue's dtype for each of `vals`' flattened values, in their
+        order (a dict's sorted keys), or None when they do not line up."""
+        if self._names is not None and isinstance(vals, dict):
+            by_name = dict(zip(self._names, self._dtypes))
+            return [by_name.get(k) for k in sorted(vals)]
+        flat = tf.nest.flatten(vals)
+        return self._dtypes if len(flat) == len(self._dtypes) else None
 
     def _check_dtypes(self, dataset: tf.data.Dataset) -> None:
         got = [s.dtype for s in tf.nest.flatten(dataset.element_spec)]
@@ -235,10 +246,19 @@ def _components(dataset: tf.data.Dataset, count: int, names) -> tf.data.Dataset:
     return dataset.map(shape)
 
 
-def _constant(vals: Any, method: str) -> tf.data.Dataset:
-    """The dataset of an enqueue op over fixed tensors: them, forever."""
+def _constant(vals: Any, method: str, dtypes: list | None = None) -> tf.data.Dataset:
+    """The dataset of an enqueue op over fixed tensors: them, forever.
+
+    A value that is not yet a tensor (a numpy array, a list) becomes one of
+    the queue's dtype for it, as TF 1.x's enqueue converted it (float64
+    arrays into a float32 queue); a tensor keeps its own.
+    """
     flat = tf.nest.flatten(vals)
-    tensors = [tf.convert_to_tensor(v) for v in flat]
+    dtypes = dtypes or [None] * len(flat)
+    tensors = [
+        tf.convert_to_tensor(v, dtype=None if tf.is_tensor(v) else d)
+        for v, d in zip(flat, dtypes)
+    ]
     stateful = _stateful_source(tensors)
     if stateful is not None:
         raise TypeError(

@@ -23,13 +23,7 @@ ROWS = {
     "bucketized_column": ("none", "", ""),
     "check_feature_columns": ("none", "", ""),
     "conv1d": ("exact", "tf_slim.conv1d", ""),
-    "conv2d": (
-        "exact",
-        "tf.compat.v1.layers.conv2d",
-        "tf.compat.v1.layers.conv2d(inputs, num_outputs, kernel_size, "
-        "padding='same', activation=tf.nn.relu) (contrib's defaults "
-        "written out)",
-    ),
+    "conv2d": ("exact", "tf_slim.conv2d", ""),
     "conv2d_in_plane": ("exact", "tf_slim.conv2d_in_plane", ""),
     "conv2d_transpose": ("exact", "tf_slim.conv2d_transpose", ""),
     "conv3d": ("exact", "tf_slim.conv3d", ""),
@@ -44,27 +38,13 @@ ROWS = {
     "create_feature_spec_for_parsing": ("none", "", ""),
     "crossed_column": ("none", "", ""),
     "dense_to_sparse": ("exact", "tf_slim.dense_to_sparse", ""),
-    "dropout": (
-        "exact",
-        "tf.compat.v1.layers.dropout",
-        "tf.compat.v1.layers.dropout(inputs, rate=1 - keep_prob, training=is_training)",
-    ),
+    "dropout": ("exact", "tf_slim.dropout", ""),
     "elu": ("exact", "tf_slim.elu", ""),
     "embed_sequence": ("none", "", ""),
     "embedding_column": ("none", "", ""),
     "embedding_lookup_unique": ("none", "", ""),
-    "flatten": (
-        "exact",
-        "tf_slim.flatten",
-        "tf.compat.v1.layers.flatten (with tf-keras on TF 2.16+)",
-    ),
-    "fully_connected": (
-        "exact",
-        "tf.compat.v1.layers.dense",
-        "tf.compat.v1.layers.dense(inputs, num_outputs, "
-        "activation=tf.nn.relu) (contrib's default activation is "
-        "relu)",
-    ),
+    "flatten": ("exact", "tf_slim.flatten", ""),
+    "fully_connected": ("exact", "tf_slim.fully_connected", ""),
     "gdn": ("exact", "tf_slim.gdn", ""),
     "group_norm": ("exact", "tf_slim.group_norm", ""),
     "images_to_sequence": ("exact", "tf_slim.images_to_sequence", ""),
@@ -90,12 +70,7 @@ ROWS = {
     "legacy_relu": ("exact", "tf_slim.legacy_relu", ""),
     "linear": ("exact", "tf_slim.linear", ""),
     "make_place_holder_tensors_for_base_features": ("none", "", ""),
-    "max_pool2d": (
-        "exact",
-        "tf.compat.v1.layers.max_pooling2d",
-        "tf.compat.v1.layers.max_pooling2d(inputs, pool_size, "
-        "strides=2) (contrib's default stride is 2)",
-    ),
+    "max_pool2d": ("exact", "tf_slim.max_pool2d", ""),
     "max_pool3d": ("exact", "tf_slim.max_pool3d", ""),
     "maxout": ("exact", "tf_slim.maxout", ""),
     "multi_class_target": ("none", "", ""),
