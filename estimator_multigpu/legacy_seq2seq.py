@@ -70,6 +70,13 @@ def basic_rnn_seq2seq(
 ):
     """Encodes with a copy of `cell` (its own variables), then `rnn_decoder`.
 
+    Args:
+      encoder_inputs: a list of [batch, input_size] tensors, one per step.
+      decoder_inputs: the decoder's list, likewise.
+      cell: the decoder's cell; the encoder runs a deep copy of it.
+      dtype: the encoder's initial state's dtype.
+      scope: the variable scope; "basic_rnn_seq2seq" by default.
+
     Returns:
       (outputs, state) of the decoder.
     """
@@ -87,6 +94,15 @@ def tied_rnn_seq2seq(
     scope=None,
 ):
     """Encodes and decodes with one `cell` whose variables both share.
+
+    Args:
+      encoder_inputs: a list of [batch, input_size] tensors, one per step.
+      decoder_inputs: the decoder's list, likewise.
+      cell: the one cell of both.
+      loop_function: as for `rnn_decoder`.
+      dtype: the encoder's initial state's dtype.
+      scope: the shared variable scope; "tied_rnn_seq2seq" by default, under
+        "combined_tied_rnn_seq2seq".
 
     Returns:
       (outputs, state) of the decoder.
@@ -159,8 +175,18 @@ def sequence_loss(
 ):
     """`sequence_loss_by_example` summed over the batch (a scalar).
 
-    With `average_across_batch` (the default) the sum is divided by the batch
-    size (the first dimension of `targets[0]`).
+    Args:
+      logits: as for `sequence_loss_by_example`.
+      targets: likewise.
+      weights: likewise.
+      average_across_timesteps: likewise.
+      average_across_batch: divide the sum by the batch size (the first
+        dimension of `targets[0]`).
+      softmax_loss_function: as for `sequence_loss_by_example`.
+      name: the name scope; "sequence_loss" by default.
+
+    Returns:
+      A scalar tensor.
     """
     with tf.name_scope(name or "sequence_loss"):
         cost = tf.reduce_sum(
