@@ -62,7 +62,16 @@ def _process(tmp_path, blocks):
 @pytest.mark.parametrize("blocks", [1, 40], ids=["one_block", "forty_blocks"])
 def test_generated_file_has_every_finding(tmp_path, blocks):
     result = _process(tmp_path, blocks)
-    assert result.error is None and result.notes == []
+    assert result.error is None
+    # Each block's tower loop is left for a hand rewrite, its devices resolved.
+    assert result.notes == [
+        (
+            24 + i * BLOCK.count("\n"),
+            "tower loop left for a hand rewrite; its towers' devices are now "
+            "emg.devices.resolve(num_gpus=2)[d]",
+        )
+        for i in range(blocks)
+    ]
     assert len(result.findings) == PER_BLOCK * blocks + PER_FILE
     assert sum(f.fixed for f in result.findings) == FIXED_PER_BLOCK * blocks + PER_FILE
     assert ast.parse(result.rewritten)
