@@ -47,3 +47,24 @@ def test_a_walked_tree_is_freed_without_the_cycle_collector():
         assert ref() is None  # no reference cycle through the kept lists
     finally:
         gc.enable()
+
+
+def _stack_walk(nodes):
+    """walk_scope's order, written out: a stack, nested scopes not entered."""
+    stack, out = list(nodes), []
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(
+            c for c in ast.iter_child_nodes(node) if not isinstance(c, _astutil.SCOPES)
+        )
+    return out
+
+
+def test_walk_scope_keeps_its_order_and_leaves_nested_scopes_out():
+    tree = ast.parse(SOURCE)
+    for nodes in ([tree], tree.body, [tree.body[1]], tree.body[1].body):
+        assert list(_astutil.walk_scope(nodes)) == _stack_walk(nodes)
+        assert list(_astutil.walk_scope(nodes)) == _stack_walk(nodes)  # kept
+    module_scope = list(_astutil.walk_scope([tree]))
+    assert not any(isinstance(n, ast.Return) for n in module_scope)

@@ -31,12 +31,29 @@ _BELOW = "_emg_nodes_below"
 
 
 def walk_scope(nodes: list[ast.AST]) -> Iterator[ast.AST]:
-    """Yields every node under `nodes`, not entering nested defs or classes."""
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES))
+    """Yields every node under `nodes`, not entering nested defs or classes
+    (depth first, the last of `nodes` first), each node's part found once."""
+    return itertools.chain.from_iterable(_in_scope(n) for n in reversed(nodes))
+
+
+def _in_scope(node: ast.AST) -> Iterable[ast.AST]:
+    """`node` and the nodes under it outside nested scopes, kept as `walk` keeps
+    its nodes."""
+    below = node.__dict__.get(_SCOPE_BELOW)
+    if below is None:
+        below, stack = [], [node]
+        while stack:
+            found = stack.pop()
+            below.append(found)
+            stack.extend(
+                c for c in ast.iter_child_nodes(found) if not isinstance(c, SCOPES)
+            )
+        below = below[1:]
+        setattr(node, _SCOPE_BELOW, below)
+    return itertools.chain((node,), below)
+
+
+_SCOPE_BELOW = "_emg_scope_nodes_below"
 
 
 def reads(node: ast.AST) -> Counter:
