@@ -8,6 +8,7 @@ from estimator_multigpu.migrate import (
     _dataset_iterators,
     _edit_rules,
     _find_rules,
+    _layer_apply,
     _python2_builtins,
     _star_reexports,
     _tpu_fix,
@@ -69,6 +70,8 @@ REGISTRY = Registry(
         Rule("dataset-iterators", "passes", _dataset_iterators.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
+        # Layer.apply(inputs), TF 1.x's alias of calling the layer.
+        Rule("layer-apply", "passes", _layer_apply.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -89,6 +92,7 @@ REGISTRY = Registry(
             after=("contrib-call-edits",),  # wraps the receivers they rewrote
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("layer-apply-edits", "edits", _layer_apply.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
