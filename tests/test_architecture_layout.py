@@ -23,6 +23,7 @@ SNAPSHOT = pathlib.Path(__file__).with_name("api_snapshot.txt")
 PUBLIC_MODULES = {
     "devices.py": "emg.devices.resolve / simulate",
     "per_device.py": "emg.per_device.PerDevice",
+    "crf.py": "tf.contrib.crf drop-in (crf_log_likelihood, crf_decode, viterbi_decode, ...)",
     "cluster.py": "TF_CONFIG parsing (migration_guide.md, one TF_CONFIG per machine)",
     "data_service.py": "python -m estimator_multigpu.data_service",
     "estimator/export.py": "tf.estimator.export drop-ins",
