@@ -8,6 +8,7 @@ import importlib
 
 _SUBMODULES = (
     "cluster",
+    "crf",
     "data_service",
     "launch",
     "legacy_seq2seq",

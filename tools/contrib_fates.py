@@ -345,6 +345,25 @@ _EMG.update(
         )
     }
 )
+# tf.contrib.crf: emg.crf is TF 1.15's CRF op for op (its cells duck-typed
+# for dynamic_rnn); crf_multitag_sequence_score has no drop-in.
+_EMG.update(
+    {
+        f"tf.contrib.crf.{name}": (f"emg.crf.{name}", "")
+        for name in (
+            "CrfDecodeBackwardRnnCell",
+            "CrfDecodeForwardRnnCell",
+            "CrfForwardRnnCell",
+            "crf_binary_score",
+            "crf_decode",
+            "crf_log_likelihood",
+            "crf_log_norm",
+            "crf_sequence_score",
+            "crf_unary_score",
+            "viterbi_decode",
+        )
+    }
+)
 # Rows no reader can know: the successor takes renamed or reordered
 # arguments, or the same-named TF 2.x function means something else.
 OVERRIDES = {name: ("emg", target, note) for name, (target, note) in _EMG.items()}

@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     _dataset_properties,
     _edit_rules,
     _find_rules,
+    _layer_apply,
     _numpy_removed,
     _python2_builtins,
     _python2_modules,
@@ -82,6 +83,8 @@ REGISTRY = Registry(
         Rule("python2-modules", "passes", _python2_modules.find),
         # A program's own flag named like one absl.logging defines (--log_dir).
         Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
+        # Layer.apply(inputs), TF 1.x's alias of calling the layer.
+        Rule("layer-apply", "passes", _layer_apply.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -114,6 +117,7 @@ REGISTRY = Registry(
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
+        Rule("layer-apply-edits", "edits", _layer_apply.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),

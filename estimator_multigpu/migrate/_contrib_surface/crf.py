@@ -9,17 +9,17 @@ ADVICE = "TensorFlow Addons carried some of it until its end of life (2024); kee
 # same arguments; --fix writes it), "emg" (the emg drop-in), "none" (note:
 # why there is none; ADVICE says what to do).
 ROWS = {
-    "CrfDecodeBackwardRnnCell": ("none", "", ""),
-    "CrfDecodeForwardRnnCell": ("none", "", ""),
-    "CrfForwardRnnCell": ("none", "", ""),
-    "crf_binary_score": ("none", "", ""),
-    "crf_decode": ("none", "", ""),
-    "crf_log_likelihood": ("none", "", ""),
-    "crf_log_norm": ("none", "", ""),
+    "CrfDecodeBackwardRnnCell": ("emg", "emg.crf.CrfDecodeBackwardRnnCell", ""),
+    "CrfDecodeForwardRnnCell": ("emg", "emg.crf.CrfDecodeForwardRnnCell", ""),
+    "CrfForwardRnnCell": ("emg", "emg.crf.CrfForwardRnnCell", ""),
+    "crf_binary_score": ("emg", "emg.crf.crf_binary_score", ""),
+    "crf_decode": ("emg", "emg.crf.crf_decode", ""),
+    "crf_log_likelihood": ("emg", "emg.crf.crf_log_likelihood", ""),
+    "crf_log_norm": ("emg", "emg.crf.crf_log_norm", ""),
     "crf_multitag_sequence_score": ("none", "", ""),
-    "crf_sequence_score": ("none", "", ""),
-    "crf_unary_score": ("none", "", ""),
-    "viterbi_decode": ("none", "", ""),
+    "crf_sequence_score": ("emg", "emg.crf.crf_sequence_score", ""),
+    "crf_unary_score": ("emg", "emg.crf.crf_unary_score", ""),
+    "viterbi_decode": ("emg", "emg.crf.viterbi_decode", ""),
 }
 # name -> {keyword of contrib's: the successor's}, for exact successors.
 RENAMES = {}
