@@ -78,7 +78,13 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
 
 
 def crf_log_norm(inputs, sequence_lengths, transition_params):
-    """The log partition function of each sequence ([batch_size])."""
+    """The log partition function of each sequence ([batch_size]).
+
+    Args:
+      inputs: [batch_size, max_seq_len, num_tags] unary potentials.
+      sequence_lengths: [batch_size] true sequence lengths.
+      transition_params: [num_tags, num_tags] transition matrix.
+    """
     first_input = tf.squeeze(tf.slice(inputs, [0, 0, 0], [-1, 1, -1]), [1])
 
     def _single_seq_fn():
@@ -109,6 +115,12 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
 
     Without `transition_params`, makes the variable `transitions`
     ([num_tags, num_tags]) in the current variable scope, as TF 1.x did.
+
+    Args:
+      inputs: [batch_size, max_seq_len, num_tags] unary potentials.
+      tag_indices: [batch_size, max_seq_len] int tag indices.
+      sequence_lengths: [batch_size] true sequence lengths.
+      transition_params: [num_tags, num_tags] transition matrix.
     """
     num_tags = tf.compat.dimension_value(inputs.shape[2])
     if transition_params is None:
@@ -123,7 +135,13 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
 
 
 def crf_unary_score(tag_indices, sequence_lengths, inputs):
-    """The unary score of each tag sequence ([batch_size])."""
+    """The unary score of each tag sequence ([batch_size]).
+
+    Args:
+      tag_indices: [batch_size, max_seq_len] int tag indices.
+      sequence_lengths: [batch_size] true sequence lengths.
+      inputs: [batch_size, max_seq_len, num_tags] unary potentials.
+    """
     batch_size = tf.shape(inputs)[0]
     max_seq_len = tf.shape(inputs)[1]
     num_tags = tf.shape(inputs)[2]
@@ -143,7 +161,13 @@ def crf_unary_score(tag_indices, sequence_lengths, inputs):
 
 
 def crf_binary_score(tag_indices, sequence_lengths, transition_params):
-    """The transition score of each tag sequence ([batch_size])."""
+    """The transition score of each tag sequence ([batch_size]).
+
+    Args:
+      tag_indices: [batch_size, max_seq_len] int tag indices.
+      sequence_lengths: [batch_size] true sequence lengths.
+      transition_params: [num_tags, num_tags] transition matrix.
+    """
     num_tags = transition_params.get_shape()[0]
     num_transitions = tf.shape(tag_indices)[1] - 1
     start_tag_indices = tf.slice(tag_indices, [0, 0], [-1, num_transitions])
@@ -220,7 +244,12 @@ class CrfDecodeBackwardRnnCell(_Cell):
 
 def viterbi_decode(score, transition_params):
     """(the best tag sequence as a list, its score) of one [seq_len, num_tags]
-    array of unary potentials, in NumPy."""
+    array of unary potentials, in NumPy.
+
+    Args:
+      score: [seq_len, num_tags] unary potentials (numpy).
+      transition_params: [num_tags, num_tags] transition matrix.
+    """
     trellis = np.zeros_like(score)
     backpointers = np.zeros_like(score, dtype=np.int32)
     trellis[0] = score[0]
@@ -237,7 +266,13 @@ def viterbi_decode(score, transition_params):
 
 
 def crf_decode(potentials, transition_params, sequence_length):
-    """(the best tag sequences [batch_size, max_seq_len] int32, their scores)."""
+    """(the best tag sequences [batch_size, max_seq_len] int32, their scores).
+
+    Args:
+      potentials: [batch_size, max_seq_len, num_tags] unary potentials.
+      transition_params: [num_tags, num_tags] transition matrix.
+      sequence_length: [batch_size] true sequence lengths.
+    """
 
     def _single_seq_fn():
         squeezed = tf.squeeze(potentials, [1])

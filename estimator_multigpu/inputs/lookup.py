@@ -58,6 +58,18 @@ def index_table_from_file(
     hash bucket after the vocabulary (`hasher_spec`, fast hashing by default).
     `key_column_index`/`value_column_index` are -2 (the whole line) and -1
     (the line number) by default, as in TF 1.x.
+
+    Args:
+      vocabulary_file: the vocabulary file's path (a string).
+      num_oov_buckets: hash buckets for keys out of the vocabulary (0: none).
+      vocab_size: the number of vocabulary entries to read (None: all).
+      default_value: the value of a key (or id) the table does not hold.
+      hasher_spec: how out-of-vocabulary keys are hashed (`FastHashSpec` by default).
+      key_dtype: the keys' dtype (tf.string by default).
+      name: a name for the table's ops.
+      key_column_index: the column of each line that holds the key (-2: the whole line).
+      value_column_index: the column of each line that holds the value (-1: the line number).
+      delimiter: the column delimiter of each line.
     """
     return _lookup_ops().index_table_from_file(
         vocabulary_file=vocabulary_file,
@@ -81,7 +93,16 @@ def index_table_from_tensor(
     dtype=None,
     name=None,
 ):
-    """A table mapping each element of the 1-D `mapping` to its index (int64)."""
+    """A table mapping each element of the 1-D `mapping` to its index (int64).
+
+    Args:
+      mapping: a 1-D tensor of the vocabulary's keys (strings, or ints where the keys are).
+      num_oov_buckets: hash buckets for keys out of the vocabulary (0: none).
+      default_value: the value of a key (or id) the table does not hold.
+      hasher_spec: how out-of-vocabulary keys are hashed (`FastHashSpec` by default).
+      dtype: the keys' dtype (tf.string by default).
+      name: a name for the table's ops.
+    """
     if mapping is None:
         raise ValueError("mapping must be specified.")
     return _lookup_ops().index_table_from_tensor(
@@ -103,7 +124,17 @@ def index_to_string_table_from_file(
     value_column_index=-2,
     delimiter="\t",
 ):
-    """A table mapping int64 ids to the lines of `vocabulary_file`."""
+    """A table mapping int64 ids to the lines of `vocabulary_file`.
+
+    Args:
+      vocabulary_file: the vocabulary file's path (a string).
+      vocab_size: the number of vocabulary entries to read (None: all).
+      default_value: the value of a key (or id) the table does not hold.
+      name: a name for the table's ops.
+      key_column_index: the column of each line that holds the key (-2: the whole line).
+      value_column_index: the column of each line that holds the value (-1: the line number).
+      delimiter: the column delimiter of each line.
+    """
     return _lookup_ops().index_to_string_table_from_file(
         vocabulary_file=vocabulary_file,
         vocab_size=vocab_size,
@@ -116,7 +147,13 @@ def index_to_string_table_from_file(
 
 
 def index_to_string_table_from_tensor(mapping, default_value="UNK", name=None):
-    """A table mapping int64 ids to the elements of the 1-D string `mapping`."""
+    """A table mapping int64 ids to the elements of the 1-D string `mapping`.
+
+    Args:
+      mapping: a 1-D tensor of the vocabulary's keys (strings, or ints where the keys are).
+      default_value: the value of a key (or id) the table does not hold.
+      name: a name for the table's ops.
+    """
     if mapping is None:
         raise ValueError("mapping must be specified.")
     return _lookup_ops().index_to_string_table_from_tensor(
@@ -125,7 +162,14 @@ def index_to_string_table_from_tensor(mapping, default_value="UNK", name=None):
 
 
 def string_to_index(tensor, mapping, default_value=-1, name=None):
-    """The int64 index of each string of `tensor` in `mapping`."""
+    """The int64 index of each string of `tensor` in `mapping`.
+
+    Args:
+      tensor: the keys (or ids) to look up.
+      mapping: a 1-D tensor of the vocabulary's keys (strings, or ints where the keys are).
+      default_value: the value of a key (or id) the table does not hold.
+      name: a name for the table's ops.
+    """
     table = index_table_from_tensor(
         mapping=mapping, default_value=default_value, name=name
     )
@@ -133,7 +177,14 @@ def string_to_index(tensor, mapping, default_value=-1, name=None):
 
 
 def index_to_string(tensor, mapping, default_value="UNK", name=None):
-    """The string of `mapping` at each int64 index of `tensor`."""
+    """The string of `mapping` at each int64 index of `tensor`.
+
+    Args:
+      tensor: the keys (or ids) to look up.
+      mapping: a 1-D tensor of the vocabulary's keys (strings, or ints where the keys are).
+      default_value: the value of a key (or id) the table does not hold.
+      name: a name for the table's ops.
+    """
     table = index_to_string_table_from_tensor(
         mapping=mapping, default_value=default_value, name=name
     )
@@ -148,7 +199,16 @@ def string_to_index_table_from_file(
     hasher_spec=None,
     name=None,
 ):
-    """TF 1.x's older name of `index_table_from_file` for string keys."""
+    """TF 1.x's older name of `index_table_from_file` for string keys.
+
+    Args:
+      vocabulary_file: the vocabulary file's path (a string).
+      num_oov_buckets: hash buckets for keys out of the vocabulary (0: none).
+      vocab_size: the number of vocabulary entries to read (None: all).
+      default_value: the value of a key (or id) the table does not hold.
+      hasher_spec: how out-of-vocabulary keys are hashed (`FastHashSpec` by default).
+      name: a name for the table's ops.
+    """
     return index_table_from_file(
         vocabulary_file,
         num_oov_buckets,
@@ -162,7 +222,15 @@ def string_to_index_table_from_file(
 def string_to_index_table_from_tensor(
     mapping, num_oov_buckets=0, default_value=-1, hasher_spec=None, name=None
 ):
-    """TF 1.x's older name of `index_table_from_tensor` for string keys."""
+    """TF 1.x's older name of `index_table_from_tensor` for string keys.
+
+    Args:
+      mapping: a 1-D tensor of the vocabulary's keys (strings, or ints where the keys are).
+      num_oov_buckets: hash buckets for keys out of the vocabulary (0: none).
+      default_value: the value of a key (or id) the table does not hold.
+      hasher_spec: how out-of-vocabulary keys are hashed (`FastHashSpec` by default).
+      name: a name for the table's ops.
+    """
     with tf.compat.v1.name_scope(name, "string_to_index") as scope:
         mapping = tf.convert_to_tensor(mapping)
     if mapping.dtype.base_dtype != tf.string:
