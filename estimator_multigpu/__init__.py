@@ -18,6 +18,7 @@ _SUBMODULES = (
     "inputs",
     "migrate",
     "per_device",
+    "scipy_misc",
     "towers",
     "tutorials",
 )

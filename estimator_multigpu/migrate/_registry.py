@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     _numpy_removed,
     _python2_builtins,
     _python2_modules,
+    _scipy_misc,
     _star_reexports,
     _tf0_names,
     _tpu_fix,
@@ -79,6 +80,8 @@ REGISTRY = Registry(
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         Rule("python2-modules", "passes", _python2_modules.find),
+        # SciPy's removed scipy.misc image functions (imsave, imresize, ...).
+        Rule("scipy-misc", "passes", _scipy_misc.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -109,6 +112,7 @@ REGISTRY = Registry(
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
+        Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
