@@ -10,7 +10,8 @@ default), `toimage`'s choice of PIL mode from the array's shape, `imsave`'s
 `toimage(arr, channel_axis=2)`, `imresize`'s size as a percent (an int), a
 fraction (a float) or a `(height, width)` tuple.
 
-They need Pillow (`pip install pillow`), imported on first use.
+They need Pillow (`pip install pillow`, or `pip install
+estimator-multigpu[images]`), imported on first use.
 
 Example::
 
