@@ -25,6 +25,7 @@ setuptools.setup(
         # tf-slim: the migrated slim trainer of the migrate corpus runs;
         # pandas: emg.estimator.inputs.pandas_input_fn's tests;
         # radon: tests/test_complexity (cyclomatic complexity <= 15);
+        # pillow: emg.scipy_misc's tests;
         # pytest-xdist: CI's slow and TF 2.15 legs run one worker per core.
         "test": [
             "pytest>=7",
@@ -35,6 +36,7 @@ setuptools.setup(
             "tf-slim",
             "pandas",
             "radon",
+            "pillow",
         ],
         "dali": ["nvidia-dali-cuda120"],
         # matplotlib: the per-stage throughput plot of emg.diagnose.input_bound
@@ -45,6 +47,9 @@ setuptools.setup(
         # tf.contrib.layers and arg_scope; tf-keras: slim.batch_norm's
         # layer through emg.tf_slim().
         "slim": ["tf-slim", "tf-keras"],
+        # pillow: emg.scipy_misc, what emg-migrate --fix writes for SciPy's
+        # removed scipy.misc.imsave, imread, imresize, ...
+        "images": ["pillow"],
     },
     entry_points={
         "console_scripts": [

@@ -19,6 +19,7 @@ _SUBMODULES = (
     "inputs",
     "migrate",
     "per_device",
+    "scipy_misc",
     "towers",
     "tutorials",
 )

@@ -14,6 +14,7 @@ from estimator_multigpu.migrate import (
     _numpy_removed,
     _python2_builtins,
     _python2_modules,
+    _scipy_misc,
     _star_reexports,
     _tf0_names,
     _tpu_fix,
@@ -85,6 +86,8 @@ REGISTRY = Registry(
         Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
         # Layer.apply(inputs), TF 1.x's alias of calling the layer.
         Rule("layer-apply", "passes", _layer_apply.find),
+        # SciPy's removed scipy.misc image functions (imsave, imresize, ...).
+        Rule("scipy-misc", "passes", _scipy_misc.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -115,6 +118,7 @@ REGISTRY = Registry(
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
+        Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
         Rule("layer-apply-edits", "edits", _layer_apply.edits),

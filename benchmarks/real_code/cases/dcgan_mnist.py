@@ -7,7 +7,7 @@ import pathlib
 
 import numpy as np
 
-from benchmarks.real_code._case import Case, Command, HandEdit
+from benchmarks.real_code._case import Case, Command
 
 # model.load_mnist reshapes each file to these counts.
 _TRAIN, _TEST = 60000, 10000
@@ -63,20 +63,6 @@ CASE = Case(
             expect=r"Epoch: \[ 0/ 1\] \[   2/   3\]",
             loss=r"d_loss: ([\d.]+)",
             timeout=900,
-        )
-    ],
-    hand_edits=[
-        HandEdit(
-            "utils.py",
-            "  return scipy.misc.imsave(path, image)",
-            "  import imageio\n"
-            "  scaled = (image - image.min()) * (255. / max(np.ptp(image), 1e-12))\n"
-            "  return imageio.imwrite(path, (scaled + 0.5).astype(np.uint8))",
-            "scipy.misc.imsave (gone since SciPy 1.2, not TensorFlow) byte-scaled "
-            "a float image from its own minimum and maximum before writing it; "
-            "no library function keeps that, and what to write depends on the "
-            "array's dtype and range at run time (main.py saves the samples "
-            "after training)",
         )
     ],
     devices=(1,),

@@ -9,7 +9,7 @@ import pathlib
 
 import numpy as np
 
-from benchmarks.real_code._case import Case, Command, HandEdit
+from benchmarks.real_code._case import Case, Command
 
 # utils.load_mnist reads exactly these counts from each file.
 _TRAIN, _TEST = 60000, 10000
@@ -67,20 +67,6 @@ CASE = Case(
     ),
     make_data=make_data,
     commands=[_train("GAN")],
-    hand_edits=[
-        HandEdit(
-            "utils.py",
-            "    return scipy.misc.imsave(path, image)",
-            "    import imageio\n"
-            "    scaled = (image - image.min()) * (255. / max(np.ptp(image), 1e-12))\n"
-            "    return imageio.imwrite(path, (scaled + 0.5).astype(np.uint8))",
-            "scipy.misc.imsave (gone since SciPy 1.2, not TensorFlow) byte-scaled "
-            "a float image from its own minimum and maximum before writing it; "
-            "no library function keeps that, and what to write depends on the "
-            "array's dtype and range at run time (main.py saves the samples "
-            "after training)",
-        )
-    ],
     devices=(1,),
     single_device_why=(
         "main.py builds each model on one device and has no device count, "
