@@ -24,6 +24,7 @@ PUBLIC_MODULES = {
     "devices.py": "emg.devices.resolve / simulate",
     "per_device.py": "emg.per_device.PerDevice",
     "legacy_seq2seq.py": "tf.contrib.legacy_seq2seq drop-ins (rnn_decoder, sequence_loss, ...)",
+    "gone.py": "emg.migrate_gone, the stand-in emg-migrate --fix writes (GoneError)",
     "cluster.py": "TF_CONFIG parsing (migration_guide.md, one TF_CONFIG per machine)",
     "data_service.py": "python -m estimator_multigpu.data_service",
     "estimator/export.py": "tf.estimator.export drop-ins",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from estimator_multigpu.migrate import (
     _canned,
+    _contrib_gone,
     _contrib_unused_imports,
     _dataset_iterators,
     _dataset_properties,
@@ -111,6 +112,14 @@ REGISTRY = Registry(
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
+        # What a contrib import is left for, names with no successor: a
+        # stand-in that fails where reached, and the import goes.
+        Rule(
+            "contrib-gone",
+            "edits",
+            _contrib_gone.edits,
+            after=("contrib-call-edits", "contrib-unused-import-drops"),
+        ),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),
