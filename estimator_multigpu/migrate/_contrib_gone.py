@@ -29,8 +29,12 @@ from estimator_multigpu.migrate import (
 )
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
+from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 _CONTRIB = "tf.contrib."
+# The `kind` of the finding on a stand-in a `--fix` before wrote.
+KIND = "stand-in"
 NOTE = (
     "emg-migrate --fix puts emg.migrate_gone(...) in its place, so that the "
     "module imports and only a code path that reaches this use fails, with "
@@ -86,6 +90,7 @@ def _candidates(m: Module) -> list:
         f
         for f in m.findings
         if not f.fixed
+        and f.rule.rename is None
         and f.rule.rule_id != _slim.RULE_ID
         and _root(f.node) is not None
         and no_successor(f.api)
@@ -144,7 +149,12 @@ def _import_edits(m: Module, handled: dict[str, int]) -> list[Edit]:
     for stmt in m.tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        gone = [a for a in stmt.names if _alias_gone(a, stmt, m, handled)]
+        gone = [
+            a
+            for a in stmt.names
+            if _alias_gone(a, stmt, m, handled)
+            and (a.asname or a.name).split(".")[0] not in exported  # `__all__`
+        ]
         if not gone and not any(_package(a, stmt) is not a for a in stmt.names):
             continue
         keep = [
@@ -195,4 +205,48 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
         rest = [e for e in out if (e.start, e.end) != (edit.start, edit.end)]
         if not EditSet(rest).overlaps(edit):
             out = [*rest, edit]
+    return out
+
+
+def _gone_rule(api: str, advice: str) -> GuideRule:
+    return rule(
+        "contrib",
+        f"{api} has no TF 2 successor: emg.migrate_gone stands in for it, so "
+        "the module imports and the code path that reaches this line fails",
+        advice,
+        "tf-contrib",
+        fixable=False,
+        kind=KIND,
+    )
+
+
+def _stand_ins(m: Module):
+    """Yields (call, api, advice) of each `emg.migrate_gone("api", "advice")`."""
+    package = m.table.name_for(_imports.PACKAGE)
+    names = {f"{package}.migrate_gone", f"{package}.gone.migrate_gone"}
+    for node in _astutil.walk(m.tree):
+        if not isinstance(node, ast.Call) or _dotted(node.func) not in names:
+            continue
+        texts = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)]
+        if len(texts) == 2 and all(isinstance(t, str) for t in texts):
+            yield node, texts[0], texts[1]
+
+
+def find(m: Module, ctx: ProgramContext) -> list:
+    """The findings so far, plus one per stand-in an earlier `--fix` wrote:
+    the name is still left, and the code path that reaches it fails."""
+    del ctx
+    out = list(m.findings)
+    for node, api, advice in _stand_ins(m):
+        out.append(
+            Finding(
+                m.path,
+                node.lineno,
+                m.off.column(node) + 1,
+                api,
+                m.off.segment(node.func) or "migrate_gone",
+                _gone_rule(api, advice),
+                node,
+            )
+        )
     return out

@@ -80,6 +80,8 @@ REGISTRY = Registry(
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         Rule("python2-modules", "passes", _python2_modules.find),
+        # The stand-ins an earlier --fix wrote for names with no successor.
+        Rule("contrib-gone-uses", "passes", _contrib_gone.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -112,14 +114,6 @@ REGISTRY = Registry(
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
-        # What a contrib import is left for, names with no successor: a
-        # stand-in that fails where reached, and the import goes.
-        Rule(
-            "contrib-gone",
-            "edits",
-            _contrib_gone.edits,
-            after=("contrib-call-edits", "contrib-unused-import-drops"),
-        ),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),
@@ -145,6 +139,20 @@ REGISTRY = Registry(
             "edits",
             _edit_rules.queue_runner_loops,
             after=("queue-chains", "raw-queues"),  # a loop goes once no queue is left
+        ),
+        # What a contrib import is left for once every edit before ran
+        # (names with no successor): a stand-in that fails where reached, and
+        # the import goes.
+        Rule(
+            "contrib-gone",
+            "edits",
+            _contrib_gone.edits,
+            after=(
+                "contrib-call-edits",
+                "contrib-unused-import-drops",
+                "tutorial-imports",
+                "queue-runner-loop-drops",
+            ),
         ),
         # The edits that finish a rewrite that made any: the imports.
         Rule("dead-imports", "finish", _edit_rules.dead_imports),
