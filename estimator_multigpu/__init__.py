@@ -16,6 +16,7 @@ _SUBMODULES = (
     "diagnose",
     "distribute",
     "estimator",
+    "gone",
     "inputs",
     "migrate",
     "per_device",
@@ -26,6 +27,7 @@ _SUBMODULES = (
 _NAMES = {
     "PerDevice": "estimator_multigpu.per_device",
     "TowerOptimizer": "estimator_multigpu.towers",
+    "migrate_gone": "estimator_multigpu.gone",
     "replicate_model_fn": "estimator_multigpu.towers",
     "tf_slim": "estimator_multigpu._slim_compat",
 }

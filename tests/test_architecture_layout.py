@@ -26,6 +26,7 @@ PUBLIC_MODULES = {
     "legacy_seq2seq.py": "tf.contrib.legacy_seq2seq drop-ins (rnn_decoder, sequence_loss, ...)",
     "crf.py": "tf.contrib.crf drop-in (crf_log_likelihood, crf_decode, viterbi_decode, ...)",
     "scipy_misc.py": "SciPy 1.1's scipy.misc image drop-ins (imsave, imread, imresize, ...)",
+    "gone.py": "emg.migrate_gone, the stand-in emg-migrate --fix writes (GoneError)",
     "cluster.py": "TF_CONFIG parsing (migration_guide.md, one TF_CONFIG per machine)",
     "data_service.py": "python -m estimator_multigpu.data_service",
     "estimator/export.py": "tf.estimator.export drop-ins",

@@ -314,10 +314,24 @@ def test_only_the_rewritten_names_leave_a_legacy_import():
         "a = replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
     )
     new = fix(source)[0].source
+    # stop_if_no_decrease_hook has no TF 2.16+ successor: a stand-in that
+    # fails where reached takes its place (test_migrate_contrib_gone), so
+    # nothing is left for the import
     assert new == (
-        "from tensorflow.contrib.estimator import stop_if_no_decrease_hook\n"
         "import estimator_multigpu as emg\n"
-        "a = emg.replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
+        "a = emg.replicate_model_fn(f)\nb = emg.migrate_gone("
+        '"tf.contrib.estimator.stop_if_no_decrease_hook", "the core API named '
+        'in the guide (tf.data, tf.keras, emg.*)")\n'
+    )
+    kept = (
+        "from tensorflow.contrib.estimator import replicate_model_fn\n"
+        "from tensorflow.contrib.layers import xavier_initializer\n"
+        "a = replicate_model_fn(f)\nb = xavier_initializer(uniform=False)\n"
+    )
+    assert fix(kept)[0].source == (
+        "from tensorflow.contrib.layers import xavier_initializer\n"
+        "import estimator_multigpu as emg\n"
+        "a = emg.replicate_model_fn(f)\nb = xavier_initializer(uniform=False)\n"
     )
 
 

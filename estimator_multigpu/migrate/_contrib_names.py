@@ -163,3 +163,8 @@ def refine(findings: list) -> list:
         if better is not None:
             f.rule = better
     return findings
+
+
+def replaced(api: str) -> bool:
+    """True when REPLACEMENTS gives public name `api` (or its module) a text."""
+    return _key(api) is not None

@@ -19,7 +19,7 @@ from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 _CONTRIB = "tf.contrib"
 
 
-def _exported(tree: ast.Module) -> set[str]:
+def exported(tree: ast.Module) -> set[str]:
     """The string names a top-level `__all__ = [...]` lists."""
     out = set()
     for stmt in tree.body:
@@ -52,7 +52,7 @@ def _paths(stmt: ast.Import | ast.ImportFrom) -> list[tuple[ast.alias, str]]:
     return [(a, f"{stmt.module}.{a.name}") for a in stmt.names]
 
 
-def _edit(m: Module, stmt, keep: list[ast.alias]) -> Edit:
+def statement_edit(m: Module, stmt, keep: list[ast.alias]) -> Edit:
     """The edit that leaves `stmt` importing only `keep` (or removes it)."""
     start, end = m.off.line_start(stmt.lineno), m.off.line_end(stmt.end_lineno)
     if not keep:
@@ -66,14 +66,22 @@ def _edit(m: Module, stmt, keep: list[ast.alias]) -> Edit:
     return Edit(start, end, indent + ast.unparse(copy) + m.off.newline)
 
 
+def unused_in(alias: ast.alias, stmt, reads, exported_names: set[str]) -> bool:
+    """True if `alias` of import statement `stmt` binds a tf.contrib name the
+    module never reads."""
+    return any(
+        a is alias and _unused(a, p, reads, exported_names) for a, p in _paths(stmt)
+    )
+
+
 def _unused_imports(m: Module):
     """Yields (statement, its aliases to drop, their APIs) of each top-level
     import of unused contrib names (one inside a block could be all it holds)."""
-    reads, exported = _astutil.reads(m.tree), _exported(m.tree)
+    reads, names = _astutil.reads(m.tree), exported(m.tree)
     for stmt in m.tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        pairs = [(a, p) for a, p in _paths(stmt) if _unused(a, p, reads, exported)]
+        pairs = [(a, p) for a, p in _paths(stmt) if _unused(a, p, reads, names)]
         if pairs:
             yield stmt, [a for a, _ in pairs], {_aliases.canonical(p) for _, p in pairs}
 
@@ -108,7 +116,7 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     del ctx
     placed, out = EditSet(m.edits), list(m.edits)
     for stmt, dropped, apis in _unused_imports(m):
-        edit = _edit(m, stmt, [a for a in stmt.names if a not in dropped])
+        edit = statement_edit(m, stmt, [a for a in stmt.names if a not in dropped])
         if placed.overlaps(edit):
             continue
         out.append(edit)

@@ -28,7 +28,7 @@ def _with_names(stmt: ast.Import | ast.ImportFrom, names: list[ast.alias]):
     return ast.Import(names=names)
 
 
-def _fixed_uses(findings: list[Finding]) -> dict[str, int]:
+def fixed_uses(findings: list[Finding]) -> dict[str, int]:
     """Counts, per name, the uses that the rewrite replaced."""
     fixed: dict[str, int] = {}
     for f in findings:
@@ -40,7 +40,7 @@ def _fixed_uses(findings: list[Finding]) -> dict[str, int]:
     return fixed
 
 
-def _droppable(alias: ast.alias, table, uses, fixed) -> bool:
+def droppable(alias: ast.alias, table, uses, fixed) -> bool:
     """True if every use of a legacy name that `alias` binds was rewritten."""
     name = (alias.asname or alias.name).split(".")[0]
     path = _aliases.canonical(table.bindings.get(name)) or ""
@@ -52,12 +52,12 @@ def _droppable(alias: ast.alias, table, uses, fixed) -> bool:
 def dead_imports(tree, table, off, findings) -> list[Edit]:
     """Drops imported legacy names (`from tensorflow.contrib... import x`,
     `from tensorflow.train import batch`) once every use was rewritten."""
-    uses, fixed = _astutil.reads(tree), _fixed_uses(findings)
+    uses, fixed = _astutil.reads(tree), fixed_uses(findings)
     out = []
     for stmt in tree.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        keep = [a for a in stmt.names if not _droppable(a, table, uses, fixed)]
+        keep = [a for a in stmt.names if not droppable(a, table, uses, fixed)]
         if len(keep) == len(stmt.names):
             continue
         start, end = off.line_start(stmt.lineno), off.line_end(stmt.end_lineno)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from estimator_multigpu.migrate import (
     _absl_logging_flags,
     _canned,
+    _contrib_gone,
     _contrib_unused_imports,
     _dataset_iterators,
     _dataset_properties,
@@ -88,6 +89,8 @@ REGISTRY = Registry(
         Rule("layer-apply", "passes", _layer_apply.find),
         # SciPy's removed scipy.misc image functions (imsave, imresize, ...).
         Rule("scipy-misc", "passes", _scipy_misc.find),
+        # The stand-ins an earlier --fix wrote for names with no successor.
+        Rule("contrib-gone-uses", "passes", _contrib_gone.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
         # fix then fixes more (the reader helpers that return a record).
         Rule("record-objects", "stages", _edit_rules.records),
@@ -148,6 +151,20 @@ REGISTRY = Registry(
             "edits",
             _edit_rules.queue_runner_loops,
             after=("queue-chains", "raw-queues"),  # a loop goes once no queue is left
+        ),
+        # What a contrib import is left for once every edit before ran
+        # (names with no successor): a stand-in that fails where reached, and
+        # the import goes.
+        Rule(
+            "contrib-gone",
+            "edits",
+            _contrib_gone.edits,
+            after=(
+                "contrib-call-edits",
+                "contrib-unused-import-drops",
+                "tutorial-imports",
+                "queue-runner-loop-drops",
+            ),
         ),
         # The edits that finish a rewrite that made any: the imports.
         Rule("dead-imports", "finish", _edit_rules.dead_imports),

@@ -356,8 +356,21 @@ def _other_rules() -> dict[str, Rule]:
         "emg.devices.resolve() or tf.config.list_physical_devices('GPU')",
         "device_lib",
     )
+    nccl = Rule(
+        "contrib",
+        "tf.contrib.nccl is gone since TF 2.0 (TF 1.13 moved its all_sum, "
+        "reduce_sum and broadcast, unchanged, to the private module "
+        "tensorflow.python.ops.nccl_ops; no public TF 2.x name has them)",
+        "no public TF 2.x successor: all-reduce across GPUs with "
+        "tf.distribute.MirroredStrategy(cross_device_ops="
+        "tf.distribute.NcclAllReduce()), or sum on one device (tf.add_n) as "
+        "a parameter-server path does; tensorflow.python.ops.nccl_ops is "
+        "private and may move in any release",
+        "contrib",
+    )
     return {
         "tf.contrib": contrib,
+        "tf.contrib.nccl": nccl,
         "tf.contrib.slim": slim,
         "tf.layers": layers,
         "tf.train.Supervisor": supervisor,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from benchmarks.real_code._case import Case, Command, HandEdit
+from benchmarks.real_code._case import Case, Command
 
 _TEXT = (
     "First Citizen:\nBefore we proceed any further, hear me speak.\n\n"
@@ -76,17 +76,9 @@ CASE = Case(
         ),
     ],
     env={"TF_USE_LEGACY_KERAS": "1"},
-    hand_edits=[
-        HandEdit(
-            "model.py",
-            "from tensorflow.contrib import rnn\n",
-            "",
-            "the import is left for rnn.NASCell (--model=nas), a research cell "
-            "with no TF 2 successor; whether to drop that option or keep TF "
-            "1.15's cell as one's own code is the author's call, and while the "
-            "import stays, importing model.py fails for every --model",
-        )
-    ],
+    # rnn.NASCell (--model=nas) has no TF 2 successor: --fix leaves it as
+    # emg.migrate_gone(...) and drops the contrib import, so every other
+    # --model runs and --model=nas stops there with what to do.
     devices=(1,),
     single_device_why=(
         "train.py builds one model on one device and has no device count, "

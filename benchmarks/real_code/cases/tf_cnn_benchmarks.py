@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pathlib
 
-from benchmarks.real_code._case import Case, Command, HandEdit
+from benchmarks.real_code._case import Case, Command
 
 
 def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
@@ -49,19 +49,8 @@ CASE = Case(
     ],
     # contrib batch_norm becomes tf_slim's, on tf-keras' layers on TF 2.16+.
     env={"TF_USE_LEGACY_KERAS": "1"},
-    hand_edits=[
-        HandEdit(
-            "scripts/tf_cnn_benchmarks/variable_mgr.py",
-            "from tensorflow.contrib import nccl\n",
-            "from tensorflow.python.ops import nccl_ops as nccl\n",
-            why=(
-                "tf.contrib.nccl has no public TF 2 name: its all_sum moved, "
-                "unchanged, to the private module tensorflow.python.ops.nccl_ops "
-                "in TF 1.13, and emg-migrate reports private TensorFlow imports "
-                "rather than writing them; the module-level import fails before "
-                "any flag is read, although the default parameter_server "
-                "aggregation never calls nccl"
-            ),
-        )
-    ],
+    # variable_mgr.py's nccl.all_sum (--variable_update=replicated with
+    # --use_nccl) has no public TF 2 name: --fix leaves it as
+    # emg.migrate_gone(...) and drops the contrib import, so the default
+    # parameter_server path runs and the nccl path stops there.
 )
