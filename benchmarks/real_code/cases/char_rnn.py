@@ -73,7 +73,6 @@ CASE = Case(
             timeout=300,
         ),
     ],
-    env={"TF_USE_LEGACY_KERAS": "1"},
     hand_edits=[
         HandEdit(
             "model.py",

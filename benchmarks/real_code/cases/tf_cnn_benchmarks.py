@@ -47,8 +47,6 @@ CASE = Case(
             timeout=600,
         )
     ],
-    # contrib batch_norm becomes tf_slim's, on tf-keras' layers on TF 2.16+.
-    env={"TF_USE_LEGACY_KERAS": "1"},
     hand_edits=[
         HandEdit(
             "scripts/tf_cnn_benchmarks/variable_mgr.py",
