@@ -9,6 +9,7 @@ from estimator_multigpu.migrate import (
     _aliases,
     _astutil,
     _compat_v1,
+    _legacy_keras_env,
     _queue_loops,
     _rules,
 )
@@ -63,9 +64,11 @@ def layers_rule() -> _rules.Rule:
         "layers",
         "tf.layers exists only in tf.compat.v1 on TF 2.x, and there needs "
         "tf-keras on TF 2.16+",
-        "the compat.v1 import (emg-migrate --fix writes it); on TF 2.16+ also "
-        "pip install tf-keras and set TF_USE_LEGACY_KERAS=1 before TensorFlow is "
-        "imported (or move to tf.keras.layers)",
+        "the compat.v1 import and, for TF 2.16+, "
+        'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1") before the module\'s '
+        "TensorFlow import (emg-migrate --fix writes both); "
+        + _legacy_keras_env.install_advice()
+        + " (or move to tf.keras.layers)",
         "legacy-layers",
     )
     return ported(base)

@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     _edit_rules,
     _find_rules,
     _layer_apply,
+    _legacy_keras_env,
     _numpy_removed,
     _python2_builtins,
     _python2_modules,
@@ -175,5 +176,12 @@ REGISTRY = Registry(
         Rule("compat-v1-port", "ports", _edit_rules.compat_v1),
         Rule("star-reexports-port", "ports", _star_reexports.port_rule),
         Rule("slim-port", "ports", _edit_rules.slim),
+        # TF_USE_LEGACY_KERAS=1 for the tf-keras names the ported text uses.
+        Rule(
+            "legacy-keras-env",
+            "ports",
+            _legacy_keras_env.port,
+            after=("compat-v1-port", "star-reexports-port", "slim-port"),
+        ),
     )
 )

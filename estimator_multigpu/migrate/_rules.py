@@ -341,7 +341,9 @@ def _other_rules() -> dict[str, Rule]:
     layers = Rule(
         "layers",
         "tf.layers needs tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+",
-        "tf.keras.layers, or install tf-keras and set TF_USE_LEGACY_KERAS=1",
+        "tf.keras.layers, or tf-keras with TF_USE_LEGACY_KERAS=1 set before the "
+        "module's TensorFlow import (emg-migrate --fix sets it; tf-keras: "
+        "pip install tf-keras)",
         "layers",
     )
     supervisor = Rule(

@@ -65,9 +65,6 @@ CASE = Case(
             timeout=900,
         )
     ],
-    # tf.contrib.slim's layers become tf_slim's, which build on tf.compat.v1
-    # layers served by tf-keras on TF 2.16+ (migration_guide.md#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
     devices=(1,),
     single_device_why=(
         "main.py builds one generator and one discriminator on one device; "

@@ -75,7 +75,6 @@ CASE = Case(
             timeout=300,
         ),
     ],
-    env={"TF_USE_LEGACY_KERAS": "1"},
     # rnn.NASCell (--model=nas) has no TF 2 successor: --fix leaves it as
     # emg.migrate_gone(...) and drops the contrib import, so every other
     # --model runs and --model=nas stops there with what to do.

@@ -97,7 +97,4 @@ CASE = Case(
         "each example builds one model on one device, with no device count, "
         "tower loop or command-line flag of its own"
     ),
-    # tf.layers and compat.v1's RNN cells on TF 2.16+ need tf-keras and
-    # TF_USE_LEGACY_KERAS=1 (migration_guide#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
 )

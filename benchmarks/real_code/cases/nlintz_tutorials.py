@@ -51,7 +51,4 @@ CASE = Case(
         "each script builds one model on one device, with no device count, "
         "tower loop or command-line flag of its own"
     ),
-    # tf.compat.v1's RNN cells on TF 2.16+ need tf-keras and
-    # TF_USE_LEGACY_KERAS=1 (migration_guide#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
 )

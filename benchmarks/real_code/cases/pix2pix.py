@@ -61,9 +61,6 @@ CASE = Case(
             timeout=900,
         )
     ],
-    # tf.layers is tf.compat.v1.layers, served by tf-keras on TF 2.16+
-    # (migration_guide.md#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
     devices=(1,),
     single_device_why=(
         "pix2pix.py builds one generator and one discriminator on one device "

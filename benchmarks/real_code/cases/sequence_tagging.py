@@ -57,9 +57,6 @@ CASE = Case(
         ),
     ],
     make_data=make_data,
-    # tf.contrib.rnn.LSTMCell's successor, tf.compat.v1.nn.rnn_cell.LSTMCell,
-    # is tf-keras' on TF 2.16+ (migration_guide#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
     devices=(1,),
     single_device_why=(
         "one tf.Session graph with no device placement, tower code or device "

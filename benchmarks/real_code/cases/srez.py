@@ -59,9 +59,7 @@ CASE = Case(
     # srez_demo.py imports moviepy.editor at the top (a dependency of the
     # code base, pip-installed without imageio-ffmpeg's bundled binary);
     # moviepy's own setting skips its ffmpeg probe.
-    # contrib.layers.batch_norm becomes tf.compat.v1.layers.batch_normalization,
-    # served by tf-keras on TF 2.16+ (migration_guide.md#legacy-layers).
-    env={"FFMPEG_BINARY": "auto-detect", "TF_USE_LEGACY_KERAS": "1"},
+    env={"FFMPEG_BINARY": "auto-detect"},
     devices=(1,),
     single_device_why=(
         "srez_main.py builds one generator and one discriminator on one device "

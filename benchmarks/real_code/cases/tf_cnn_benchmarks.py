@@ -47,8 +47,6 @@ CASE = Case(
             timeout=600,
         )
     ],
-    # contrib batch_norm becomes tf_slim's, on tf-keras' layers on TF 2.16+.
-    env={"TF_USE_LEGACY_KERAS": "1"},
     # variable_mgr.py's nccl.all_sum (--variable_update=replicated with
     # --use_nccl) has no public TF 2 name: --fix leaves it as
     # emg.migrate_gone(...) and drops the contrib import, so the default

@@ -96,8 +96,6 @@ CASE = Case(
         )
     ],
     make_data=make_data,
-    # tf.layers on TF 2.16+ is tf-keras' (migration_guide#legacy-layers).
-    env={"TF_USE_LEGACY_KERAS": "1"},
     devices=(1,),
     single_device_why=(
         "one tf.Session graph with no device placement, tower code or device "

@@ -57,8 +57,6 @@ CASE = Case(
         "each lab builds one model on one device, with no device count, "
         "tower loop or command-line flag of its own"
     ),
-    # tf.layers on TF 2.16+ needs tf-keras and TF_USE_LEGACY_KERAS=1
-    # (migration_guide#legacy-layers); matplotlib without a display draws
-    # with its file backend.
-    env={"TF_USE_LEGACY_KERAS": "1", "MPLBACKEND": "Agg"},
+    # matplotlib without a display draws with its file backend.
+    env={"MPLBACKEND": "Agg"},
 )
