@@ -242,3 +242,29 @@ def test_edit_set_refuses_an_overlapping_edit():
     placed = EditSet([Edit(5, 10, "a")])
     with pytest.raises(ValueError, match=r"edits overlap at offset 7"):
         placed.add(Edit(7, 12, "b"))
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["gc_on", "gc_off"])
+def test_processing_restores_the_cycle_collectors_state(tmp_path, enabled):
+    import gc
+
+    seen = []
+    path = tmp_path / "a.py"
+    path.write_text(legacy_module(1))
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        original = _runner._process_in
+
+        def spy(*args):
+            seen.append(gc.isenabled())
+            return original(*args)
+
+        _runner._process_in = spy
+        try:
+            assert _runner.process(str(path)).findings
+        finally:
+            _runner._process_in = original
+        assert gc.isenabled() is enabled and seen == [False]
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -16,6 +16,7 @@ the loop in its scope, where the towers' results are combined, becomes
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from estimator_multigpu.migrate import _astutil, _device_hoist, _tower_devices
@@ -40,12 +41,21 @@ def gpu_names(loop: ast.For) -> list[ast.expr]:
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
+@functools.lru_cache(maxsize=2)
+def _scope_bodies(tree: ast.Module) -> dict[int, list[ast.stmt]]:
+    """id(node) -> the body of the innermost function holding it, for the
+    nodes of every function and of the module (outside any class body), found
+    in one pass per tree (a module is never changed in place)."""
+    out = {}
+    for scope in _astutil.scopes(tree):
+        for node in _astutil.walk_scope(scope.body):
+            out[id(node)] = scope.body
+    return out
+
+
 def _scope_of(tree: ast.Module, loop: ast.For) -> list[ast.stmt]:
     """The body of the innermost function (or the module) holding `loop`."""
-    for scope in reversed(list(_astutil.scopes(tree))):
-        if any(n is loop for n in _astutil.walk_scope(scope.body)):
-            return scope.body
-    return tree.body
+    return _scope_bodies(tree).get(id(loop), tree.body)
 
 
 def first_gpu_after(tree: ast.Module, loop: ast.For) -> list[ast.Constant]:
