@@ -62,7 +62,7 @@ def _shared_embedding(features, column, root_scope) -> tf.Tensor:
         tf.compat.v1.add_to_collection(UNTRAINED, table)
         if not _warned:
             _warned.append(True)
-            tf.compat.v1.logging.warning(
+            tf.get_logger().warning(
                 "The tf.feature_column.shared_embeddings table %s is not "
                 "trained (as tf.estimator's v2 DNN did not train it); build the "
                 "columns with tf.compat.v1.feature_column.shared_embedding_columns "
