@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from estimator_multigpu.migrate import (
     _canned,
+    _contrib_module_paths,
     _contrib_unused_imports,
     _dataset_iterators,
     _edit_rules,
@@ -68,6 +69,8 @@ REGISTRY = Registry(
         Rule("star-reexports", "passes", _star_reexports.find_rule),
         # TF 1.x Dataset methods a TF 2 dataset lacks.
         Rule("dataset-iterators", "passes", _dataset_iterators.find),
+        # Imports of contrib's internal module paths that tf_slim ships.
+        Rule("contrib-module-paths", "passes", _contrib_module_paths.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
@@ -94,6 +97,12 @@ REGISTRY = Registry(
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
+        Rule(
+            "contrib-module-path-edits",
+            "edits",
+            _contrib_module_paths.edits,
+            after=("renames", "contrib-call-edits"),  # the reads they rewrote
+        ),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),
