@@ -5,6 +5,7 @@ argument order of the softmax loss, contrib.tfprof and device_lib GPU counts.
 """
 
 import ast
+import inspect
 
 import pytest
 
@@ -58,6 +59,10 @@ def test_every_rewritten_export_name_exists_in_emg():
             "tf.contrib.data.parallel_interleave(f, 4, sloppy=True)",
             "tf.data.experimental.parallel_interleave(f, 4, sloppy=True)",
         ),
+        (
+            "tf.contrib.layers.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
+            "tf_slim.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
+        ),
     ],
     ids=[
         "tfrecord_dataset",
@@ -66,6 +71,7 @@ def test_every_rewritten_export_name_exists_in_emg():
         "add_arg_scope",
         "map_and_batch",
         "parallel_interleave",
+        "variance_scaling_initializer",
     ],
 )
 def test_contrib_names_with_one_exact_replacement_are_renamed(tmp_path, use, expected):
@@ -341,3 +347,13 @@ def test_the_tf_data_experimental_successors_give_contribs_batches():
         )
     )
     assert sorted(ds.as_numpy_iterator()) == [0, 0, 1, 1, 2, 2]
+
+
+def test_contrib_s_variance_scaling_is_tf_slim_s_not_tf_compat_v1_s():
+    # contrib's truncated normal has stddev sqrt(1.3 * factor / n); TF's
+    # variance_scaling_initializer divides by .8796 instead: tf_slim keeps
+    # contrib's code, so its initializer is the exact successor.
+    import tf_slim
+
+    source = inspect.getsource(tf_slim.variance_scaling_initializer)
+    assert "math.sqrt(1.3 * factor / n)" in source
