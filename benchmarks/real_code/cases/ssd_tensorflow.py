@@ -78,6 +78,11 @@ CASE = Case(
         "tf_extended",
     ),
     make_data=make_data,
+    # nets/ssd_vgg_300.py builds tf.layers.dropout: on TF 2.16+
+    # tf.compat.v1.layers needs tf-keras and TF_USE_LEGACY_KERAS=1 set before
+    # TensorFlow is imported (migration_guide#legacy-layers), an environment
+    # setting like the install, not an edit of the code.
+    env={"TF_USE_LEGACY_KERAS": "1"},
     commands=[
         Command(
             [
