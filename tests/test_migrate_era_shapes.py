@@ -112,3 +112,61 @@ def test_an_imported_summary_module_gets_a_per_use_finding(tmp_path):
         "tf.compat.v1.summary.merge_all"
     )
     assert "m = summary.merge_all()\n" in result.rewritten
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "name_scope(scope, 'pad2d', [x])",
+        "name_scope(None, 'pad2d')",
+        "name_scope(scope, default_name='pad2d')",
+        "name_scope('a', values=[x])",
+    ],
+    ids=["three", "two", "default_name", "values"],
+)
+def test_a_tf1_signature_name_scope_is_fixed_to_compat_v1(tmp_path, call):
+    source = BARE + "x = tf.zeros([])\nscope = None\nwith tf." + call + ":\n    y = x\n"
+    result = _process(tmp_path, source)
+    assert [(f.line, f.rule.rule_id, f.fixed) for f in result.findings] == [
+        (4, "name-scope-v1", True)
+    ]
+    assert result.rewritten.startswith("import tensorflow.compat.v1 as tf\n")
+
+
+def test_a_tf1_name_scope_is_renamed_where_the_import_cannot_switch(tmp_path):
+    source = (
+        BARE
+        + "f = tf.autodiff.ForwardAccumulator\nwith tf.name_scope(None, 'a'):\n    pass\n"
+    )
+    result = _process(tmp_path, source)
+    assert result.rewritten == source.replace(
+        "tf.name_scope", "tf.compat.v1.name_scope"
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        BARE + "with tf.name_scope('a'):\n    pass\n",
+        BARE + "with tf.name_scope(name='a'):\n    pass\n",
+        V1 + "with tf.name_scope(None, 'a', []):\n    pass\n",
+    ],
+    ids=["v2_name", "v2_keyword", "compat_import"],
+)
+def test_name_scopes_that_work_are_not_findings(tmp_path, source):
+    assert _found(tmp_path, source) == []
+
+
+def test_the_tf1_name_scope_runs_after_the_fix(tmp_path):
+    import tensorflow as tf
+
+    source = (
+        BARE + "def scoped(x, scope=None):\n"
+        "    with tf.name_scope(scope, 'pad2d', [x]) as name:\n"
+        "        return name\n"
+    )
+    text = _process(tmp_path, source).rewritten
+    with tf.Graph().as_default():
+        scope = {}
+        exec(text.replace("tf.disable_v2_behavior()\n", ""), scope)
+        assert scope["scoped"](tf.zeros([])) == "pad2d/"

@@ -6,6 +6,7 @@ argument order of the softmax loss, contrib.tfprof and device_lib GPU counts.
 """
 
 import ast
+import inspect
 import sys
 
 import pytest
@@ -61,6 +62,10 @@ def test_every_rewritten_export_name_exists_in_emg():
             "tf.contrib.data.parallel_interleave(f, 4, sloppy=True)",
             "tf.data.experimental.parallel_interleave(f, 4, sloppy=True)",
         ),
+        (
+            "tf.contrib.layers.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
+            "tf_slim.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
+        ),
     ],
     ids=[
         "tfrecord_dataset",
@@ -69,6 +74,7 @@ def test_every_rewritten_export_name_exists_in_emg():
         "add_arg_scope",
         "map_and_batch",
         "parallel_interleave",
+        "variance_scaling_initializer",
     ],
 )
 def test_contrib_names_with_one_exact_replacement_are_renamed(tmp_path, use, expected):
@@ -399,3 +405,13 @@ def test_the_rewritten_core_layers_script_trains(tmp_path):
         "pooled [None, 64]",
         "final loss below 0.3 True",
     ]
+
+
+def test_contrib_s_variance_scaling_is_tf_slim_s_not_tf_compat_v1_s():
+    # contrib's truncated normal has stddev sqrt(1.3 * factor / n); TF's
+    # variance_scaling_initializer divides by .8796 instead: tf_slim keeps
+    # contrib's code, so its initializer is the exact successor.
+    import tf_slim
+
+    source = inspect.getsource(tf_slim.variance_scaling_initializer)
+    assert "math.sqrt(1.3 * factor / n)" in source

@@ -87,6 +87,11 @@ WRAPPED = [
         "tf.train.Server(cluster, 'worker', 0, 'grpc', emg.devices.session_config(c))",
     ),
     (
+        "tf.contrib.slim.learning.train(op, '/tmp/x', session_config=c)",
+        "tf.contrib.slim.learning.train(op, '/tmp/x', "
+        "session_config=emg.devices.session_config(c))",
+    ),
+    (
         "tf.train.Supervisor(logdir='/tmp/x').managed_session(config=c)",
         "tf.train.Supervisor(logdir='/tmp/x').managed_session("
         "config=emg.devices.session_config(c))",

@@ -19,7 +19,7 @@ RULE_ID = "compat-v1"
 GROUP_API = "tf (TF 1.x names)"
 _DISABLE = "disable_v2_behavior()"
 # Findings of other rules on bare names that the compat.v1 import resolves.
-PORTED_RULES = ("layers", "summary-v1")
+PORTED_RULES = ("layers", "summary-v1", "name-scope-v1")
 
 
 @dataclasses.dataclass

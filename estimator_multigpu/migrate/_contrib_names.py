@@ -30,9 +30,6 @@ REPLACEMENTS = {
     "framework.arg_scope": "tf_slim.arg_scope (pip install tf-slim)",
     "framework.add_arg_scope": "tf_slim.add_arg_scope (pip install tf-slim)",
     "framework.nest": "tf.nest",
-    "layers.variance_scaling_initializer": "tf.compat.v1.variance_scaling_initializer("
-    "scale=factor (contrib's default 2.0), mode=mode.lower() (default 'fan_in'), "
-    "distribution='uniform' if uniform else 'truncated_normal')",
     "layers.l2_regularizer": "lambda w: scale * tf.nn.l2_loss(w) (the same value), "
     "or tf.keras.regularizers.l2(scale / 2)",
     "layers.l1_regularizer": "tf.keras.regularizers.l1(scale)",

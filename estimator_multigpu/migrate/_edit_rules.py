@@ -248,7 +248,7 @@ def _rename_summaries(source: str, findings: list) -> str:
     if not new:
         return source
     for f in findings:
-        if f.rule.rule_id == "summary-v1":
+        if f.rule.rule_id in _era.RENAMED_TO_V1:
             f.fixed = True
     return apply(source, new)
 

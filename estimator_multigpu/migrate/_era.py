@@ -21,15 +21,24 @@ SUMMARY_V1 = ("merge_all", "merge", "FileWriter")
 _QUEUE_USERS = ("start_queue_runners", "QueueRunner", "add_queue_runner", "Supervisor")
 
 
+# Rules whose bare `tf.` name --fix renames to `tf.compat.v1.` one by one
+# when the module keeps its `import tensorflow as tf`.
+RENAMED_TO_V1 = ("summary-v1", "name-scope-v1")
+# TF 1.x's name_scope(name, default_name=None, values=None): TF 2's tf.name_scope
+# takes the name alone.
+_NAME_SCOPE_V1_KEYWORDS = ("default_name", "values")
+
+
 def summary_edits(source: str) -> list:
-    """Edits renaming each bare graph-mode summary to `tf.compat.v1.summary.*`."""
+    """Edits renaming each bare graph-mode summary (and TF 1.x-signature
+    name_scope) to `tf.compat.v1.*`."""
     tree = ast.parse(source)
     off = Offsets(source)
     out = []
     for node, api, _, found in find(tree, _aliases.AliasTable(tree)):
         text = off.segment(node)
         tail = api[len("tf.") :]
-        if found.rule_id == "summary-v1" and text.endswith(tail):
+        if found.rule_id in RENAMED_TO_V1 and text.endswith(tail):
             head = text[: -len(tail)]
             out.append(off.replace(node, f"{head}compat.v1.{tail}"))
     return out
@@ -56,6 +65,33 @@ def summary_rule(name: str) -> _rules.Rule:
         COMPAT_ANCHOR,
     )
     return ported(base, "or the compat.v1 import")
+
+
+NAME_SCOPE_V1 = ported(
+    rule(
+        "name-scope-v1",
+        "tf.name_scope(name, default_name, values) is TF 1.x's signature; TF 2's "
+        "tf.name_scope takes the name alone (TypeError when the line runs)",
+        "tf.compat.v1.name_scope (the same arguments; emg-migrate --fix writes it)",
+        COMPAT_ANCHOR,
+    ),
+    "or the compat.v1 import",
+)
+
+
+def _is_v1_name_scope(table, node: ast.Attribute, call: ast.Call | None) -> bool:
+    """`<tf>.name_scope(...)` called as TF 1.x did, `<tf>` bound to tensorflow."""
+    root = node.value
+    return (
+        node.attr == "name_scope"
+        and call is not None
+        and isinstance(root, ast.Name)
+        and table.bindings.get(root.id) == "tensorflow"
+        and (
+            len(call.args) > 1
+            or any(k.arg in _NAME_SCOPE_V1_KEYWORDS for k in call.keywords)
+        )
+    )
 
 
 def layers_rule() -> _rules.Rule:
@@ -119,7 +155,8 @@ def _is_v2_summary_call(call: ast.Call) -> bool:
 
 
 def find(tree: ast.Module, table: _aliases.AliasTable):
-    """Yields (node, api, text, rule) for bare summaries and GPU probes."""
+    """Yields (node, api, text, rule) for bare summaries, TF 1.x-signature
+    name_scopes and GPU probes."""
     calls = {id(n.func): n for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
     for node in _astutil.walk(tree):
         if not isinstance(node, ast.Attribute):
@@ -128,6 +165,8 @@ def find(tree: ast.Module, table: _aliases.AliasTable):
         call = calls.get(id(node))
         if name and not (call and name in SUMMARY_OPS and _is_v2_summary_call(call)):
             yield node, f"tf.summary.{name}", ast.unparse(node), summary_rule(name)
+        elif _is_v1_name_scope(table, node, call):
+            yield node, "tf.name_scope", ast.unparse(node), NAME_SCOPE_V1
         elif table.resolve_tf(node) == "tf.test.is_gpu_available":
             yield node, "tf.test.is_gpu_available", ast.unparse(node), GPU_PROBE
 

@@ -67,5 +67,5 @@ def known_rules() -> set[str]:
         found |= {
             v.rule_id for v in vars(module).values() if isinstance(v, _rules.Rule)
         }
-    found |= {_compat_v1.RULE_ID, "summary-v1", "contrib-slim"}
+    found |= {_compat_v1.RULE_ID, "summary-v1", "name-scope-v1", "contrib-slim"}
     return found

@@ -6,6 +6,7 @@ from estimator_multigpu.migrate import (
     _absl_logging_flags,
     _canned,
     _contrib_gone,
+    _contrib_module_paths,
     _contrib_unused_imports,
     _dataset_iterators,
     _dataset_properties,
@@ -79,6 +80,8 @@ REGISTRY = Registry(
         # TF 1.x Dataset methods a TF 2 dataset lacks.
         Rule("dataset-iterators", "passes", _dataset_iterators.find),
         Rule("dataset-properties", "passes", _dataset_properties.find),
+        # Imports of contrib's internal module paths that tf_slim ships.
+        Rule("contrib-module-paths", "passes", _contrib_module_paths.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
@@ -127,6 +130,12 @@ REGISTRY = Registry(
         Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
         Rule("layer-apply-edits", "edits", _layer_apply.edits),
         Rule("contrib-unused-import-drops", "edits", _contrib_unused_imports.edits),
+        Rule(
+            "contrib-module-path-edits",
+            "edits",
+            _contrib_module_paths.edits,
+            after=("renames", "contrib-call-edits"),  # the reads they rewrote
+        ),
         # TPUEstimator scripts: a --num_gpus flag and the towers' gradient clip.
         Rule("tpu-devices", "edits", _tpu_fix.device_flag_edits, after=("renames",)),
         Rule("tpu-clips", "edits", _tpu_fix.clip_edits, after=("renames",)),

@@ -37,6 +37,8 @@ _CALLS = {
     "tf.train.WorkerSessionCreator": ("config", 2),
     "tf.train.Server": ("config", 4),
     _RUN_CONFIG: ("session_config", 5),
+    # slim's training loop builds its Supervisor's session from this config.
+    "tf.contrib.slim.learning.train": ("session_config", 22),
 }
 # Methods of a tf.train.Supervisor: (keyword, index).
 _SUPERVISOR = "tf.train.Supervisor"

@@ -16,5 +16,6 @@ NAMES = (
     "max_pool3d maxout one_hot_encoding "
     "optimize_loss pool relu relu6 repeat scale_gradient separable_conv2d "
     "separable_convolution2d sequence_to_images softmax spatial_softmax stack "
-    "summarize_activation summarize_collection summarize_tensor unit_norm"
+    "summarize_activation summarize_collection summarize_tensor unit_norm "
+    "variance_scaling_initializer"
 ).split()

@@ -49,12 +49,14 @@ def _automobile_row(rng: random.Random) -> str:
 
 def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     # automobile_data.raw_dataframe() calls tf.keras.utils.get_file, which
-    # reads the file from $KERAS_HOME/datasets when it is there.
-    cache = data / "keras" / "datasets"
-    cache.mkdir(parents=True)
+    # reads the file from its cache when it is there: Keras 3's is
+    # $KERAS_HOME/datasets, tf-keras' (TF_USE_LEGACY_KERAS=1) ~/.keras/datasets.
     rng = random.Random(0)
     rows = [_automobile_row(rng) for _ in range(205)]
-    (cache / "imports-85.data").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    for cache in (data / "keras" / "datasets", data / "home" / ".keras" / "datasets"):
+        cache.mkdir(parents=True)
+        text = "\n".join(rows) + "\n"
+        (cache / "imports-85.data").write_text(text, encoding="utf-8")
 
 
 def _run(script: str) -> Command:
@@ -85,6 +87,13 @@ CASE = Case(
         _run("custom_regression.py"),
     ],
     make_data=make_data,
-    env={"EMG_NUM_GPUS": "{num_gpus}", "KERAS_HOME": "{data}/keras"},
+    # custom_regression.py's tf.layers.dense makes --fix set
+    # TF_USE_LEGACY_KERAS there, so its get_file is tf-keras' (cache under
+    # ~/.keras) where the other scripts' is Keras 3's ($KERAS_HOME).
+    env={
+        "EMG_NUM_GPUS": "{num_gpus}",
+        "KERAS_HOME": "{data}/keras",
+        "HOME": "{data}/home",
+    },
     migrate_paths=("samples/cookbook/regression",),
 )

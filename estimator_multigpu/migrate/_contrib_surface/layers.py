@@ -122,11 +122,8 @@ ROWS = {
     "unit_norm": ("exact", "tf_slim.unit_norm", ""),
     "variance_scaling_initializer": (
         "exact",
-        "tf.compat.v1.variance_scaling_initializer",
-        "tf.compat.v1.variance_scaling_initializer(scale=factor "
-        "(contrib's default 2.0), mode=mode.lower() "
-        "(default 'fan_in'), distribution='uniform' "
-        "if uniform else 'truncated_normal')",
+        "tf_slim.variance_scaling_initializer",
+        "",
     ),
     "weighted_sparse_column": ("none", "", ""),
     "weighted_sum_from_feature_columns": ("none", "", ""),
