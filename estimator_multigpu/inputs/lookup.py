@@ -131,8 +131,8 @@ def index_to_string_table_from_file(
       vocab_size: the number of vocabulary entries to read (None: all).
       default_value: the value of a key (or id) the table does not hold.
       name: a name for the table's ops.
-      key_column_index: the column of each line that holds the key (-2: the whole line).
-      value_column_index: the column of each line that holds the value (-1: the line number).
+      key_column_index: the column of each line that holds the id (-1: the line number).
+      value_column_index: the column of each line that holds the string (-2: the whole line).
       delimiter: the column delimiter of each line.
     """
     return _lookup_ops().index_to_string_table_from_file(
