@@ -4,9 +4,11 @@ against PIL itself."""
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from estimator_multigpu import scipy_misc
+
+# Pillow is a test extra; the TF 2.15 leg (tf_compat tests only) leaves it out.
+Image = pytest.importorskip("PIL.Image")
 
 
 def reference_bytescale(data, cmin=None, cmax=None, high=255, low=0):
