@@ -78,3 +78,84 @@ def test_the_tf_2_15_leg_keeps_its_slow_tests():
     """Its `-m tf_compat` replaces addopts' `-m 'not slow'`."""
     legs = [line for line in _ci_commands() if "pytest -m tf_compat" in line]
     assert len(legs) == 1 and legs[0].endswith("pytest -m tf_compat -n auto"), legs
+
+
+# What the TF 2.15 leg's venv has beyond what its pip line names: a Python 3.11
+# venv's own setuptools, and what tensorflow-cpu 2.15 itself requires.
+_TF215_BESIDES_ITS_PIP_LINE = {"setuptools", "keras", "numpy", "absl", "google", "h5py"}
+_IMPORT_NAMES = {
+    "tensorflow-cpu": "tensorflow",
+    "absl-py": "absl",
+    "pytest-xdist": "xdist",
+}
+_OWN_MODULES = {"estimator_multigpu", "tests", "cifar10", "benchmarks"}
+
+
+def _tf215_importable() -> set[str]:
+    [line] = [
+        c for c in _ci_commands() if c.startswith('"$work/tf215/bin/pip" install -q "')
+    ]
+    specs = shlex.split(line)[3:]
+    names = {re.split(r"[<>=!~\[]", spec)[0] for spec in specs}
+    return {
+        _IMPORT_NAMES.get(name, name) for name in names
+    } | _TF215_BESIDES_ITS_PIP_LINE
+
+
+def _imports_needing_a_skip(path: pathlib.Path, importable: set[str]) -> list[str]:
+    """Top-level imports of packages outside `importable` that no module-level
+    `pytest.importorskip` of the same package comes before."""
+    import ast
+    import sys
+
+    local = {p.stem for p in path.parent.glob("*.py")}
+    skipped, missing = set(), []
+    for node in ast.parse(path.read_text()).body:
+        for call in ast.walk(node):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "importorskip"
+                and call.args
+                and isinstance(call.args[0], ast.Constant)
+            ):
+                skipped.add(call.args[0].value.split(".")[0])
+        if isinstance(node, ast.Import):
+            roots = [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            roots = [node.module.split(".")[0]]
+        else:
+            continue
+        missing += [
+            f"{path.name}:{node.lineno} imports {root}"
+            for root in roots
+            if root not in sys.stdlib_module_names | importable | _OWN_MODULES | local
+            and root not in skipped
+        ]
+    return missing
+
+
+def test_every_test_module_is_collected_in_the_tf_2_15_leg():
+    """That leg collects every module, then keeps the tf_compat tests; a module
+    that imports a test extra (Pillow, tf-slim, ...) it does not install must
+    skip itself with pytest.importorskip, or the whole leg fails collecting."""
+    importable = _tf215_importable()
+    assert {"tensorflow", "pytest", "pandas"} <= importable, importable
+    missing = [
+        found
+        for path in sorted((ROOT / "tests").glob("test_*.py"))
+        for found in _imports_needing_a_skip(path, importable)
+    ]
+    assert missing == []
+
+
+def test_the_tf_2_15_collection_check_finds_an_unskipped_extra(tmp_path):
+    bad = tmp_path / "test_bad.py"
+    bad.write_text("import pytest\nfrom PIL import Image\n")
+    good = tmp_path / "test_good.py"
+    good.write_text(
+        'import pytest\nImage = pytest.importorskip("PIL.Image")\nimport PIL\n'
+    )
+    importable = _tf215_importable()
+    assert _imports_needing_a_skip(bad, importable) == ["test_bad.py:2 imports PIL"]
+    assert _imports_needing_a_skip(good, importable) == []
