@@ -46,9 +46,7 @@ class AliasTable:
     def __init__(self, tree: ast.AST):
         self.bindings: dict[str, str] = {}
         self.assigned: set[str] = set()
-        nodes = [
-            n for n in _astutil.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
-        ]
+        nodes = [n for n in _astutil.nodes(tree, ast.Import, ast.ImportFrom)]
         nodes += [n for n in getattr(tree, "body", []) if isinstance(n, ast.Assign)]
         for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
             self._bind(node)

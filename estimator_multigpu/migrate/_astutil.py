@@ -30,6 +30,34 @@ def walk(node: ast.AST) -> Iterable[ast.AST]:
 _BELOW = "_emg_nodes_below"
 
 
+def nodes(tree: ast.AST, *types: type) -> list[ast.AST]:
+    """The nodes of `walk(tree)` of any of `types`, in walk order.
+
+    Most rules look at one or two kinds of node (calls, imports, functions)
+    in the whole module, and a filter over every node is most of such a look.
+    The first call sorts the tree's nodes by their class, once per tree (kept
+    on it, as `walk` keeps its nodes); later calls are a lookup. A class with
+    subclasses (`ast.expr`, `ast.stmt`) is filtered for, by `isinstance`,
+    once per tree and tuple of classes. Do not modify the result.
+    """
+    index = tree.__dict__.get(_INDEX)
+    if index is None:
+        index = {}
+        for node in walk(tree):
+            index.setdefault(type(node), []).append(node)
+        setattr(tree, _INDEX, index)
+    if len(types) == 1 and not types[0].__subclasses__():
+        return index.get(types[0], [])
+    found = index.get(types)
+    if found is None:
+        found = [n for n in walk(tree) if isinstance(n, types)]
+        index[types] = found
+    return found
+
+
+_INDEX = "_emg_nodes_by_class"
+
+
 def walk_scope(nodes: list[ast.AST]) -> Iterator[ast.AST]:
     """Yields every node under `nodes`, not entering nested defs or classes
     (depth first, the last of `nodes` first), each node's part found once."""
@@ -56,15 +84,36 @@ def _in_scope(node: ast.AST) -> Iterable[ast.AST]:
 _SCOPE_BELOW = "_emg_scope_nodes_below"
 
 
+@functools.lru_cache(maxsize=2)
+def parse(source: str) -> ast.Module:
+    """`ast.parse(source)`, parsed once for the same text running twice.
+
+    The ports each parse the rewritten text, and most leave it as it is, so
+    the next port (and the final check that the rewrite parses) gets the
+    same text. A tree is never changed in place (rewrites are text edits).
+    """
+    return ast.parse(source)
+
+
 def reads(node: ast.AST) -> Counter:
-    """Counts the names `node` reads (an augmented assignment reads its target)."""
-    found = Counter()
-    for n in walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-            found[n.id] += 1
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            found[n.target.id] += 1
-    return found
+    """Counts the names `node` reads (an augmented assignment reads its target).
+
+    Counted once per node (kept on it, as `walk` keeps its nodes); each call
+    returns a new Counter.
+    """
+    found = node.__dict__.get(_READS)
+    if found is None:
+        found = Counter()
+        for n in walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                found[n.id] += 1
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                found[n.target.id] += 1
+        setattr(node, _READS, found)
+    return Counter(found)
+
+
+_READS = "_emg_reads"
 
 
 @functools.lru_cache(maxsize=2)
@@ -78,27 +127,60 @@ def module_reads(tree: ast.Module) -> Counter:
 
 
 def writes(node: ast.AST) -> set[str]:
-    """Returns the names `node` binds."""
-    found = set()
-    for n in walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
-            found.add(n.id)
-        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            found.add(n.name)
-        elif isinstance(n, ast.arg):
-            found.add(n.arg)
-        elif isinstance(n, ast.alias):
-            found.add((n.asname or n.name).split(".")[0])
+    """Returns the names `node` binds (found once per node; a new set each call)."""
+    found = node.__dict__.get(_WRITES)
+    if found is None:
+        found = set()
+        for n in walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
+                found.add(n.id)
+            elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found.add(n.name)
+            elif isinstance(n, ast.arg):
+                found.add(n.arg)
+            elif isinstance(n, ast.alias):
+                found.add((n.asname or n.name).split(".")[0])
+        found = frozenset(found)
+        setattr(node, _WRITES, found)
+    return set(found)
+
+
+_WRITES = "_emg_writes"
+
+
+def blocks(scope: ast.AST) -> list[list[ast.stmt]]:
+    """Each statement list in `scope` (not inside nested defs), found once per
+    scope (kept on it, as `walk` keeps its nodes). Do not modify the result."""
+    found = scope.__dict__.get(_BLOCKS)
+    if found is None:
+        found = []
+        for node in walk_scope([scope]):
+            if type(node) not in _WITH_BLOCKS:
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                value = getattr(node, field, None)
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    found.append(value)
+        setattr(scope, _BLOCKS, found)
     return found
 
 
-def blocks(scope: ast.AST) -> Iterator[list[ast.stmt]]:
-    """Yields each statement list in `scope` (not inside nested defs)."""
-    for node in walk_scope([scope]):
-        for field in ("body", "orelse", "finalbody"):
-            value = getattr(node, field, None)
-            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                yield value
+_BLOCKS = "_emg_blocks"
+
+
+def _classes(base: type) -> Iterator[type]:
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _classes(cls)
+
+
+# The node classes with a `body`, `orelse` or `finalbody` field (statement
+# lists, or an expression's parts, which `blocks` leaves out).
+_WITH_BLOCKS = frozenset(
+    cls
+    for cls in _classes(ast.AST)
+    if {"body", "orelse", "finalbody"} & set(getattr(cls, "_fields", ()))
+)
 
 
 def scopes(tree: ast.Module) -> Iterator[ast.AST]:

@@ -7,6 +7,7 @@ import dataclasses
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _astutil,
     _rules,
     _v1_names,
     _v1_signatures,
@@ -222,7 +223,7 @@ def port(source: str) -> tuple[str, str | None]:
       (new source, None), or (source unchanged, the reason) when the switch
       is not safe.
     """
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     table = _aliases.AliasTable(tree)
     uses, v2_uses = find(tree, table)
     why = blocker(tree, table, uses, v2_uses)
@@ -244,7 +245,7 @@ def rename(source: str) -> str:
     The per-use port, for code that TensorFlow's tf_upgrade_v2 already renamed
     (it leaves some names, and graph mode, to the user).
     """
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     finder = _Finder(_aliases.AliasTable(tree), lambda api, node: False, _is_layers)
     finder.visit(tree)
     off = Offsets(source)
@@ -268,7 +269,7 @@ def graph_mode(source: str) -> str:
     tf_upgrade_v2 renames names to `tf.compat.v1.*` but leaves eager mode on,
     where placeholders and sessions fail.
     """
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     stmt = tf_import(tree)
     if stmt is None or _DISABLE in source:
         return source

@@ -220,7 +220,7 @@ def _learn_rule(api: str, call: ast.Call, off: Source) -> Rule | None:
 
 
 def _calls(tree: ast.AST):
-    return [n for n in _astutil.walk(tree) if isinstance(n, ast.Call)]
+    return [n for n in _astutil.nodes(tree, ast.Call)]
 
 
 def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):

@@ -144,8 +144,8 @@ def _mapped(stmt: ast.AST) -> bool:
 def _reads(tree: ast.Module, names: set[str]) -> list[ast.Name]:
     return [
         n
-        for n in _astutil.walk(tree)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names
+        for n in _astutil.nodes(tree, ast.Name)
+        if isinstance(n.ctx, ast.Load) and n.id in names
     ]
 
 
@@ -200,9 +200,7 @@ def _reads_of(m: Module, reads: list[ast.Name]) -> list[Finding]:
 def _lacks(stmt, reads: list[ast.Name], placed: EditSet, m: Module) -> bool:
     """True when a read left is of a name tf_slim's module lacks."""
     bound = _bound(stmt)
-    parents = {
-        id(n.value): n for n in _astutil.walk(m.tree) if isinstance(n, ast.Attribute)
-    }
+    parents = {id(n.value): n for n in _astutil.nodes(m.tree, ast.Attribute)}
     for name in reads:
         attr = parents.get(id(name))
         missing = MISSING.get(bound[name.id], ())

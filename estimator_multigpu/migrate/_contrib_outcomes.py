@@ -152,7 +152,7 @@ _LAST: list = []  # [(tree, parents, calls)] of the last tree seen
 def _maps(tree: ast.AST) -> tuple[dict, dict]:
     """(parents, calls by id of their func) of `tree`, built once per tree."""
     if not _LAST or _LAST[0][0] is not tree:
-        calls = {id(c.func): c for c in _astutil.walk(tree) if isinstance(c, ast.Call)}
+        calls = {id(c.func): c for c in _astutil.nodes(tree, ast.Call)}
         _LAST[:] = [(tree, _exact_calls.parents_of(tree), calls)]
     return _LAST[0][1], _LAST[0][2]
 

@@ -27,8 +27,8 @@ def exported(tree: ast.Module) -> set[str]:
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             out |= {
                 e.value
-                for e in _astutil.walk(stmt.value)
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                for e in _astutil.nodes(stmt.value, ast.Constant)
+                if isinstance(e.value, str)
             }
     return out
 

@@ -64,9 +64,8 @@ def _reads(m: Module) -> list[ast.Attribute]:
     own = _own_attributes(m.tree)
     return [
         node
-        for node in _astutil.walk(m.tree)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Load)
+        for node in _astutil.nodes(m.tree, ast.Attribute)
+        if isinstance(node.ctx, ast.Load)
         and node.attr in PROPERTIES
         and node.attr not in own
         and not m.table.resolve(node.value)  # a module's name, not a dataset

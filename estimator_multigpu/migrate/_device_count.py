@@ -88,16 +88,14 @@ def _guard_counts(module: ast.Module, holders: set):
 
 def _local_names(function: ast.AST) -> set[str]:
     """The parameters and assigned names of `function`."""
-    names = {a.arg for a in _astutil.walk(function.args) if isinstance(a, ast.arg)}
+    names = {a.arg for a in _astutil.nodes(function.args, ast.arg)}
     return names | {
-        n.id
-        for n in _astutil.walk(function)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for n in _astutil.nodes(function, ast.Name) if isinstance(n.ctx, ast.Store)
     }
 
 
 def _visible(count: ast.AST, names: set[str]) -> bool:
-    used = {n.id for n in _astutil.walk(count) if isinstance(n, ast.Name)}
+    used = {n.id for n in _astutil.nodes(count, ast.Name)}
     calls = any(isinstance(n, ast.Call) for n in _astutil.walk(count))
     return used <= names and not calls
 

@@ -139,7 +139,7 @@ def _rename(m: Module, f, calls) -> list[Edit] | None:
 
 def renames(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The table's one-to-one renames (`Rule.rename`)."""
-    calls = {id(n.func): n for n in _astutil.walk(m.tree) if isinstance(n, ast.Call)}
+    calls = {id(n.func): n for n in _astutil.nodes(m.tree, ast.Call)}
     out, placed = list(m.edits), EditSet(m.edits)
     for f in m.findings:
         if not f.rule.rename or f.fixed:

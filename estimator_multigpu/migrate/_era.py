@@ -157,7 +157,7 @@ def _is_v2_summary_call(call: ast.Call) -> bool:
 def find(tree: ast.Module, table: _aliases.AliasTable):
     """Yields (node, api, text, rule) for bare summaries, TF 1.x-signature
     name_scopes and GPU probes."""
-    calls = {id(n.func): n for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
+    calls = {id(n.func): n for n in _astutil.nodes(tree, ast.Call)}
     for node in _astutil.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
@@ -189,7 +189,7 @@ def _uses_threads(table: _aliases.AliasTable) -> bool:
 
 
 def _called(tree) -> set[int]:
-    return {id(n.func) for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
+    return {id(n.func) for n in _astutil.nodes(tree, ast.Call)}
 
 
 def _via_compat(table, node) -> bool:

@@ -77,7 +77,7 @@ def find(tree: ast.AST, table: _aliases.AliasTable):
 
     `covered` holds the ids of nodes whose generic findings this one replaces.
     """
-    for call in (n for n in _astutil.walk(tree) if isinstance(n, ast.Call)):
+    for call in (n for n in _astutil.nodes(tree, ast.Call)):
         api = table.resolve_tf(call.func)
         shape = _call_shape(call, api, table)
         if shape is not None:
@@ -235,8 +235,8 @@ def _assigned_once(stmt: ast.AST, name: str, parents) -> tuple[ast.AST, int] | N
         return None
     writes = [
         n
-        for n in _astutil.walk(scope)
-        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in _astutil.nodes(scope, ast.Name)
+        if n.id == name and not isinstance(n.ctx, ast.Load)
     ]
     return (scope, _astutil.reads(scope)[name]) if len(writes) == 1 else None
 
@@ -290,7 +290,7 @@ _LAST: list = []  # [(tree, parents, calls)] of the last tree seen
 def _maps(tree: ast.AST) -> tuple[dict, dict]:
     """(parents, calls by id of their func) of `tree`, built once per tree."""
     if not _LAST or _LAST[0][0] is not tree:
-        calls = {id(c.func): c for c in _astutil.walk(tree) if isinstance(c, ast.Call)}
+        calls = {id(c.func): c for c in _astutil.nodes(tree, ast.Call)}
         _LAST[:] = [(tree, parents_of(tree), calls)]
     return _LAST[0][1], _LAST[0][2]
 

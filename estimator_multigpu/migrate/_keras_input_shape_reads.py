@@ -168,6 +168,24 @@ class _Models:
         self.functions = set(seeds.functions)
         self.nodes = list(_astutil.walk(tree))
         self.defs = _defs(self.nodes)
+        # What each pass of the fixpoint looks at, found once: every binding,
+        # the calls of the module's own functions, what each function returns.
+        self.bindings = [b for node in self.nodes for b in _bindings(node)]
+        self.calls = [
+            n
+            for n in _astutil.nodes(tree, ast.Call)
+            if self.defs.get(local_callee(n.func) or "") is not None
+        ]
+        self.returns = [
+            (n.name, _returned(n))
+            for n in _astutil.nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef)
+        ]
+        self.returns += [
+            (_dotted(target), [n.value.body])
+            for n in _astutil.nodes(tree, ast.Assign)
+            if isinstance(n.value, ast.Lambda)
+            for target in n.targets
+        ]
         while self._grow():
             pass
 
@@ -208,17 +226,13 @@ class _Models:
     def _grow(self) -> bool:
         """One pass of the fixpoint; True if anything was added."""
         size = len(self.names) + len(self.functions)
-        for node in self.nodes:
-            for target, value in _bindings(node):
-                if self.holds(value):
-                    self._bind(target)
-            if isinstance(node, ast.Call):
-                self._into_params(node)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._returns(node.name, _returned(node))
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
-                for target in node.targets:
-                    self._returns(_dotted(target), [node.value.body])
+        for target, value in self.bindings:
+            if self.holds(value):
+                self._bind(target)
+        for call in self.calls:
+            self._into_params(call)
+        for name, returned in self.returns:
+            self._returns(name, returned)
         return len(self.names) + len(self.functions) > size
 
     def _bind(self, target: ast.AST) -> None:
@@ -255,8 +269,8 @@ class _Models:
 
 
 def _returned(fn: ast.AST) -> list:
-    kinds = ast.Return | ast.Yield | ast.YieldFrom
-    return [n.value for n in _astutil.walk(fn) if isinstance(n, kinds)]
+    kinds = (ast.Return, ast.Yield, ast.YieldFrom)
+    return [n.value for n in _astutil.nodes(fn, *kinds)]
 
 
 def _defs(nodes: list) -> dict:

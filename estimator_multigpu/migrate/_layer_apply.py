@@ -127,8 +127,7 @@ class _Bindings:
             returns = [
                 r.value
                 for f in self.functions[name]
-                for r in _astutil.walk(f)
-                if isinstance(r, ast.Return)
+                for r in _astutil.nodes(f, ast.Return)
             ]
             return bool(returns) and all(
                 r is not None and self.value(r, depth + 1) for r in returns

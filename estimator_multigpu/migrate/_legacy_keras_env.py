@@ -103,7 +103,7 @@ def tf_keras_installed() -> bool:
 
 def setting(source: str) -> str:
     """`source` with the setting before its TensorFlow import, where needed."""
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     if not uses_legacy_keras(tree) or _names_variable(tree):
         return source
     at = _place(tree.body)

@@ -157,8 +157,7 @@ def _shard_keywords(tree, count: str) -> list[ast.keyword]:
     """The `num_shards=<count>` keywords of the input_fn calls."""
     return [
         k
-        for node in _astutil.walk(tree)
-        if isinstance(node, ast.Call)
+        for node in _astutil.nodes(tree, ast.Call)
         for k in node.keywords
         if k.arg == "num_shards" and ast.unparse(k.value) == count
     ]

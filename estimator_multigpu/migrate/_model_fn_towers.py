@@ -57,9 +57,8 @@ def _at_estimator(count: str, func: ast.FunctionDef) -> str:
         return f"{head}devices=emg.devices.resolve(num_gpus={count}))"
     values = [
         ast.unparse(n.value)
-        for n in _astutil.walk(func)
-        if isinstance(n, ast.Assign)
-        and [ast.unparse(t) for t in n.targets] == [local[0]]
+        for n in _astutil.nodes(func, ast.Assign)
+        if [ast.unparse(t) for t in n.targets] == [local[0]]
     ]
     held = f" (here {values[0]})" if len(values) == 1 else ""
     return (
@@ -74,10 +73,8 @@ def _indexed(loop: ast.For, var: str) -> list[str]:
     return sorted(
         {
             ast.unparse(n)
-            for n in _astutil.walk(loop)
-            if isinstance(n, ast.Subscript)
-            and isinstance(n.slice, ast.Name)
-            and n.slice.id == var
+            for n in _astutil.nodes(loop, ast.Subscript)
+            if isinstance(n.slice, ast.Name) and n.slice.id == var
         }
     )
 

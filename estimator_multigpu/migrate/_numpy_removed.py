@@ -200,10 +200,8 @@ class _Scan:
         """(the import, the name) for each removed name imported from numpy."""
         return [
             (node, alias.name)
-            for node in _astutil.walk(self.m.tree)
-            if isinstance(node, ast.ImportFrom)
-            and node.module == "numpy"
-            and node.level == 0
+            for node in _astutil.nodes(self.m.tree, ast.ImportFrom)
+            if node.module == "numpy" and node.level == 0
             for alias in node.names
             if alias.name in NAMES
         ]

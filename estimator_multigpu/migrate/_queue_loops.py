@@ -100,12 +100,11 @@ def _is_runner_loop(node: ast.AST, table: _aliases.AliasTable) -> bool:
     ):
         return False
     name = node.target.id
-    uses = [n for n in _astutil.walk(node) if isinstance(n, ast.Name) and n.id == name]
+    uses = [n for n in _astutil.nodes(node, ast.Name) if n.id == name]
     methods = [
         n
-        for n in _astutil.walk(node)
-        if isinstance(n, ast.Attribute)
-        and isinstance(n.value, ast.Name)
+        for n in _astutil.nodes(node, ast.Attribute)
+        if isinstance(n.value, ast.Name)
         and n.value.id == name
         and n.attr == "create_threads"
     ]

@@ -173,8 +173,8 @@ def _check_enqueued(call: ast.Call, tainted: set[str]) -> None:
     stateful = [
         n
         for a in call.args
-        for n in _astutil.walk(a)
-        if isinstance(n, ast.Call) and _astutil.call_target(n) in _STATEFUL
+        for n in _astutil.nodes(a, ast.Call)
+        if _astutil.call_target(n) in _STATEFUL
     ]
     if reads & tainted or stateful:
         raise NotAChain(

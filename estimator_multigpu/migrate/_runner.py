@@ -12,6 +12,7 @@ import sys
 import tokenize
 
 from estimator_multigpu.migrate import (
+    _astutil,
     _compat_v1,
     _engine,
     _files,
@@ -262,7 +263,7 @@ def _fix(result: FileResult, tree: ast.Module, ctx: _engine.ProgramContext):
         fixed = _fixer.fix(text, tree, result.findings, ctx)
         per_use = result.base is not None
         fixed.source = _passes.fix(fixed.source, result.findings, fixed.notes, per_use)
-        ast.parse(fixed.source)
+        _astutil.parse(fixed.source)
     except Exception as e:  # one odd file must not stop a whole scan
         for f in result.findings:
             f.fixed = False

@@ -187,7 +187,7 @@ def blocker(source: str) -> str | None:
     Uses of what tf_slim lacks do not block it: they fail only when called
     (each is reported), while the contrib import fails the whole module.
     """
-    if _binding(ast.parse(source)) is None:
+    if _binding(_astutil.parse(source)) is None:
         return "no single `import tensorflow.contrib.slim as slim` to replace"
     return None
 
@@ -237,7 +237,7 @@ def port(source: str) -> tuple[str, str | None]:
     why = blocker(source)
     if why:
         return source, why
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     stmt, name = _binding(tree)
     off = Offsets(source)
     if _uses(tree, name, _DATA + RESTORED):
@@ -267,7 +267,7 @@ def fixed_by_port(finding, source: str) -> bool:
     name = lacking(finding.api)
     if name not in RESTORED:
         return False
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     return bool(restored(tree, _aliases.AliasTable(tree)))
 
 

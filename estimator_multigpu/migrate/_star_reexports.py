@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _star_roots
+from estimator_multigpu.migrate import _astutil, _star_roots
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -64,7 +64,7 @@ def port(source: str, findings: list) -> str:
     todo = [f for f in findings if f.rule.rule_id == RULE_ID and f.api == API]
     if not todo:
         return source
-    tree = ast.parse(source)
+    tree = _astutil.parse(source)
     stars = _star_roots.local_star_imports(tree)
     off = Offsets(source)
     names = sorted(_star_roots.uses(tree))

@@ -104,7 +104,7 @@ def _rule(old: str, fixable: bool):
 
 
 def _calls(tree: ast.Module) -> dict[int, ast.Call]:
-    return {id(n.func): n for n in _astutil.walk(tree) if isinstance(n, ast.Call)}
+    return {id(n.func): n for n in _astutil.nodes(tree, ast.Call)}
 
 
 def _fits(call: ast.Call | None, renamed: Renamed) -> bool:

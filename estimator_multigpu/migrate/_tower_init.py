@@ -23,11 +23,8 @@ def _calls(tree: ast.AST, table: _aliases.AliasTable, names) -> list[ast.Call]:
     """The argument-free calls in `tree` of the TensorFlow functions `names`."""
     return [
         node
-        for node in _astutil.walk(tree)
-        if isinstance(node, ast.Call)
-        and not node.args
-        and not node.keywords
-        and table.resolve_tf(node.func) in names
+        for node in _astutil.nodes(tree, ast.Call)
+        if not node.args and not node.keywords and table.resolve_tf(node.func) in names
     ]
 
 

@@ -34,7 +34,7 @@ def _mentions_tower(calls: list[ast.Call]) -> bool:
 
 
 def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in _astutil.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in _astutil.nodes(node, ast.Name)}
 
 
 def tainted_names(loop: ast.For) -> set[str]:

@@ -299,8 +299,7 @@ def _model_fn_edits(tree, table, off: Offsets, findings, out: list, emg: str, ta
         return out
     if _overlaps(plan.edits, out):
         return out
-    func = [n for n in _astutil.walk(tree) if isinstance(n, ast.FunctionDef)
-            and any(c is plan.loop for c in _astutil.walk(n))][-1]  # fmt: skip
+    func = [n for n in _astutil.nodes(tree, ast.FunctionDef) if any(c is plan.loop for c in _astutil.walk(n))][-1]  # fmt: skip
     inside = {id(n) for n in _astutil.walk(func)}
     why = _device_hoist.late(plan.edits)
     for f in findings:

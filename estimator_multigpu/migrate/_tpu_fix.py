@@ -68,7 +68,7 @@ def _defines_num_gpus(tree: ast.Module) -> bool:
 
 
 def _run_config_calls(m) -> list[ast.Call]:
-    calls = [n for n in _astutil.walk(m.tree) if isinstance(n, ast.Call)]
+    calls = [n for n in _astutil.nodes(m.tree, ast.Call)]
     return [c for c in calls if m.table.resolve_tf(c.func) in _RUN_CONFIGS]
 
 

@@ -84,8 +84,8 @@ def _attrs_read(tree: ast.AST, dotted: str) -> set[str]:
     """The attributes read from the name (or dotted chain) `dotted`."""
     return {
         n.attr
-        for n in _astutil.walk(tree)
-        if isinstance(n, ast.Attribute) and _dotted(n.value) == dotted
+        for n in _astutil.nodes(tree, ast.Attribute)
+        if _dotted(n.value) == dotted
     }
 
 
@@ -132,10 +132,8 @@ def _chains(tree: ast.AST, path: str) -> list[ast.Attribute]:
     """The outermost `a.b.c` chains spelling exactly `path`."""
     return [
         n
-        for n in _astutil.walk(tree)
-        if isinstance(n, ast.Attribute)
-        and isinstance(n.ctx, ast.Load)
-        and _dotted(n) == path
+        for n in _astutil.nodes(tree, ast.Attribute)
+        if isinstance(n.ctx, ast.Load) and _dotted(n) == path
     ]
 
 
@@ -156,9 +154,7 @@ def _plain_import(alias, stmt, tree, off) -> tuple[list[Edit], str | None]:
     heads = {id(c) for chain in chains for c in _astutil.walk(chain)}
     root = alias.name.split(".")[0]
     others = [
-        n
-        for n in _astutil.walk(tree)
-        if isinstance(n, ast.Name) and n.id == root and id(n) not in heads
+        n for n in _astutil.nodes(tree, ast.Name) if n.id == root and id(n) not in heads
     ]
     if others and not _root_still_bound(tree, stmt, root):
         return [], f"`{root}` is read elsewhere; write the import by hand"

@@ -106,10 +106,7 @@ def _taint(seed: set[str], stmts) -> set[str]:
     """Names bound, directly or through others, to `seed` within `stmts`."""
     out, changed = set(seed), True
     binds = [
-        n
-        for s in stmts
-        for n in _astutil.walk(s)
-        if isinstance(n, ast.Assign | ast.AugAssign | ast.For)
+        n for s in stmts for n in _astutil.nodes(s, ast.Assign, ast.AugAssign, ast.For)
     ]
     while changed:
         changed = False
@@ -131,9 +128,8 @@ def _makes(between, name: str, table) -> list[ast.Call]:
     return [
         n.value
         for s in between
-        for n in _astutil.walk(s)
-        if isinstance(n, ast.Assign)
-        and _queue_raw.queue_kind(table, n.value)
+        for n in _astutil.nodes(s, ast.Assign)
+        if _queue_raw.queue_kind(table, n.value)
         and [getattr(t, "id", None) for t in n.targets] == [name]
     ]
 

@@ -114,8 +114,8 @@ def _outside(off, stmt, found, indent) -> str:
 def _mixed(stmt: ast.If, found) -> bool:
     kinds = {
         is_example(s, found.tainted)
-        for s in _astutil.walk(stmt)
-        if isinstance(s, ast.stmt) and not isinstance(s, ast.If)
+        for s in _astutil.nodes(stmt, ast.stmt)
+        if not isinstance(s, ast.If)
     }
     return len(kinds) == 2
 
