@@ -7,6 +7,15 @@ write its data, then run its commands on 1 and 2 devices. Each case's result
 goes to `<scratch>/<name>/result.json`; the table of all of them is printed
 and, with --write, written as a markdown page.
 
+A case's folder belongs to one run at a time: the run holds an exclusive lock
+(`fcntl.flock`) on `<scratch>/<name>.lock` from the export to the
+result.json, which is replaced in one step (a temporary file, then
+`os.replace`). A second run of the same case fails at once naming the lock
+file and its holder (pid, host, start time), or with --wait waits for it;
+different cases run side by side. A holder that dies, even by SIGKILL, lets
+go of the lock with its last file descriptor (the kernel drops it), so there
+is no stale lock to clean up; the commands a run starts do not inherit it.
+
 The mirrors are bare clones, one per repository, at
 `<mirrors>/<owner>+<name>/repo/.git` (or `<mirrors>/<owner>+<name>` itself);
 nothing is downloaded here.
@@ -18,11 +27,15 @@ Run: python -m benchmarks.real_code.run --mirrors /path/to/mirrors [--only a,b]
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
+import fcntl
 import json
 import os
 import pathlib
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +46,95 @@ from benchmarks.real_code import cases as cases_lib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MIGRATE = [sys.executable, "-m", "estimator_multigpu.migrate", "--format", "json"]
+
+
+class CaseLocked(RuntimeError):
+    """Another run holds the case's lock (and the run was told not to wait)."""
+
+
+def lock_path(scratch: pathlib.Path, name: str) -> pathlib.Path:
+    """The lock file that guards `<scratch>/<name>`: beside it, not in it."""
+    return scratch / f"{name}.lock"
+
+
+def _holder(path: pathlib.Path) -> str:
+    """Who holds the lock at `path`, as its holder wrote it."""
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        return (
+            f"pid {info['pid']} on {info['host']}, started {info['started']}: "
+            f"{info['command']}"
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        # Taken a moment ago and not yet written, or written by something else.
+        return "a holder that has not said who it is"
+
+
+@contextlib.contextmanager
+def case_lock(scratch: pathlib.Path, name: str, wait: bool = False):
+    """Holds the exclusive lock on case `name`'s folder under `scratch`.
+
+    Another run that holds it: CaseLocked naming the lock file and the holder,
+    or, with `wait`, a message on stderr and a wait until it is let go. The
+    lock file stays (removing it would let two runs lock two different files);
+    it says who holds it, or held it last.
+    """
+    scratch.mkdir(parents=True, exist_ok=True)
+    path = lock_path(scratch, name)
+    # os.open's descriptor is not inherited by the commands run below, so
+    # a training command left running by a killed run holds no lock.
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(path)
+            if not wait:
+                raise CaseLocked(
+                    f"{name}: {scratch / name} is in use by another run "
+                    f"({holder}); its lock is {path}. Wait for it (--wait) or "
+                    "use another --scratch."
+                ) from None
+            print(
+                f"{name}: waiting for {path}, held by {holder}",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                timespec="seconds"
+            ),
+            "command": " ".join(sys.argv),
+        }
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(info).encode() + b"\n", 0)
+        yield path
+    finally:
+        os.close(fd)  # lets go of the lock
+
+
+def write_json_atomic(path: pathlib.Path, value) -> None:
+    """`value` as JSON at `path`, replacing what was there in one step.
+
+    A run that fails or is killed while writing leaves the old file whole
+    (and a `.tmp` file at most, never a half-written `path`).
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        # mkstemp makes it 0600; a result is read by others, as before.
+        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(value, out, indent=2)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def git_dir(mirrors: pathlib.Path, repo: str) -> pathlib.Path:
@@ -195,9 +297,19 @@ def run_devices(
     return out
 
 
-def run_case(case, mirrors: pathlib.Path, scratch: pathlib.Path) -> dict:
-    """The whole of one case; its result (also written to result.json)."""
-    work = scratch / case.name
+def run_case(
+    case, mirrors: pathlib.Path, scratch: pathlib.Path, wait: bool = False
+) -> dict:
+    """The whole of one case, under its lock; its result (also in result.json).
+
+    Another run of the same case under `scratch`: CaseLocked, or with `wait`
+    a wait for it to finish (see case_lock).
+    """
+    with case_lock(scratch, case.name, wait=wait):
+        return _run_case(case, mirrors, scratch / case.name)
+
+
+def _run_case(case, mirrors: pathlib.Path, work: pathlib.Path) -> dict:
     tree, data = work / "tree", work / "data"
     export(case, mirrors, tree)
     before = migrate(tree, case.migrate_paths)
@@ -220,7 +332,7 @@ def run_case(case, mirrors: pathlib.Path, scratch: pathlib.Path) -> dict:
         "single_device_why": case.single_device_why,
         "runs": run_devices(case, tree, data, work),
     }
-    (work / "result.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    write_json_atomic(work / "result.json", result)
     return result
 
 
@@ -286,7 +398,18 @@ def load_results(scratch: pathlib.Path, names) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog=(
+            "Each case's folder <scratch>/<case> is locked (flock on "
+            "<scratch>/<case>.lock) for the whole of its run, so two runs that "
+            "share --scratch never work in the same folder: a case another run "
+            "holds is refused at once, naming the lock file and the holder's "
+            "pid, host and start time (--wait waits for it instead). The other "
+            "cases still run; the exit status is then 3 and --write writes "
+            "nothing. result.json is replaced in one step, never half-written."
+        ),
+    )
     parser.add_argument(
         "--mirrors",
         type=pathlib.Path,
@@ -311,6 +434,15 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--list", action="store_true", help="print the manifest and exit"
     )
+    parser.add_argument(
+        "--wait",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help=(
+            "when another run holds a case's lock, wait for it (--wait) or "
+            "refuse that case at once naming the holder (--no-wait, the default)"
+        ),
+    )
     args = parser.parse_args(argv)
     cases = cases_lib.all_cases()
     if args.only:
@@ -325,13 +457,25 @@ def main(argv=None) -> int:
                 f"{c.name}: {c.repo}@{c.commit} {list(c.paths) or '(all)'} - {c.what}"
             )
         return 0
+    locked = []
     if not args.report:
         for case in cases:
             print(f"== {case.name}", flush=True)
-            run_case(case, args.mirrors, args.scratch)
+            try:
+                run_case(case, args.mirrors, args.scratch, wait=args.wait)
+            except CaseLocked as error:
+                print(f"error: {error}", file=sys.stderr, flush=True)
+                locked.append(case.name)
     results = load_results(args.scratch, [c.name for c in cases])
     page = table(results)
     print(page)
+    if locked:
+        print(
+            f"error: not run, another run holds them: {', '.join(locked)}"
+            + (f"; {args.write} not written" if args.write else ""),
+            file=sys.stderr,
+        )
+        return 3
     if args.write:
         args.write.write_text(
             "# Real code bases through `emg-migrate --fix`\n\n"
