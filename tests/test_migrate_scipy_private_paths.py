@@ -187,6 +187,11 @@ def test_a_chain_through_a_name_bound_above_the_public_module(tmp_path):
             "scipy.ndimage.filters",
         ),
         ("from scipy.stats.stats import *\n", "scipy.stats.stats.*"),
+        ("from scipy import ndimage\nf = ndimage.filters\n", "scipy.ndimage.filters"),
+        (
+            "from scipy import ndimage\nk = ndimage.morphology._ni_support\n",
+            "scipy.ndimage.morphology._ni_support",
+        ),
         (
             "import scipy.sparse.linalg.eigen as eig\nv = eig.arpack.eigsh(a)\n",
             "scipy.sparse.linalg.eigen",

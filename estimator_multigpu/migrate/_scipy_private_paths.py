@@ -74,11 +74,12 @@ def _rule(path: str, name: str, why: str):
 
 @dataclasses.dataclass
 class _Use:
-    """A read of a private module: the node, its path, the name it reads
-    (None: the module used as a value), the text it becomes and why it
-    cannot be rewritten here ('' when it can)."""
+    """A read of a private module: the node to rewrite, the node naming the
+    module, its path, the name it reads (None: the module used as a value),
+    the text it becomes and why it cannot be rewritten here ('' when it can)."""
 
     node: ast.AST
+    base: ast.AST
     path: str
     name: str | None
     text: str = ""
@@ -88,10 +89,7 @@ class _Use:
     def via_alias(self) -> bool:
         """Whether it reads a name bound to the private module itself (its
         import's finding covers it)."""
-        return isinstance(self.node, ast.Name) or (
-            isinstance(self.node, ast.Attribute)
-            and isinstance(self.node.value, ast.Name)
-        )
+        return isinstance(self.base, ast.Name)
 
 
 class _Scan:
@@ -125,16 +123,16 @@ class _Scan:
             return None
         parent = self.parents.get(node)
         if not isinstance(parent, ast.Attribute) or parent.value is not node:
-            return _Use(node, path, None, why="the module itself read as a value")
+            return _Use(node, node, path, None, why="the module itself read as a value")
         if self.path(parent):  # the longer private path is the use
             return None
         if not shared(path, parent.attr):
-            return _Use(parent, path, parent.attr, why=_lacks(parent.attr))
+            return _Use(parent, node, path, parent.attr, why=_lacks(parent.attr))
         if isinstance(node, ast.Name):  # its import is bound to the public one
-            return _Use(parent, path, parent.attr)
+            return _Use(parent, node, path, parent.attr)
         text = self._spelled(node, path)
         why = "" if text else "read through a name bound to no module above it"
-        return _Use(parent, path, parent.attr, text, why)
+        return _Use(parent, node, path, parent.attr, text, why)
 
     def _spelled(self, node: ast.AST, path: str) -> str:
         """`<root>.<public path past it>.` for a chain read through a name
@@ -156,10 +154,7 @@ class _Scan:
         through = [
             u
             for u in self.uses
-            if isinstance(u.node, ast.Attribute)
-            and not u.why
-            and isinstance(u.node.value, ast.Name)
-            and u.node.value.id == name
+            if isinstance(u.base, ast.Name) and u.base.id == name and not u.why
         ]
         if len(through) != reads:
             return f"{name} is read other than by a name its public module has"
