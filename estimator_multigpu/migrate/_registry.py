@@ -18,6 +18,7 @@ from estimator_multigpu.migrate import (
     _python2_builtins,
     _python2_modules,
     _scipy_misc,
+    _scipy_private_paths,
     _star_reexports,
     _tf0_names,
     _tpu_fix,
@@ -93,6 +94,9 @@ REGISTRY = Registry(
         Rule("layer-apply", "passes", _layer_apply.find),
         # SciPy's removed scipy.misc image functions (imsave, imresize, ...).
         Rule("scipy-misc", "passes", _scipy_misc.find),
+        # SciPy's private module paths (scipy.sparse.linalg.eigen.arpack,
+        # scipy.ndimage.filters, ...), onto the public namespaces.
+        Rule("scipy-private-paths", "passes", _scipy_private_paths.find),
         # The stand-ins an earlier --fix wrote for names with no successor.
         Rule("contrib-gone-uses", "passes", _contrib_gone.find),
         # `--fix` (`fixer.fix`): the module rewritten whole first, when its
@@ -126,6 +130,7 @@ REGISTRY = Registry(
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
+        Rule("scipy-private-path-edits", "edits", _scipy_private_paths.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
         Rule("absl-logging-flag-edits", "edits", _absl_logging_flags.edits),
         Rule("layer-apply-edits", "edits", _layer_apply.edits),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pathlib
 import pickle
 
-from benchmarks.real_code._case import Case, Command, HandEdit
+from benchmarks.real_code._case import Case, Command
 
 _TRAIN, _ALL, _TEST = 20, 600, 100  # labelled, all training-side, test nodes
 _FEATURES, _CLASSES = 40, 3
@@ -92,16 +92,4 @@ CASE = Case(
         "train.py builds one model on one device and has no device flag or "
         "tower form: full-batch training on one graph"
     ),
-    hand_edits=[
-        HandEdit(
-            "gcn/utils.py",
-            "from scipy.sparse.linalg.eigen.arpack import eigsh",
-            "from scipy.sparse.linalg import eigsh",
-            why=(
-                "SciPy, not TensorFlow: the private scipy.sparse.linalg.eigen.arpack "
-                "path is gone from SciPy >= 1.8's layout; emg-migrate rewrites "
-                "TensorFlow APIs only"
-            ),
-        )
-    ],
 )
