@@ -76,9 +76,15 @@ class Module:
         """The module's import aliases (built once), with the free names that
         are TensorFlow through a star import (`_star_roots`) as compat.v1."""
         if self._table is None:
-            self._table = _aliases.AliasTable(self.tree)
-            for name in _star_roots.uses(self.tree):
-                self._table.bindings.setdefault(name, _star_roots.COMPAT)
+            # One per tree (kept on it): a scan and its rewrite make several
+            # Modules of the same tree. Rules read the table, never change it.
+            table = self.tree.__dict__.get(_TABLE)
+            if table is None:
+                table = _aliases.AliasTable(self.tree)
+                for name in _star_roots.uses(self.tree):
+                    table.bindings.setdefault(name, _star_roots.COMPAT)
+                setattr(self.tree, _TABLE, table)
+            self._table = table
         return self._table
 
     @property
@@ -88,6 +94,8 @@ class Module:
             self._off = Offsets(self.source)
         return self._off
 
+
+_TABLE = "_emg_alias_table"
 
 Find = Callable[[Module, ProgramContext], list]
 Stage = Callable[[Module, ProgramContext], str | None]
