@@ -19,7 +19,10 @@ TensorFlow's own tf_upgrade_v2 (`ast_edits.ASTCodeUpgrader` with
 `TFAPIChangeSpec`: read, parse, upgrade, write), --repeats times each, the
 two interleaved. It prints the median seconds per 1,000 lines of each, ours
 over tf_upgrade_v2's, and the ratio of the largest size to the smallest (near
-1 when a tool scales linearly).
+1 when a tool scales linearly). Beside them it times Python's own
+`ast.parse` of the same file, the floor of any tool that reads a tree: its
+ratio shows how much of a larger file's cost per line is the interpreter's
+(memory that no longer fits the caches), not the tool's algorithm.
 
 emg-migrate is pure `ast`; tf_upgrade_v2 imports TensorFlow (once, before
 the timing; `--baseline=none` leaves it out).
@@ -60,6 +63,17 @@ def _time_process(path: str) -> float:
     return elapsed
 
 
+def _time_parse(path: str) -> float:
+    """Python's `ast.parse` of the file alone (read untimed)."""
+    import ast  # noqa: PLC0415
+
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    start = time.process_time()
+    ast.parse(source)
+    return time.process_time() - start
+
+
 def _upgrader():
     """tf_upgrade_v2's upgrade of one file (TensorFlow imported here, untimed)."""
     from tensorflow.tools.compatibility import ast_edits, tf_upgrade_v2
@@ -75,43 +89,51 @@ def _upgrader():
     return run
 
 
-def _per_1k(folder: str, size: int, baseline) -> tuple[int, float, float | None]:
-    """(lines, median CPU s per 1,000 lines of ours, of the baseline or None)."""
+def _per_1k(folder: str, size: int, baseline) -> tuple[int, float, float | None, float]:
+    """(lines, median CPU s per 1,000 lines of ours, of the baseline or None,
+    of `ast.parse` alone)."""
     source = legacy_blocks.legacy_source(size)
     path = os.path.join(folder, f"legacy_{size}.py")
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
     lines = source.count("\n")
-    ours, theirs = [], []
-    for _ in range(_REPEATS.value):  # interleaved: the same load on both
+    ours, theirs, parses = [], [], []
+    for _ in range(_REPEATS.value):  # interleaved: the same load on all
         ours.append(_time_process(path))
         if baseline is not None:
             theirs.append(baseline(path))
+        parses.append(_time_parse(path))
     per_1k = 1000 / lines
     base = statistics.median(theirs) * per_1k if theirs else None
-    return lines, statistics.median(ours) * per_1k, base
+    return (
+        lines,
+        statistics.median(ours) * per_1k,
+        base,
+        statistics.median(parses) * per_1k,
+    )
 
 
 def main(argv: list[str]) -> None:
     del argv
     sizes = [int(s) for s in _SIZES.value]
     baseline = _upgrader() if _BASELINE.value == "tf_upgrade_v2" else None
-    ours, theirs = [], []
+    ours, theirs, parses = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for size in sizes:
-            lines, mine, base = _per_1k(folder, size, baseline)
+            lines, mine, base, parse = _per_1k(folder, size, baseline)
             ours.append(mine)
             theirs.append(base)
+            parses.append(parse)
             line = f"{lines:>7,} lines: emg-migrate {mine:.3f} s per 1k lines"
             if base is not None:
                 line += f", tf_upgrade_v2 {base:.3f} (ours / theirs {mine / base:.2f})"
-            print(line, flush=True)
+            print(line + f", ast.parse alone {parse:.4f}", flush=True)
     ratio = (
         f"ratio {sizes[-1]:,}/{sizes[0]:,} lines: emg-migrate {ours[-1] / ours[0]:.2f}"
     )
     if baseline is not None:
         ratio += f", tf_upgrade_v2 {theirs[-1] / theirs[0]:.2f}"
-    print(ratio)
+    print(ratio + f", ast.parse alone {parses[-1] / parses[0]:.2f}")
 
 
 if __name__ == "__main__":

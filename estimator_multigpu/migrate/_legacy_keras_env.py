@@ -44,17 +44,15 @@ INSTALL_NOTE = (
 def uses_legacy_keras(tree: ast.Module) -> bool:
     """True when the module reads a name of tf.layers or tf.nn.rnn_cell."""
     table = _aliases.AliasTable(tree)
-    for node in _astutil.walk(tree):
-        if isinstance(node, ast.Attribute | ast.Name):
-            api = table.resolve_tf(node)
-            if api and api.startswith(_LEGACY_PREFIXES):
-                return True
-    return False
-
-
-def _names_variable(tree: ast.Module) -> bool:
     return any(
-        isinstance(n, ast.Constant) and n.value == VARIABLE for n in _astutil.walk(tree)
+        (table.resolve_tf(node) or "").startswith(_LEGACY_PREFIXES)
+        for node in _astutil.nodes(tree, ast.Attribute, ast.Name)
+    )
+
+
+def _names_variable(source: str, tree: ast.Module) -> bool:
+    return VARIABLE in source and any(
+        n.value == VARIABLE for n in _astutil.nodes(tree, ast.Constant)
     )
 
 
@@ -103,8 +101,10 @@ def tf_keras_installed() -> bool:
 
 def setting(source: str) -> str:
     """`source` with the setting before its TensorFlow import, where needed."""
+    if not any(word in source for word in ("layers", "rnn_cell")):
+        return source  # no spelling of a tf.layers or rnn_cell name
     tree = _astutil.parse(source)
-    if not uses_legacy_keras(tree) or _names_variable(tree):
+    if not uses_legacy_keras(tree) or _names_variable(source, tree):
         return source
     at = _place(tree.body)
     text = SETTING if _imports_os(tree.body[:at]) else "import os\n\n" + SETTING
