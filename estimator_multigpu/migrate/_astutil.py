@@ -153,16 +153,35 @@ def blocks(scope: ast.AST) -> list[list[ast.stmt]]:
     scope (kept on it, as `walk` keeps its nodes). Do not modify the result."""
     found = scope.__dict__.get(_BLOCKS)
     if found is None:
-        found = []
-        for node in walk_scope([scope]):
-            if type(node) not in _WITH_BLOCKS:
-                continue
+        found = _blocks(scope)
+        setattr(scope, _BLOCKS, found)
+    return found
+
+
+def _blocks(scope: ast.AST) -> list[list[ast.stmt]]:
+    """`blocks`, in `walk_scope`'s order, through statements only: no
+    expression holds a statement, so none is entered."""
+    found, stack = [], [scope]
+    while stack:
+        node = stack.pop()
+        if type(node) in _WITH_BLOCKS:
             for field in ("body", "orelse", "finalbody"):
                 value = getattr(node, field, None)
                 if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                     found.append(value)
-        setattr(scope, _BLOCKS, found)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(
+                    c
+                    for c in value
+                    if isinstance(c, _HOLDS) and not isinstance(c, SCOPES)
+                )
     return found
+
+
+# What can hold a statement list: statements, except clauses, match cases.
+_HOLDS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 _BLOCKS = "_emg_blocks"
