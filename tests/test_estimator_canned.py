@@ -134,6 +134,55 @@ def test_v2_shared_embeddings_are_read_and_left_untrained(tmp_path):
     assert len(predictions) == 12
 
 
+class _VariableKinds(tf.compat.v1.train.SessionRunHook):
+    """Whether each trainable variable of the graph is a resource variable
+    (a reference variable's dtype is a reference one, `float32_ref`)."""
+
+    def begin(self):
+        self.resource = {
+            v.op.name: v.dtype == v.dtype.base_dtype
+            for v in tf.compat.v1.trainable_variables()
+        }
+
+
+@pytest.fixture
+def reference_variables():
+    """`get_variable` makes reference variables, as under disable_v2_behavior()."""
+    enabled = tf.compat.v1.resource_variables_enabled()
+    tf.compat.v1.disable_resource_variables()
+    yield
+    if enabled:
+        tf.compat.v1.enable_resource_variables()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "BaselineClassifier_v2_binary",
+        "LinearClassifier_v2_binary",
+        "DNNClassifier_v2_binary",
+        "DNNClassifier_v2_multiclass_shared",
+        "DNNLinearCombinedClassifier_v2_binary",
+        "DNNLinearCombinedClassifier_v1_binary",
+    ],
+)
+def test_model_variables_are_of_tf_estimators_kind_without_resource_variables(
+    case, reference_variables, tmp_path
+):
+    """Where `get_variable` makes reference variables (disable_v2_behavior()),
+    tf.estimator's v2 models still made resource ones (Keras layers,
+    `tf.Variable`, `use_resource=True`), which their Keras optimizers need for
+    slots; the v1 models made reference ones, and so did the creator of a
+    tf.feature_column.shared_embeddings table (which is not trained)."""
+    estimator = make_estimator(case, "emg", str(tmp_path))
+    kinds = _VariableKinds()
+    estimator.train(input_fn(CASES[case].kind, repeat=True), hooks=[kinds], steps=1)
+    table = "c_h_shared_embedding"
+    v2 = CASES[case].form == "v2"
+    assert (table in kinds.resource) == case.endswith("_shared")
+    assert kinds.resource == {name: v2 and name != table for name in kinds.resource}
+
+
 def test_v2_shared_embeddings_combine_as_embedding_lookups():
     """The dense value of each shared column is its ids' mean embedding (a
     value out of the vocabulary gives zeros), as embedding_lookup_sparse."""

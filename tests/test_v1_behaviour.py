@@ -69,13 +69,7 @@ MODULES = {
     "test_tutorials_mnist.py": None,  # migrated scripts call the drop-ins in v1 mode.
     # Canned estimators and heads (reference variables, v1 lookup tables); the
     # 1 == 2 devices steps take a minute per case and run once, in v2 mode.
-    # Left out until fixed: tf.feature_column.shared_embeddings (the v2 API)
-    # under disable_v2_behavior() fails at the Adagrad accumulator's
-    # initializer ("dtype float32_ref for Tensor with dtype float32").
-    "test_estimator_canned.py": (
-        "not two_devices_take_the_one_device_first_step"
-        " and not v2_shared_embeddings_are_read_and_left_untrained"
-    ),
+    "test_estimator_canned.py": "not two_devices_take_the_one_device_first_step",
     "test_estimator_heads.py": None,
 }
 # Reruns kept in the default run: the core split, a few seconds past the start.

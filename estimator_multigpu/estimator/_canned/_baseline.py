@@ -49,9 +49,9 @@ def _batch_size(features, weight_column):
     )
 
 
-def baseline_logits(features, units: int, weight_column):
+def baseline_logits(features, units: int, weight_column, v1: bool):
     """`baseline/bias` `[units]` tiled to `[batch_size, units]`."""
-    with tf.compat.v1.variable_scope("baseline"):
+    with _canned.model_scope("baseline", v1):
         bias = tf.compat.v1.get_variable(
             "bias", [units], initializer=tf.compat.v1.zeros_initializer()
         )
@@ -64,7 +64,7 @@ def _estimator(self, head, optimizer, v1: bool, args: dict) -> None:
 
     def logits_fn(features, mode, config):
         del mode, config
-        return baseline_logits(features, head.logits_dimension, weight_column)
+        return baseline_logits(features, head.logits_dimension, weight_column, v1)
 
     def train_fn(config):
         del config

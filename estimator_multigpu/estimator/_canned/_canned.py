@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import tensorflow as tf
+
 from estimator_multigpu.estimator._canned import _head_base, _heads
 from estimator_multigpu.estimator._estimator import Estimator
 from estimator_multigpu.estimator._spec import ModeKeys
@@ -29,6 +31,20 @@ def check_features(features) -> None:
             "features should be a dictionary of `Tensor`s. Given type: "
             f"{type(features)} (return a dict from the input_fn)."
         )
+
+
+def model_scope(name: str, v1: bool, **kwargs):
+    """The variable scope `name` of a canned model's own variables.
+
+    tf.estimator's v2 models made resource variables (Keras layers,
+    `tf.Variable`, `use_resource=True`) even where `get_variable` makes
+    reference ones (under `disable_v2_behavior()`), and their Keras
+    optimizers create no slot for a reference variable; its v1 models took
+    `get_variable`'s default. `kwargs`: `variable_scope`'s (`partitioner`).
+    """
+    return tf.compat.v1.variable_scope(
+        name, use_resource=None if v1 else True, **kwargs
+    )
 
 
 def classifier_head(n_classes, weight_column, label_vocabulary, loss_reduction, v1):

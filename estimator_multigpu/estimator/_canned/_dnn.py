@@ -17,7 +17,8 @@ Ported from tensorflow_estimator's `canned/dnn.py` (TF 2.15), with the
 variables created by `tf.compat.v1.get_variable` under tf.estimator's scopes
 (`dnn/input_from_feature_columns/input_layer/...`, `dnn/hiddenlayer_<i>/`,
 `dnn/logits/`), so checkpoints move both ways. The v1 forms partition as
-tf.estimator v1 did (one part without ps tasks), which names their slots.
+tf.estimator v1 did (one part without ps tasks), which names their slots;
+the v2 forms' variables are resource ones, as Keras layers' were.
 """
 
 from __future__ import annotations
@@ -115,11 +116,12 @@ def dnn_logits(features, mode, config, *, spec, units: int, v1: bool):
       config: the RunConfig (its ps tasks partition v1 variables).
       spec: a `DNNSpec`.
       units: the head's logits dimension.
-      v1: tf.estimator v1's partitioning.
+      v1: tf.estimator v1's partitioning (and variable kind, see
+        `_canned.model_scope`).
     """
     training = mode == ModeKeys.TRAIN
     root_scope = tf.compat.v1.get_variable_scope()
-    with tf.compat.v1.variable_scope("dnn", partitioner=_partitioner(config, v1)):
+    with _canned.model_scope("dnn", v1, partitioner=_partitioner(config, v1)):
         with tf.compat.v1.variable_scope(
             "input_from_feature_columns",
             partitioner=spec.input_layer_partitioner

@@ -61,7 +61,7 @@ def linear_logits(
         partitioner = tf.compat.v1.min_max_variable_partitioner(
             max_partitions=num_ps, min_slice_size=64 << 20
         )
-    with tf.compat.v1.variable_scope("linear", partitioner=partitioner):
+    with _canned.model_scope("linear", v1, partitioner=partitioner):
         logits = tf.compat.v1.feature_column.linear_model(
             features, columns, units=units, sparse_combiner=sparse_combiner
         )
