@@ -277,8 +277,9 @@ def _from_edit(m: Module, stmt: ast.ImportFrom, fixed: set[int]) -> Edit | None:
         if match is None:
             return None
         return Edit(start + match.start(1), start + match.end(1), public(stmt.module))
-    if not _alone(m, stmt):
-        return None
+    start, end = m.off.span(stmt)
+    if not _alone(m, stmt) or "#" in m.off.source[start:end]:
+        return None  # written again whole, it would lose a comment inside it
     indent = m.off.lines[stmt.lineno - 1][: stmt.col_offset]
     text = (m.off.newline + indent).join(_from_lines(stmt, fixed))
     return m.off.replace(stmt, text)
