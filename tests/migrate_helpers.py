@@ -2,6 +2,7 @@
 and the one way to run the CLI and (rewritten) scripts in a subprocess."""
 
 import ast
+import dataclasses
 import json
 import os
 import pathlib
@@ -9,6 +10,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 
 from estimator_multigpu.migrate import _runner
 
@@ -166,6 +168,82 @@ def rewrite(name: str, work: pathlib.Path) -> str:
     path = work / name
     path.write_text(result.rewritten)
     return str(path)
+
+
+def fix_source(work: pathlib.Path, source: str, name: str = "a.py"):
+    """The runner's result (findings, `--fix` text) for `source` written as `work/name`."""
+    path = work / name
+    path.write_text(source)
+    return _runner.process(str(path))
+
+
+def assert_guide_anchor(anchor: str) -> None:
+    """migration_guide.md has the section `<a id="ANCHOR">` a finding links to."""
+    guide = (ROOT / "migration_guide.md").read_text()
+    assert f'<a id="{anchor}"></a>' in guide
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleCorpus:
+    """A rule and its corpus script: the checks each rule's tests make alike.
+
+    Attributes:
+      rule_id: the rule's findings' id.
+      script: its corpus script (tiny data, prints what it computed).
+      anchor: the migration_guide.md section its findings link to.
+      marks: how the script marks its findings (`ported_findings`: `# port:`,
+        `expected_findings`: `# expect:`).
+    """
+
+    rule_id: str
+    script: pathlib.Path
+    anchor: str
+    marks: Callable[[pathlib.Path], list] = ported_findings
+
+    def ours(self, result) -> list:
+        """The findings of the rule in a runner's `result`."""
+        return [f for f in result.findings if f.rule.rule_id == self.rule_id]
+
+    def assert_guide_anchor(self) -> None:
+        assert_guide_anchor(self.anchor)
+
+    def assert_marked_findings(self) -> list:
+        """The script reports exactly the (line, rule) pairs its comments
+        mark, and marks some; its findings."""
+        found = _runner.process(str(self.script)).findings
+        marked = self.marks(self.script)
+        assert marked
+        assert sorted((f.line, f.rule.rule_id) for f in found) == marked
+        return found
+
+    def assert_second_fix_changes_nothing(self, work: pathlib.Path) -> str:
+        """`--fix` run again on the script's `--fix` text finds nothing of
+        the rule and changes nothing; the first `--fix` text."""
+        once = fix_source(work, self.script.read_text()).rewritten
+        assert once is not None, f"--fix changed nothing in {self.script.name}"
+        again = fix_source(work, once)
+        assert not self.ours(again)
+        assert again.rewritten in (None, once)
+        return once
+
+    def run_fixed(self, work: pathlib.Path, *args, **kwargs) -> str:
+        """Runs the script's `--fix` text (written under `work`) with ARGS;
+        its stdout, the test failing where it exits non-zero (see
+        `run_script` for the keywords)."""
+        proc = run_script(rewrite(self.script.name, work), *args, **kwargs)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout
+
+    def assert_fails_unfixed(self, work, fixed: str, left: str, error: str) -> None:
+        """The script's `--fix` text with `fixed` put back as `left` (the use
+        the rule rewrites) fails with `error` in stderr: once the rest is
+        fixed, the script reaches that line."""
+        path = pathlib.Path(rewrite(self.script.name, work))
+        text = path.read_text()
+        assert fixed in text
+        path.write_text(text.replace(fixed, left))
+        proc = run_script(path)
+        assert proc.returncode != 0 and error in proc.stderr, proc.stderr[-2000:]
 
 
 def run_pairs(names, work: pathlib.Path, mode: str = "v2", timeout=600) -> dict:
