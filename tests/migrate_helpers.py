@@ -7,12 +7,14 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
 
 from estimator_multigpu.migrate import _runner
+from estimator_multigpu.migrate.__main__ import main
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))
@@ -177,6 +179,57 @@ def fix_source(work: pathlib.Path, source: str, name: str = "a.py"):
     return _runner.process(str(path))
 
 
+def run_fixed(
+    name: str, work: pathlib.Path, *args, all_fixed: bool = False, **kwargs
+) -> str:
+    """Runs the `--fix` text of corpus script `name` (written under `work`)
+    with ARGS; its stdout, the test failing where it exits non-zero, or with
+    `all_fixed` where `--fix` leaves a finding (see `run_script` for the
+    keywords)."""
+    if all_fixed:
+        result = _runner.process(str(CORPUS / name))
+        assert result.findings and all(f.fixed for f in result.findings), result.notes
+    proc = run_script(rewrite(name, work), *args, **kwargs)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def assert_fix_is_final(name: str, work: pathlib.Path) -> None:
+    """`--fix` run on corpus script `name`'s `--fix` text finds nothing at
+    all and changes nothing."""
+    again = _runner.process(rewrite(name, work))
+    assert again.rewritten is None and not again.findings
+
+
+def copy_program(program: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
+    """A copy of the corpus folder `program` at work/program."""
+    shutil.copytree(program, work / "program")
+    return work / "program"
+
+
+def fix_folder(folder: pathlib.Path) -> dict[str, str]:
+    """`emg-migrate FOLDER --fix --no-backup` (in this process); the texts of
+    the folder's .py files after it, by file name."""
+    main([str(folder), "--fix", "--no-backup"])
+    return {p.name: p.read_text() for p in folder.glob("*.py")}
+
+
+def fixed_program(program: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
+    """A copy of the corpus folder `program` at work/program, `--fix`ed."""
+    folder = copy_program(program, work)
+    fix_folder(folder)
+    return folder
+
+
+def assert_program_fix_is_final(program: pathlib.Path, work: pathlib.Path) -> dict:
+    """`--fix` run twice on a copy of the corpus folder `program` changes no
+    file the second time; the texts after the first, by file name."""
+    folder = copy_program(program, work)
+    first = fix_folder(folder)
+    assert fix_folder(folder) == first
+    return first
+
+
 def assert_guide_anchor(anchor: str) -> None:
     """migration_guide.md has the section `<a id="ANCHOR">` a finding links to."""
     guide = (ROOT / "migration_guide.md").read_text()
@@ -227,12 +280,8 @@ class RuleCorpus:
         return once
 
     def run_fixed(self, work: pathlib.Path, *args, **kwargs) -> str:
-        """Runs the script's `--fix` text (written under `work`) with ARGS;
-        its stdout, the test failing where it exits non-zero (see
-        `run_script` for the keywords)."""
-        proc = run_script(rewrite(self.script.name, work), *args, **kwargs)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        return proc.stdout
+        """`run_fixed` of the script."""
+        return run_fixed(self.script.name, work, *args, **kwargs)
 
     def assert_fails_unfixed(self, work, fixed: str, left: str, error: str) -> None:
         """The script's `--fix` text with `fixed` put back as `left` (the use
