@@ -11,9 +11,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable
 
-from estimator_multigpu.migrate import _runner
+from estimator_multigpu.migrate import _fixer, _runner, _scanner
 from estimator_multigpu.migrate.__main__ import main
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
@@ -40,6 +41,15 @@ def ported_findings(path: pathlib.Path) -> list[tuple[int, str]]:
         if match:
             out.extend((number, rule.strip()) for rule in match.group(1).split(","))
     return sorted(out)
+
+
+def fix_snippet(source: str, path: str = "snippet.py"):
+    """The queue fixer run on `source` (dedented) as file `path`:
+    (its result, the scanned findings)."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = _scanner.scan_rules(tree, source, path)
+    return _fixer.fix(source, tree, findings), findings
 
 
 def parse_ok(source: str) -> bool:
