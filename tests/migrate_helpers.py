@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable
 
-from estimator_multigpu.migrate import _fixer, _runner, _scanner
+from estimator_multigpu.migrate import _fixer, _passes, _runner, _scanner
 from estimator_multigpu.migrate.__main__ import main
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
@@ -50,6 +50,16 @@ def fix_snippet(source: str, path: str = "snippet.py"):
     tree = ast.parse(source)
     findings = _scanner.scan_rules(tree, source, path)
     return _fixer.fix(source, tree, findings), findings
+
+
+def fix_with_passes(source: str) -> tuple[str, list]:
+    """The rule passes, then the queue fixer, on `source` (dedented): (the
+    fixed text, the findings)."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    findings = _passes.scan(tree, source, "snippet.py", found)
+    return _fixer.fix(source, tree, findings).source, findings
 
 
 def parse_ok(source: str) -> bool:
@@ -198,7 +208,8 @@ def run_fixed(
     keywords)."""
     if all_fixed:
         result = _runner.process(str(CORPUS / name))
-        assert result.findings and all(f.fixed for f in result.findings), result.notes
+        left = [f.api for f in result.findings if not f.fixed]
+        assert result.findings and not left, (left, result.notes)
     proc = run_script(rewrite(name, work), *args, **kwargs)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
