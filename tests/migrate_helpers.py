@@ -2,15 +2,20 @@
 and the one way to run the CLI and (rewritten) scripts in a subprocess."""
 
 import ast
+import dataclasses
 import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
+from collections.abc import Callable
 
-from estimator_multigpu.migrate import _runner
+from estimator_multigpu.migrate import _fixer, _passes, _runner, _scanner
+from estimator_multigpu.migrate.__main__ import main
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))
@@ -36,6 +41,25 @@ def ported_findings(path: pathlib.Path) -> list[tuple[int, str]]:
         if match:
             out.extend((number, rule.strip()) for rule in match.group(1).split(","))
     return sorted(out)
+
+
+def fix_snippet(source: str, path: str = "snippet.py"):
+    """The queue fixer run on `source` (dedented) as file `path`:
+    (its result, the scanned findings)."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    findings = _scanner.scan_rules(tree, source, path)
+    return _fixer.fix(source, tree, findings), findings
+
+
+def fix_with_passes(source: str) -> tuple[str, list]:
+    """The rule passes, then the queue fixer, on `source` (dedented): (the
+    fixed text, the findings)."""
+    source = textwrap.dedent(source)
+    tree = ast.parse(source)
+    found = _scanner.scan_rules(tree, source, "snippet.py")
+    findings = _passes.scan(tree, source, "snippet.py", found)
+    return _fixer.fix(source, tree, findings).source, findings
 
 
 def parse_ok(source: str) -> bool:
@@ -166,6 +190,130 @@ def rewrite(name: str, work: pathlib.Path) -> str:
     path = work / name
     path.write_text(result.rewritten)
     return str(path)
+
+
+def fix_source(work: pathlib.Path, source: str, name: str = "a.py"):
+    """The runner's result (findings, `--fix` text) for `source` written as `work/name`."""
+    path = work / name
+    path.write_text(source)
+    return _runner.process(str(path))
+
+
+def run_fixed(
+    name: str, work: pathlib.Path, *args, all_fixed: bool = False, **kwargs
+) -> str:
+    """Runs the `--fix` text of corpus script `name` (written under `work`)
+    with ARGS; its stdout, the test failing where it exits non-zero, or with
+    `all_fixed` where `--fix` leaves a finding (see `run_script` for the
+    keywords)."""
+    if all_fixed:
+        result = _runner.process(str(CORPUS / name))
+        left = [f.api for f in result.findings if not f.fixed]
+        assert result.findings and not left, (left, result.notes)
+    proc = run_script(rewrite(name, work), *args, **kwargs)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def assert_fix_is_final(name: str, work: pathlib.Path) -> None:
+    """`--fix` run on corpus script `name`'s `--fix` text finds nothing at
+    all and changes nothing."""
+    again = _runner.process(rewrite(name, work))
+    assert again.rewritten is None and not again.findings
+
+
+def copy_program(program: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
+    """A copy of the corpus folder `program` at work/program."""
+    shutil.copytree(program, work / "program")
+    return work / "program"
+
+
+def fix_folder(folder: pathlib.Path) -> dict[str, str]:
+    """`emg-migrate FOLDER --fix --no-backup` (in this process); the texts of
+    the folder's .py files after it, by file name."""
+    main([str(folder), "--fix", "--no-backup"])
+    return {p.name: p.read_text() for p in folder.glob("*.py")}
+
+
+def fixed_program(program: pathlib.Path, work: pathlib.Path) -> pathlib.Path:
+    """A copy of the corpus folder `program` at work/program, `--fix`ed."""
+    folder = copy_program(program, work)
+    fix_folder(folder)
+    return folder
+
+
+def assert_program_fix_is_final(program: pathlib.Path, work: pathlib.Path) -> dict:
+    """`--fix` run twice on a copy of the corpus folder `program` changes no
+    file the second time; the texts after the first, by file name."""
+    folder = copy_program(program, work)
+    first = fix_folder(folder)
+    assert fix_folder(folder) == first
+    return first
+
+
+def assert_guide_anchor(anchor: str) -> None:
+    """migration_guide.md has the section `<a id="ANCHOR">` a finding links to."""
+    guide = (ROOT / "migration_guide.md").read_text()
+    assert f'<a id="{anchor}"></a>' in guide
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleCorpus:
+    """A rule and its corpus script: the checks each rule's tests make alike.
+
+    Attributes:
+      rule_id: the rule's findings' id.
+      script: its corpus script (tiny data, prints what it computed).
+      anchor: the migration_guide.md section its findings link to.
+      marks: how the script marks its findings (`ported_findings`: `# port:`,
+        `expected_findings`: `# expect:`).
+    """
+
+    rule_id: str
+    script: pathlib.Path
+    anchor: str
+    marks: Callable[[pathlib.Path], list] = ported_findings
+
+    def ours(self, result) -> list:
+        """The findings of the rule in a runner's `result`."""
+        return [f for f in result.findings if f.rule.rule_id == self.rule_id]
+
+    def assert_guide_anchor(self) -> None:
+        assert_guide_anchor(self.anchor)
+
+    def assert_marked_findings(self) -> list:
+        """The script reports exactly the (line, rule) pairs its comments
+        mark, and marks some; its findings."""
+        found = _runner.process(str(self.script)).findings
+        marked = self.marks(self.script)
+        assert marked
+        assert sorted((f.line, f.rule.rule_id) for f in found) == marked
+        return found
+
+    def assert_second_fix_changes_nothing(self, work: pathlib.Path) -> str:
+        """`--fix` run again on the script's `--fix` text finds nothing of
+        the rule and changes nothing; the first `--fix` text."""
+        once = fix_source(work, self.script.read_text()).rewritten
+        assert once is not None, f"--fix changed nothing in {self.script.name}"
+        again = fix_source(work, once)
+        assert not self.ours(again)
+        assert again.rewritten in (None, once)
+        return once
+
+    def run_fixed(self, work: pathlib.Path, *args, **kwargs) -> str:
+        """`run_fixed` of the script."""
+        return run_fixed(self.script.name, work, *args, **kwargs)
+
+    def assert_fails_unfixed(self, work, fixed: str, left: str, error: str) -> None:
+        """The script's `--fix` text with `fixed` put back as `left` (the use
+        the rule rewrites) fails with `error` in stderr: once the rest is
+        fixed, the script reaches that line."""
+        path = pathlib.Path(rewrite(self.script.name, work))
+        text = path.read_text()
+        assert fixed in text
+        path.write_text(text.replace(fixed, left))
+        proc = run_script(path)
+        assert proc.returncode != 0 and error in proc.stderr, proc.stderr[-2000:]
 
 
 def run_pairs(names, work: pathlib.Path, mode: str = "v2", timeout=600) -> dict:

@@ -6,14 +6,12 @@ TensorFlow imports absl.logging since TF 1.14, which defines `--log_dir`,
 deletes absl.logging's flag right before the program defines its own.
 """
 
-import shutil
 import sys
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import CORPUS, assert_program_fix_is_final, fixed_program, run
 
 from estimator_multigpu.migrate import _absl_logging_flags, _runner
-from estimator_multigpu.migrate.__main__ import main
 
 PROGRAM = CORPUS / "log_dir_flag_program"
 
@@ -138,20 +136,13 @@ def test_the_finding_says_why(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    program = tmp_path / "program"
-    shutil.copytree(PROGRAM, program)
-    main([str(program), "--fix", "--no-backup"])
-    first = {p.name: p.read_text() for p in program.glob("*.py")}
+    first = assert_program_fix_is_final(PROGRAM, tmp_path)
     assert 'delattr(flags.FLAGS, "log_dir")' in first["config.py"]
-    main([str(program), "--fix", "--no-backup"])
-    assert {p.name: p.read_text() for p in program.glob("*.py")} == first
 
 
 @pytest.mark.slow
 def test_the_fixed_program_reads_its_own_log_dir(tmp_path):
-    program = tmp_path / "program"
-    shutil.copytree(PROGRAM, program)
-    main([str(program), "--fix", "--no-backup"])
+    program = fixed_program(PROGRAM, tmp_path)
     logs = tmp_path / "logs"
     proc = run(
         [sys.executable, program / "train.py", f"--log_dir={logs}", "--logtostderr"],

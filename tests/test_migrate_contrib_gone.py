@@ -8,7 +8,7 @@ import copy
 import pickle
 
 import pytest
-from migrate_helpers import CORPUS, rewrite, run_scripts
+from migrate_helpers import CORPUS, fix_source, rewrite, run_scripts
 
 import estimator_multigpu as emg
 from estimator_multigpu import gone
@@ -20,9 +20,7 @@ MAIN = "def main():\n    return {cell}(4)\n\n\ndef nas():\n    return {gone}(4)\
 
 
 def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text("import tensorflow as tf\n" + source)
-    return _runner.process(str(path))
+    return fix_source(tmp_path, "import tensorflow as tf\n" + source)
 
 
 def _imports(source: str) -> list[str]:

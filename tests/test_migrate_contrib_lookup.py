@@ -3,20 +3,12 @@ emg.inputs.lookup, and contrib names written by module path onto their
 emg drop-ins (`hparam.HParams` after `from tensorflow.contrib.training.python.
 training import hparam`)."""
 
-import ast
-import sys
-import textwrap
-
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import fix_with_passes, run_fixed
 
 import estimator_multigpu as emg
 from estimator_multigpu.migrate import (
     _contrib_surface,
-    _fixer,
-    _passes,
-    _runner,
-    _scanner,
 )
 
 EMG_ROWS = [
@@ -26,14 +18,6 @@ EMG_ROWS = [
     if _contrib_surface.fixable(f"tf.contrib.{m}.{n}")
     and _contrib_surface.row(f"tf.contrib.{m}.{n}").outcome == "emg"
 ]
-
-
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    found = _scanner.scan_rules(tree, source, "snippet.py")
-    findings = _passes.scan(tree, source, "snippet.py", found)
-    return _fixer.fix(source, tree, findings).source, findings
 
 
 def test_every_fixable_emg_row_names_a_drop_in_that_exists():
@@ -46,7 +30,7 @@ def test_every_fixable_emg_row_names_a_drop_in_that_exists():
 
 
 def test_lookup_builders_become_the_drop_ins():
-    new, findings = fix(
+    new, findings = fix_with_passes(
         """\
         import tensorflow as tf
 
@@ -71,7 +55,7 @@ def test_lookup_builders_become_the_drop_ins():
 
 
 def test_a_module_path_import_of_lookup_is_rewritten_and_dropped():
-    new, findings = fix(
+    new, findings = fix_with_passes(
         """\
         import tensorflow as tf
         from tensorflow.contrib.lookup import lookup_ops
@@ -88,7 +72,7 @@ def test_a_module_path_import_of_lookup_is_rewritten_and_dropped():
 
 
 def test_hparams_by_its_module_path_becomes_the_drop_in():
-    new, findings = fix(
+    new, findings = fix_with_passes(
         """\
         import tensorflow as tf
         from tensorflow.contrib.training.python.training import hparam
@@ -103,7 +87,7 @@ def test_hparams_by_its_module_path_becomes_the_drop_in():
 
 
 def test_an_emg_successor_uses_the_name_the_module_binds():
-    new, _ = fix(
+    new, _ = fix_with_passes(
         """\
         import tensorflow as tf
         import estimator_multigpu as multi
@@ -119,16 +103,10 @@ def test_an_emg_successor_uses_the_name_the_module_binds():
 @pytest.mark.slow
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
     """tf.contrib.lookup's builders and contrib HParams by module path, fixed, run."""
-    path = tmp_path / "contrib_lookup_tables.py"
-    path.write_text((CORPUS / "contrib_lookup_tables.py").read_text())
-    result = _runner.process(str(path))
-    assert all(f.fixed for f in result.findings), [
-        f.api for f in result.findings if not f.fixed
-    ]
-    path.write_text(result.rewritten)
-    proc = run([sys.executable, str(path), str(tmp_path)], timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.splitlines() == [
+    out = run_fixed(
+        "contrib_lookup_tables.py", tmp_path, str(tmp_path), all_fixed=True, timeout=240
+    )
+    assert out.splitlines() == [
         "words [0, 2, 3]",
         "tags [1, 0, 2]",
         "names [b'York', b'UNK']",

@@ -10,23 +10,15 @@ import importlib
 import re
 
 import pytest
-from migrate_helpers import CORPUS, ported_findings, run_script
+from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
-from estimator_multigpu.migrate import _aliases, _contrib_module_paths, _runner
+from estimator_multigpu.migrate import _aliases, _contrib_module_paths
 from estimator_multigpu.migrate import _contrib_surface as surface
 
 RULE = _contrib_module_paths.RULE_ID
 SCRIPT = CORPUS / "contrib_module_paths.py"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+CHECKS = RuleCorpus(RULE, SCRIPT, _contrib_module_paths.ANCHOR)
+_ours = CHECKS.ours
 
 
 @pytest.mark.parametrize("contrib, slim", sorted(_contrib_module_paths.MODULES.items()))
@@ -48,7 +40,7 @@ def test_every_tf_slim_module_of_the_table_holds_contrib_s_public_names(contrib,
     ids=["read", "imported"],
 )
 def test_a_name_tf_slim_s_copy_lacks_keeps_the_import(tmp_path, source):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert "from tf_slim" not in (result.rewritten or "")
     assert not all(f.fixed for f in result.findings)
 
@@ -87,7 +79,7 @@ def test_a_name_tf_slim_s_copy_lacks_keeps_the_import(tmp_path, source):
 def test_the_import_moves_to_tf_slim_and_the_reads_stay(
     tmp_path, source, expected, use
 ):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert result.rewritten.startswith(expected)
     assert use in result.rewritten and "contrib" not in result.rewritten
     assert _ours(result) and all(f.fixed for f in _ours(result))
@@ -101,14 +93,14 @@ def test_an_import_whose_reads_other_rules_rewrote_is_dropped(tmp_path):
         "from tensorflow.contrib.framework.python.ops import variables\n"
         "v = variables.model_variable('w', [1])\n"
     )
-    text = _fixed(tmp_path, source).rewritten
+    text = fix_source(tmp_path, source).rewritten
     assert "tf_slim.model_variable('w', [1])" in text
     assert "import variables" not in text and "contrib" not in text
 
 
 def test_an_unused_import_is_left_to_the_unused_import_rule(tmp_path):
     source = "from tensorflow.contrib.layers.python.layers import utils\nx = 1\n"
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert not _ours(result)
     assert "import utils" not in result.rewritten
 
@@ -124,35 +116,27 @@ def test_an_unused_import_is_left_to_the_unused_import_rule(tmp_path):
     ids=["whole_path", "not_all_in_tf_slim"],
 )
 def test_an_import_tf_slim_cannot_take_whole_is_reported(tmp_path, source):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     [finding] = _ours(result)
     assert not finding.fixed and not finding.rule.fixable
     assert "from tf_slim" not in (result.rewritten or "")
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == ported_findings(SCRIPT)
+    found = CHECKS.assert_marked_findings()
     assert all(f.fixed for f in found)
 
 
 def test_the_guide_has_the_section_the_finding_links_to():
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_contrib_module_paths.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
+    CHECKS.assert_second_fix_changes_nothing(tmp_path)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_runs_on_tf_slim(tmp_path):
-    fixed = tmp_path / SCRIPT.name
-    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
-    result = run_script(fixed)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert re.search(r"^step 2 loss [\d.]+$", result.stdout, re.M)
-    assert "ends ['scaled', 'scaled_1']" in result.stdout
+    out = CHECKS.run_fixed(tmp_path)
+    assert re.search(r"^step 2 loss [\d.]+$", out, re.M)
+    assert "ends ['scaled', 'scaled_1']" in out

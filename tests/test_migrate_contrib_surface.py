@@ -11,7 +11,7 @@ import importlib
 import sys
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import run, run_fixed
 
 from estimator_multigpu.migrate import (
     _contrib_names,
@@ -334,16 +334,8 @@ def test_an_unknown_name_of_a_known_module_names_the_module():
 @pytest.mark.slow
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
     """Every contrib spelling and the private import of the script, fixed, run."""
-    path = tmp_path / "contrib_surface_names.py"
-    path.write_text((CORPUS / "contrib_surface_names.py").read_text())
-    result = _runner.process(str(path))
-    assert all(f.fixed for f in result.findings), [
-        f.api for f in result.findings if not f.fixed
-    ]
-    path.write_text(result.rewritten)
-    proc = run([sys.executable, str(path)], timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.splitlines() == [
+    out = run_fixed("contrib_surface_names.py", tmp_path, all_fixed=True, timeout=240)
+    assert out.splitlines() == [
         "mixed [1, 1, 1]",
         "again [2, 2]",
         "rows [[1, 2], [3, 4]]",

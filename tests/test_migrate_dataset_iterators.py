@@ -9,14 +9,12 @@ a dataset made in another graph, which TF 1.x's methods copied.
 `make_initializable_iterator(ds, shared_name)` take either kind, from any graph.
 """
 
-import shutil
 import sys
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import CORPUS, assert_program_fix_is_final, fixed_program, run
 
 from estimator_multigpu.migrate import _runner
-from estimator_multigpu.migrate.__main__ import main
 
 PROGRAM = CORPUS / "dataset_program"
 ONE_SHOT = "emg.inputs.queues.make_one_shot_iterator"
@@ -134,21 +132,14 @@ def test_the_finding_says_why_the_method_goes(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    shutil.copytree(PROGRAM, tmp_path / "program")
-    program = tmp_path / "program"
-    main([str(program), "--fix", "--no-backup"])
-    first = {p.name: p.read_text() for p in program.glob("*.py")}
+    first = assert_program_fix_is_final(PROGRAM, tmp_path)
     assert f"{ONE_SHOT}(ds)" in first["linear_trainer.py"]
-    main([str(program), "--fix", "--no-backup"])
-    assert {p.name: p.read_text() for p in program.glob("*.py")} == first
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("num_gpus", ["1", "2"])
 def test_the_fixed_program_trains_and_evaluates(tmp_path, num_gpus):
-    shutil.copytree(PROGRAM, tmp_path / "program")
-    program = tmp_path / "program"
-    main([str(program), "--fix", "--no-backup"])
+    program = fixed_program(PROGRAM, tmp_path)
     proc = run(
         [sys.executable, program / "linear_trainer.py", "--model_dir", tmp_path / "m"],
         cwd=program,

@@ -7,14 +7,18 @@ compat.v1 port of the module that reads them is not enough.
 `tf.compat.v1.data.get_output_types(ds)` and its two siblings read either.
 """
 
-import shutil
 import sys
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import (
+    CORPUS,
+    assert_program_fix_is_final,
+    copy_program,
+    fix_folder,
+    run,
+)
 
 from estimator_multigpu.migrate import _runner
-from estimator_multigpu.migrate.__main__ import main
 
 PROGRAM = CORPUS / "reinitializable_program"
 DATA = "tf.compat.v1.data"
@@ -100,23 +104,17 @@ def test_the_finding_says_why_the_property_goes(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    program = tmp_path / "program"
-    shutil.copytree(PROGRAM, program)
-    main([str(program), "--fix", "--no-backup"])
-    first = {p.name: p.read_text() for p in program.glob("*.py")}
+    first = assert_program_fix_is_final(PROGRAM, tmp_path)
     assert f"{DATA}.get_output_types(train)" in first["trainer.py"]
     assert "import tensorflow as tf\n" in first["mnist_like.py"]
-    main([str(program), "--fix", "--no-backup"])
-    assert {p.name: p.read_text() for p in program.glob("*.py")} == first
 
 
 @pytest.mark.slow
 def test_the_fixed_program_trains_and_evaluates(tmp_path):
-    program = tmp_path / "program"
-    shutil.copytree(PROGRAM, program)
+    program = copy_program(PROGRAM, tmp_path)
     original = run([sys.executable, program / "trainer.py"], cwd=program)
     assert "AttributeError" in original.stderr
-    main([str(program), "--fix", "--no-backup"])
+    fix_folder(program)
     proc = run([sys.executable, program / "trainer.py"], cwd=program)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "epoch 2 loss " in proc.stdout

@@ -351,3 +351,23 @@ def test_finding_edits_places_each_unfixed_finding_of_the_rule_once():
     # Overlapping an earlier edit, or refused by `make`: left unfixed.
     assert [f.fixed for f in ours] == [True, False, True, False]
     assert not other.fixed and module.edits == [earlier]
+
+
+def test_place_adds_each_plan_that_overlaps_nothing_placed_and_marks_its_findings():
+    from types import SimpleNamespace
+
+    from estimator_multigpu.migrate._edits import Edit, place
+
+    earlier = Edit(10, 20, "x")
+    a, b, c, d = (SimpleNamespace(fixed=False) for _ in range(4))
+    plans = [
+        (Edit(0, 2, "y"), [a, b]),
+        (Edit(15, 25, "y"), [c]),  # overlaps the earlier edit: left
+        (Edit(1, 3, "y"), [d]),  # overlaps a plan placed before it: left
+        (Edit(30, 32, "y"), []),
+    ]
+    prior = [earlier]
+    out = place(prior, iter(plans))
+    assert out == [earlier, Edit(0, 2, "y"), Edit(30, 32, "y")]
+    assert [f.fixed for f in (a, b, c, d)] == [True, True, False, False]
+    assert prior == [earlier]

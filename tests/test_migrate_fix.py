@@ -2,23 +2,15 @@
 
 import ast
 import re
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, CORPUS_FILES, parse_ok
+from migrate_helpers import CORPUS, CORPUS_FILES, fix_snippet, parse_ok
 
 from estimator_multigpu.migrate import (
     _fixer,
     _passes,
     _scanner,
 )
-
-
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "snippet.py")
-    return _fixer.fix(source, tree, findings), findings
 
 
 def squash(text):
@@ -47,7 +39,7 @@ def inputs(files):
 
 
 def test_chain_becomes_a_mapped_function():
-    result, findings = fix(CHAIN)
+    result, findings = fix_snippet(CHAIN)
     new = result.source
     assert "def _example_fn(key, line):" in new
     assert "        number = tf.strings.to_number(line) * scale  # per-example" in new
@@ -63,7 +55,7 @@ def test_chain_becomes_a_mapped_function():
 
 
 def test_chain_keeps_unrelated_statements_outside_the_function():
-    new = fix(CHAIN)[0].source
+    new = fix_snippet(CHAIN)[0].source
     assert new.index("    scale = 2\n") < new.index("def _example_fn")
     assert "    # queue of file names\n" in new
 
@@ -72,7 +64,7 @@ def test_one_element_list_returns_the_bare_tensor():
     source = CHAIN.replace("[number, key]", "[number]").replace(
         "images, keys", "images"
     )
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert "        return number\n" in new
 
 
@@ -85,7 +77,7 @@ def test_one_element_list_returns_the_bare_tensor():
     ids=["dict", "tuple"],
 )
 def test_structures(tensors, returned):
-    new = fix(CHAIN.replace("[number, key]", tensors))[0].source
+    new = fix_snippet(CHAIN.replace("[number, key]", tensors))[0].source
     assert f"        return {returned}\n" in new
 
 
@@ -94,7 +86,7 @@ def test_named_list_becomes_a_tuple():
         "    images, keys = tf.train.batch([number, key], batch_size=2)",
         "    pair = [number, key]\n    images, keys = tf.train.batch(pair, batch_size=2)",
     )
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert "        return tuple(pair)\n" in new and parse_ok(new)
 
 
@@ -105,7 +97,7 @@ def test_slice_input_producer_chain():
     x = x * 2
     bx, by = tf.train.shuffle_batch([x, y], 4, 100, 10, seed=1)
     """
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert "def _example_fn(x, y):" in new
     assert (
         "examples = emg.inputs.queues.slice_input_producer([xs, ys], num_epochs=1)"
@@ -122,7 +114,7 @@ def test_dequeue_chain_and_maybe_batch_keep_input():
     i = tf.train.range_input_producer(10, shuffle=False).dequeue()
     b = tf.train.maybe_batch([i * i], keep_flag, 3)
     """
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert "def _example_fn(i):" in new
     assert (
         "examples = emg.inputs.queues.range_input_producer(10, shuffle=False).map("
@@ -142,7 +134,7 @@ def test_stores_into_what_the_per_example_code_made_move_with_it():
         "    columns[1] = tf.strings.length(columns[1])\n"
         "    number = columns[0] * scale\n",
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     new = result.source
     assert "def _example_fn(key, line):" in new, result.notes
     assert "        columns[1] = tf.strings.length(columns[1])\n" in new
@@ -225,7 +217,7 @@ def test_stores_into_what_the_per_example_code_made_move_with_it():
 )
 def test_chains_left_alone_with_a_reason(change, reason):
     source = CHAIN.replace(*change)
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source
     assert not any(f.fixed for f in findings)
     ((line, note),) = result.notes
@@ -247,7 +239,7 @@ def main(model_fn):
 
 
 def test_renames_and_dead_contrib_import():
-    result, findings = fix(ESTIMATOR)
+    result, findings = fix_snippet(ESTIMATOR)
     assert result.source == ESTIMATOR.replace(
         "from tensorflow.contrib.estimator import replicate_model_fn\n",
         "import estimator_multigpu as emg\n",
@@ -269,7 +261,7 @@ def test_renames_and_dead_contrib_import():
 )
 def test_package_is_imported_once_under_a_free_name(header, prefix):
     source = header + "import tensorflow as tf\nx = tf.estimator.RunConfig()\n"
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert f"x = {prefix}.estimator.RunConfig()" in new
     assert new.count("import estimator_multigpu") == 1
 
@@ -295,7 +287,7 @@ LOCAL_IMPORT = (
     ids=["after_docstring", "after_leading_comments", "replaces_dead_tf_import"],
 )
 def test_where_the_package_import_goes(header, expected):
-    new = fix(header + LOCAL_IMPORT)[0].source
+    new = fix_snippet(header + LOCAL_IMPORT)[0].source
     assert new == expected + LOCAL_IMPORT.replace("tf.estimator", "emg.estimator")
 
 
@@ -304,7 +296,7 @@ def test_contrib_module_import_removed_once_its_uses_are_rewritten():
         "from tensorflow.contrib import estimator as contrib_estimator\n"
         "x = contrib_estimator.replicate_model_fn(f)\n"
     )
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert new == "import estimator_multigpu as emg\nx = emg.replicate_model_fn(f)\n"
 
 
@@ -313,7 +305,7 @@ def test_only_the_rewritten_names_leave_a_legacy_import():
         "from tensorflow.contrib.estimator import replicate_model_fn, stop_if_no_decrease_hook\n"
         "a = replicate_model_fn(f)\nb = stop_if_no_decrease_hook\n"
     )
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     # stop_if_no_decrease_hook has no TF 2.16+ successor: a stand-in that
     # fails where reached takes its place (test_migrate_contrib_gone), so
     # nothing is left for the import
@@ -328,7 +320,7 @@ def test_only_the_rewritten_names_leave_a_legacy_import():
         "from tensorflow.contrib.layers import xavier_initializer\n"
         "a = replicate_model_fn(f)\nb = xavier_initializer(uniform=False)\n"
     )
-    assert fix(kept)[0].source == (
+    assert fix_snippet(kept)[0].source == (
         "from tensorflow.contrib.layers import xavier_initializer\n"
         "import estimator_multigpu as emg\n"
         "a = emg.replicate_model_fn(f)\nb = xavier_initializer(uniform=False)\n"
@@ -363,7 +355,7 @@ def test_only_the_rewritten_names_leave_a_legacy_import():
 )
 def test_replicate_model_fn_arguments(call, expected):
     source = f"import tensorflow as tf\nfrom tensorflow.contrib.estimator import replicate_model_fn\nx = {call}\n"
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert f"x = {expected}\n" in new and "tensorflow.contrib" not in new
 
 
@@ -371,13 +363,13 @@ def test_replicate_model_fn_with_an_unknown_reduction_is_left_alone():
     source = (
         "import tensorflow as tf\nx = tf.contrib.estimator.replicate_model_fn(f, red)\n"
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source and not findings[0].fixed
 
 
 def test_crlf_and_untouched_lines_are_kept_byte_for_byte():
     source = ESTIMATOR.replace("\n", "\r\n")
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert "\r\n# A comment that must survive.\r\n" in new
     assert "  # trailing comment\r\n" in new
     assert "\n" not in new.replace("\r\n", "")
@@ -402,8 +394,8 @@ def test_corpus_fix_parses_and_only_manual_findings_remain(name):
 
 @pytest.mark.parametrize("name", CORPUS_FILES)
 def test_corpus_fix_is_idempotent(name):
-    once = fix((CORPUS / name).read_text())[0].source
-    assert fix(once)[0].source == once
+    once = fix_snippet((CORPUS / name).read_text())[0].source
+    assert fix_snippet(once)[0].source == once
 
 
 HELPER = """\
@@ -425,7 +417,7 @@ def inputs(files):
 
 
 def test_reader_helper_returns_a_dataset_and_the_caller_maps_it():
-    result, findings = fix(HELPER)
+    result, findings = fix_snippet(HELPER)
     new = result.source
     assert (
         "    def _decode_fn(_, line):\n        number = tf.strings.to_number(line)"
@@ -470,7 +462,7 @@ def test_reader_helper_returns_a_dataset_and_the_caller_maps_it():
 )
 def test_reader_helpers_left_alone_with_a_reason(change, reason):
     source = HELPER.replace(*change)
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source
     assert not any(f.fixed for f in findings)
     ((_, note),) = result.notes
@@ -497,7 +489,7 @@ def inputs(files):
 
 
 def test_batch_helper_takes_the_mapped_examples():
-    result, findings = fix(BATCH_HELPER)
+    result, findings = fix_snippet(BATCH_HELPER)
     new = result.source
     assert "def make_batch(examples, size, shuffle):" in new
     assert squash(
@@ -546,7 +538,7 @@ def test_batch_helper_takes_the_mapped_examples():
 )
 def test_batch_helpers_left_alone_with_a_reason(change, reason):
     source = BATCH_HELPER.replace(*change)
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source
     assert not any(f.fixed for f in findings)
     assert any(re.search(reason, note) for _, note in result.notes), result.notes
@@ -570,7 +562,7 @@ def inputs(files, shuffle):
 
 
 def test_branches_that_batch_the_same_examples_share_one_dataset():
-    result, findings = fix(BRANCHES)
+    result, findings = fix_snippet(BRANCHES)
     new = result.source
     assert "examples = emg.inputs.queues.read(q, reader).map(_example_fn)" in new
     assert squash(
@@ -585,14 +577,14 @@ def test_branches_that_batch_the_same_examples_share_one_dataset():
 
 def test_branches_that_batch_different_tensors_are_left_alone():
     source = BRANCHES.replace("batch([image], 4)\n", "batch([image, value], 4)\n")
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source and not any(f.fixed for f in findings)
     assert any("batch different tensors" in note for _, note in result.notes)
 
 
 def test_tab_indented_files_get_tab_indented_functions():
     source = CHAIN.replace("    ", "\t")
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "\tdef _example_fn(key, line):\n\t\tnumber = " in result.source
     assert "\t\treturn (number, key)\n" in result.source
     assert parse_ok(result.source) and all(f.fixed for f in findings)
@@ -607,7 +599,7 @@ def test_a_map_is_added_unless_it_would_return_the_record(tensors, mapped):
     source = CHAIN.replace(
         "    number = tf.strings.to_number(line) * scale  # per-example\n", ""
     ).replace("[number, key]", tensors)
-    new = fix(source)[0].source
+    new = fix_snippet(source)[0].source
     assert (".map(_example_fn)" in new) == mapped
     assert ("examples = emg.inputs.queues.read(q, reader)\n" in new) == (not mapped)
 
@@ -626,7 +618,7 @@ def test_maybe_batch_keep_input_becomes_a_function_of_the_example(keep, expected
         "tf.train.batch([number, key], batch_size=2)",
         f"tf.train.maybe_batch([number, key], {keep}, batch_size=2)",
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert squash(f"maybe_batch(examples, {expected}, batch_size=2)") in squash(
         result.source
     )
@@ -642,7 +634,7 @@ def test_keep_input_reading_unbatched_values_is_left_alone():
         .replace("images, keys =", "images =")
         .replace("return images, keys", "return images")
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.source == source and not any(f.fixed for f in findings)
     assert any("not batched" in note for _, note in result.notes), result.notes
 
@@ -654,7 +646,7 @@ def test_a_reader_function_that_cannot_be_a_source_is_named_in_the_note():
         "    read_input.label.set_shape([1])\n",
         "    read_input.label.set_shape([1])\n    log_record(read_input)\n",
     )
-    result, _ = fix(source)
+    result, _ = fix_snippet(source)
     assert any(
         "`read_cifar10` reads the queue but cannot become a source: the records "
         "are unpacked into something other than names" in note

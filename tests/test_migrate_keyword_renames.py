@@ -4,8 +4,9 @@ row by row as tf_upgrade_v2's function_keyword_renames has them."""
 import inspect
 
 import pytest
+from migrate_helpers import fix_source
 
-from estimator_multigpu.migrate import _api_changes, _runner
+from estimator_multigpu.migrate import _api_changes
 
 ROWS = sorted(_api_changes.SUCCESSOR_KEYWORD_RENAMES.items())
 
@@ -38,9 +39,7 @@ def test_each_row_is_tf_upgrade_v2s_and_tf2_takes_the_new_keyword(
 
 
 def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path)).rewritten
+    return fix_source(tmp_path, source).rewritten
 
 
 def test_a_private_call_rewritten_to_a_tf2_name_gets_tf2s_keywords(tmp_path):

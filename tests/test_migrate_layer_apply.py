@@ -1,23 +1,17 @@
 """`layer.apply(x)`, TF 1.x's alias of calling a layer, becomes `layer(x)`
 where the receiver is provably a layer; every other `apply` stays."""
 
-import ast
 import sys
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run
+from migrate_helpers import CORPUS, fix_with_passes, run
 
-from estimator_multigpu.migrate import _fixer, _passes, _runner, _scanner
+from estimator_multigpu.migrate import _runner
 
 
 def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    found = _scanner.scan_rules(tree, source, "snippet.py")
-    findings = _passes.scan(tree, source, "snippet.py", found)
-    applies = [f for f in findings if f.rule.rule_id == "layer-apply"]
-    return _fixer.fix(source, tree, findings).source, applies
+    fixed, findings = fix_with_passes(source)
+    return fixed, [f for f in findings if f.rule.rule_id == "layer-apply"]
 
 
 @pytest.mark.parametrize(

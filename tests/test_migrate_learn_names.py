@@ -1,25 +1,8 @@
 """emg-migrate --fix moves cifar10_estimator-shaped code onto emg.estimator's
 contrib.learn/training drop-ins: the uid list, the ps strategy, GPU gates."""
 
-import ast
-import textwrap
-
 import pytest
-
-from estimator_multigpu.migrate import (
-    _fixer,
-    _passes,
-    _scanner,
-)
-
-
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    found = _scanner.scan_rules(tree, source, "snippet.py")
-    findings = _passes.scan(tree, source, "snippet.py", found)
-    return _fixer.fix(source, tree, findings).source, findings
-
+from migrate_helpers import fix_with_passes
 
 UTILS = """\
 import tensorflow as tf
@@ -35,7 +18,7 @@ class RunConfig(tf.contrib.learn.RunConfig):
 
 
 def test_run_config_subclass_and_uid_list_run_after_fix(tmp_path):
-    new, findings = fix(UTILS)
+    new, findings = fix_with_passes(UTILS)
     assert all(f.fixed for f in findings), [f.api for f in findings if not f.fixed]
     assert "contrib" not in new and "import run_config" not in new
     namespace = {}
@@ -46,7 +29,7 @@ def test_run_config_subclass_and_uid_list_run_after_fix(tmp_path):
 
 
 def test_ps_strategy_names_become_the_drop_ins():
-    new, findings = fix(
+    new, findings = fix_with_passes(
         """
         import tensorflow as tf
         s = tf.contrib.training.GreedyLoadBalancingStrategy(
@@ -73,7 +56,7 @@ def test_ps_strategy_names_become_the_drop_ins():
     ids=["assert", "if_not"],
 )
 def test_gpu_probe_that_gates_the_run_is_rewritten(line, new):
-    fixed, findings = fix(f"import tensorflow as tf\n{line}\n")
+    fixed, findings = fix_with_passes(f"import tensorflow as tf\n{line}\n")
     (probe,) = [f for f in findings if f.rule.rule_id == "device-lib"]
     assert probe.fixed and f"\n{new}\n" in fixed
 
@@ -85,13 +68,13 @@ def test_gpu_probe_that_gates_the_run_is_rewritten(line, new):
 )
 def test_gpu_probe_whose_value_is_used_stays_reported(line):
     source = f"import tensorflow as tf\n{line}\n"
-    fixed, findings = fix(source)
+    fixed, findings = fix_with_passes(source)
     (probe,) = [f for f in findings if f.rule.rule_id == "device-lib"]
     assert not probe.fixed and "tf.test.is_gpu_available(" in fixed
 
 
 def test_maybe_download_keywords_become_get_file():
-    new, _ = fix(
+    new, _ = fix_with_passes(
         "import tensorflow as tf\n"
         "p = tf.contrib.learn.datasets.base.maybe_download("
         "source_url=u, filename=f, work_directory=d)\n"

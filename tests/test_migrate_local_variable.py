@@ -2,12 +2,11 @@
 non-trainable variable, as contrib made it (tf_slim's copy crashes on TF 2.21)."""
 
 import importlib.util
-import sys
 
 import pytest
-from migrate_helpers import CORPUS, ROOT, run
+from migrate_helpers import CORPUS, ROOT, fix_source, run_fixed
 
-from estimator_multigpu.migrate import _api_changes, _contrib_surface, _runner
+from estimator_multigpu.migrate import _api_changes, _contrib_surface
 
 SCRIPT = CORPUS / "contrib_local_variable.py"
 SYMBOL = "tf.contrib.framework.local_variable"
@@ -15,9 +14,7 @@ LOCALS = "trainable=False, collections=[tf.compat.v1.GraphKeys.LOCAL_VARIABLES]"
 
 
 def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text("import tensorflow as tf\n" + source)
-    return _runner.process(str(path))
+    return fix_source(tmp_path, "import tensorflow as tf\n" + source)
 
 
 def test_the_row_is_tf_compat_v1_variable_in_the_table_and_the_override():
@@ -86,13 +83,8 @@ def test_the_finding_says_what_the_rewrite_adds(tmp_path):
 
 
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
-    result = _runner.process(str(SCRIPT))
-    assert all(f.fixed for f in result.findings), result.notes
-    path = tmp_path / SCRIPT.name
-    path.write_text(result.rewritten)
-    proc = run([sys.executable, str(path)], timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.splitlines() == [
+    out = run_fixed(SCRIPT.name, tmp_path, all_fixed=True, timeout=240)
+    assert out.splitlines() == [
         "seen 3",
         "total [6.0, 6.0]",
         "local ['Variable', 'seen']",

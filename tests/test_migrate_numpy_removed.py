@@ -11,22 +11,14 @@ import warnings
 
 import numpy as np
 import pytest
-from migrate_helpers import CORPUS, ported_findings, run_script
+from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
-from estimator_multigpu.migrate import _numpy_removed, _runner
+from estimator_multigpu.migrate import _numpy_removed
 
 RULE = _numpy_removed.RULE_ID
 SCRIPT = CORPUS / "numpy_removed_names.py"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+CHECKS = RuleCorpus(RULE, SCRIPT, _numpy_removed.ANCHOR)
+_ours = CHECKS.ours
 
 
 def _removed(name):
@@ -82,7 +74,7 @@ def test_the_cast_successor_is_a_fresh_array_cast_as_astype_does(
     tmp_path, value, dtype
 ):
     source = "import numpy as np\ny = np.cast[T](x)\n"
-    text = _fixed(tmp_path, source).rewritten
+    text = fix_source(tmp_path, source).rewritten
     assert "y = np.asarray(x).astype(T)\n" in text
     x = np.array(value) if isinstance(value, np.ndarray) else value
     scope = {"x": x, "T": dtype}
@@ -138,7 +130,7 @@ def test_the_cast_successor_is_a_fresh_array_cast_as_astype_does(
     ],
 )
 def test_the_removed_name_becomes_its_successor_and_runs(tmp_path, use, expected):
-    result = _fixed(tmp_path, "import numpy as np\na = np.ones(1)\n" + use)
+    result = fix_source(tmp_path, "import numpy as np\na = np.ones(1)\n" + use)
     assert expected in result.rewritten
     assert _ours(result) and all(f.fixed and f.rule.fixable for f in _ours(result))
     exec(result.rewritten, {})
@@ -160,7 +152,7 @@ def test_in1d_s_successor_is_flat_like_in1d():
     ids=["plain_import", "other_alias", "local_import"],
 )
 def test_the_module_s_spelling_of_numpy_is_kept(tmp_path, source, expected):
-    assert expected in _fixed(tmp_path, source).rewritten
+    assert expected in fix_source(tmp_path, source).rewritten
 
 
 @pytest.mark.parametrize(
@@ -175,7 +167,7 @@ def test_the_module_s_spelling_of_numpy_is_kept(tmp_path, source, expected):
     ids=["still_defined", "own_shim", "other_numpy", "no_use", "unbound"],
 )
 def test_names_numpy_2_has_or_the_module_defines_are_left_alone(tmp_path, source):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert not _ours(result)
     assert result.rewritten in (None, source)
 
@@ -192,7 +184,7 @@ def test_names_numpy_2_has_or_the_module_defines_are_left_alone(tmp_path, source
     ids=["from_import", "value", "cast_value", "two_arguments", "shadowed"],
 )
 def test_what_has_no_written_successor_is_reported_not_rewritten(tmp_path, source, why):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     [finding] = _ours(result)
     assert not finding.rule.fixable and not finding.fixed
     assert why in finding.rule.replacement
@@ -200,13 +192,11 @@ def test_what_has_no_written_successor_is_reported_not_rewritten(tmp_path, sourc
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == ported_findings(SCRIPT)
-    assert ported_findings(SCRIPT)
+    CHECKS.assert_marked_findings()
 
 
 def test_the_finding_says_the_error_and_the_successor(tmp_path):
-    result = _fixed(tmp_path, "import numpy as np\nx = np.cast[np.int32](1)\n")
+    result = fix_source(tmp_path, "import numpy as np\nx = np.cast[np.int32](1)\n")
     [finding] = _ours(result)
     assert finding.rule.summary == (
         "np.cast[dtype](x) was removed from NumPy (NumPy 2 raises "
@@ -219,30 +209,22 @@ def test_the_finding_says_the_error_and_the_successor(tmp_path):
 
 
 def test_the_guide_has_the_section_the_finding_links_to():
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_numpy_removed.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
+    CHECKS.assert_second_fix_changes_nothing(tmp_path)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_runs_on_numpy_2_to_its_statistics(tmp_path):
-    text = _runner.process(str(SCRIPT)).rewritten
-    fixed = tmp_path / SCRIPT.name
     # The TF names ported, np.cast left: it fails at its line.
-    cast = "np.cast[np.float32]((pixels - 127.5) / 127.5)"
-    fixed.write_text(
-        text.replace("np.asarray((pixels - 127.5) / 127.5).astype(np.float32)", cast)
+    CHECKS.assert_fails_unfixed(
+        tmp_path,
+        "np.asarray((pixels - 127.5) / 127.5).astype(np.float32)",
+        "np.cast[np.float32]((pixels - 127.5) / 127.5)",
+        "`np.cast` was removed",
     )
-    half = run_script(fixed)
-    assert half.returncode != 0 and "`np.cast` was removed" in half.stderr
-    fixed.write_text(text)
-    result = run_script(fixed)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert re.search(r"^step 2 loss [\d.]+$", result.stdout, re.M)
-    assert re.search(r"^best [\d.]+ after 3 steps; nan True$", result.stdout, re.M)
+    out = CHECKS.run_fixed(tmp_path)
+    assert re.search(r"^step 2 loss [\d.]+$", out, re.M)
+    assert re.search(r"^best [\d.]+ after 3 steps; nan True$", out, re.M)

@@ -9,22 +9,14 @@ the module defines or binds the name itself.
 import re
 
 import pytest
-from migrate_helpers import CORPUS, ported_findings, run_script
+from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
-from estimator_multigpu.migrate import _python2_builtins, _runner
+from estimator_multigpu.migrate import _python2_builtins
 
 RULE = _python2_builtins.RULE_ID
 SCRIPT = CORPUS / "python2_builtins.py"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+CHECKS = RuleCorpus(RULE, SCRIPT, _python2_builtins.ANCHOR)
+_ours = CHECKS.ours
 
 
 @pytest.mark.parametrize(
@@ -49,7 +41,7 @@ def _ours(result):
     ],
 )
 def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
-    result = _fixed(tmp_path, "d = {}\n" + use)
+    result = fix_source(tmp_path, "d = {}\n" + use)
     assert expected in result.rewritten
     [finding] = _ours(result)
     assert finding.fixed and finding.rule.fixable
@@ -76,19 +68,17 @@ def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
     ],
 )
 def test_a_name_the_module_binds_or_another_call_is_left_alone(tmp_path, source):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert not _ours(result)
     assert result.rewritten in (None, source)
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == ported_findings(SCRIPT)
-    assert ported_findings(SCRIPT)
+    CHECKS.assert_marked_findings()
 
 
 def test_the_finding_says_the_error_and_the_successor(tmp_path):
-    result = _fixed(tmp_path, "x = {}.iteritems()\nfor i in xrange(2):\n    pass\n")
+    result = fix_source(tmp_path, "x = {}.iteritems()\nfor i in xrange(2):\n    pass\n")
     texts = sorted(f"{f.rule.summary} -> {f.rule.replacement}" for f in _ours(result))
     assert texts == [
         ".iteritems() is Python 2 only (Python 3 raises AttributeError when the "
@@ -100,31 +90,23 @@ def test_the_finding_says_the_error_and_the_successor(tmp_path):
 
 
 def test_the_guide_has_the_section_the_finding_links_to():
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_python2_builtins.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
+    CHECKS.assert_second_fix_changes_nothing(tmp_path)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_runs_on_python3_to_its_statistics(tmp_path):
-    text = _runner.process(str(SCRIPT)).rewritten
-    fixed = tmp_path / SCRIPT.name
     # The TF names ported, the Python 2 builtin left: it fails at its line.
-    fixed.write_text(text.replace("in range(3)", "in xrange(3)"))
-    half = run_script(fixed)
-    assert half.returncode != 0 and "NameError: name 'xrange'" in half.stderr
-    fixed.write_text(text)
-    result = run_script(fixed)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert re.search(r"^loss [\d.]+ [\d.]+ [\d.]+$", result.stdout, re.M)
-    assert "keys ['loss', 'w']" in result.stdout
-    assert "pickled True" in result.stdout
+    CHECKS.assert_fails_unfixed(
+        tmp_path, "in range(3)", "in xrange(3)", "NameError: name 'xrange'"
+    )
+    out = CHECKS.run_fixed(tmp_path)
+    assert re.search(r"^loss [\d.]+ [\d.]+ [\d.]+$", out, re.M)
+    assert "keys ['loss', 'w']" in out
+    assert "pickled True" in out
 
 
 @pytest.mark.parametrize(
@@ -147,7 +129,7 @@ def test_the_fixed_script_runs_on_python3_to_its_statistics(tmp_path):
 def test_a_python2_module_import_becomes_its_successor_under_the_same_name(
     tmp_path, use, expected
 ):
-    result = _fixed(tmp_path, use)
+    result = fix_source(tmp_path, use)
     assert expected in result.rewritten
     [finding] = _ours(result)
     assert finding.fixed and finding.rule.fixable
@@ -156,14 +138,14 @@ def test_a_python2_module_import_becomes_its_successor_under_the_same_name(
 
 def test_a_module_python3_split_or_changed_is_left_alone(tmp_path):
     source = "import cStringIO\nimport urllib2\nfrom six.moves import cPickle\n"
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert not _ours(result)
     assert result.rewritten in (None, source)
 
 
 def test_module_imports_and_builtins_are_fixed_together(tmp_path):
     source = "import cPickle\nfor i in xrange(2):\n    cPickle.dumps(i)\n"
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert result.rewritten == (
         "import pickle as cPickle\nfor i in range(2):\n    cPickle.dumps(i)\n"
     )

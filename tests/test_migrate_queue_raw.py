@@ -1,15 +1,12 @@
 """Raw queues + QueueRunner + dequeue, and per-thread preprocessing before batch_join."""
 
 import ast
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run_pairs
+from migrate_helpers import CORPUS, fix_snippet, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer,
     _runner,
-    _scanner,
 )
 
 SCRIPT = "raw_queue_threads.py"
@@ -32,19 +29,12 @@ def inputs(values, files):
 """
 
 
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "snippet.py")
-    return _fixer.fix(source, tree, findings), findings
-
-
 def squash(text):
     return "".join(text.split()).replace(",)", ")")
 
 
 def test_raw_queue_and_per_thread_loop_move_onto_the_drop_ins():
-    result, findings = fix(RAW)
+    result, findings = fix_snippet(RAW)
     new = result.source
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert "queue = emg.inputs.queues.FIFOQueue(capacity=10" in new
@@ -66,7 +56,7 @@ def test_a_dequeue_used_as_tensors_gets_get_next():
         "    pair = queue.dequeue()\n", "    pair = queue.dequeue_many(2)\n"
     )
     source = source[: source.index("    joined = []")] + "    return pair\n"
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "pair = emg.inputs.queues.get_next(queue.dequeue_many(2))" in result.source
     assert all(f.fixed for f in findings)
 
@@ -80,7 +70,7 @@ def test_a_runner_started_by_create_threads_moves_onto_the_drop_ins():
         "    threads = qr.create_threads(sess, coord=coord, start=True)\n",
     )
     source = source[: source.index("    joined = []")] + "    return pair, threads\n"
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     new = result.source
     assert result.notes == [], result.notes
     assert "qr = emg.inputs.queues.QueueRunner(queue, [enqueue] * 2)" in new
@@ -124,7 +114,7 @@ def test_a_runner_started_by_create_threads_moves_onto_the_drop_ins():
 def test_what_cannot_move_is_left_with_the_reason(old, new, reason):
     source = RAW.replace(old, new)
     assert source != RAW
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "FIFOQueue(capacity" in result.source
     assert "emg.inputs.queues.FIFOQueue" not in result.source
     assert any(reason in why for _, why in result.notes), result.notes
@@ -145,7 +135,7 @@ def test_a_queue_made_in_branches_names_every_blocker():
         "    _, line = tf.TextLineReader().read(tf.train.string_input_producer(files))\n"
         "    enqueue = queue.enqueue([tf.strings.to_number(line), 1])",
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "emg.inputs.queues" not in result.source
     notes = {why for _, why in result.notes}
     assert (

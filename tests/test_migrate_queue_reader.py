@@ -3,15 +3,12 @@ the per-example code becomes a function over `queues.read(...)`, the queue
 enqueues that dataset, and each mode's branch keeps its own queue."""
 
 import ast
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run_pairs
+from migrate_helpers import CORPUS, fix_snippet, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer,
     _runner,
-    _scanner,
 )
 
 SCRIPT = "raw_queue_reader_branches.py"
@@ -39,15 +36,8 @@ def inputs(files, mode, batch_size):
 """
 
 
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "snippet.py")
-    return _fixer.fix(source, tree, findings), findings
-
-
 def test_branches_split_into_the_example_function_and_the_queues():
-    result, findings = fix(BRANCHES)
+    result, findings = fix_snippet(BRANCHES)
     new = result.source
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert (
@@ -102,7 +92,7 @@ def test_branches_split_into_the_example_function_and_the_queues():
 def test_what_cannot_move_is_left_with_the_reason(old, new, reason):
     source = BRANCHES.replace(old, new)
     assert source != BRANCHES
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "emg.inputs.queues.FIFOQueue" not in result.source
     assert any(reason in why for _, why in result.notes), result.notes
     assert not any(f.fixed for f in findings if f.api == "tf.FIFOQueue")
@@ -150,7 +140,7 @@ def test_a_single_queue_at_module_level_takes_the_dataset_too():
         "tf.train.add_queue_runner(tf.train.QueueRunner(queue, [op]))\n"
         "batch = queue.dequeue_many(2)\n"
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert (
         "def _example_fn(_, record):\n"

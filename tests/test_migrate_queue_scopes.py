@@ -1,15 +1,12 @@
 """Queue chains that cross a `with tf.name_scope(...)` block (the CIFAR-10 tutorial's shape)."""
 
 import ast
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run_pairs
+from migrate_helpers import CORPUS, fix_snippet, run_pairs
 
 from estimator_multigpu.migrate import (
-    _fixer,
     _runner,
-    _scanner,
 )
 
 SCRIPT = "cifar10_scoped_input.py"
@@ -30,15 +27,8 @@ def inputs(files):
 """
 
 
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "snippet.py")
-    return _fixer.fix(source, tree, findings), findings
-
-
 def test_chain_through_a_name_scope_is_rewritten_inside_the_scope():
-    result, findings = fix(SCOPED)
+    result, findings = fix_snippet(SCOPED)
     new = result.source
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     body = new[new.index('with tf.name_scope("input"):') : new.index("    size = 2")]
@@ -54,7 +44,7 @@ def test_chain_through_a_name_scope_is_rewritten_inside_the_scope():
 
 def test_per_example_code_after_the_scope_moves_into_the_function():
     source = SCOPED.replace("    size = 2\n", "    size = 2\n    number = number + 1\n")
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert (
         "        size = 2\n\n"
@@ -100,7 +90,7 @@ def inputs(files, flip, size):
 
 
 def test_the_scope_holding_the_source_is_read_through_other_scopes():
-    result, findings = fix(LATER_SCOPES)
+    result, findings = fix_snippet(LATER_SCOPES)
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     new = result.source
     body = new[new.index('with tf.name_scope("load"):') : new.index("\n    return emg")]
@@ -124,7 +114,7 @@ def test_a_branch_that_assigns_then_reads_a_name_moves_into_the_function():
         "        a, b = [length, length * 2]\n",
         "        twice = length * 2\n        a, b = [length, twice]\n",
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert "                twice = length * 2\n" in result.source
 
@@ -136,7 +126,7 @@ def test_a_name_read_before_the_per_example_code_binds_it_is_refused():
         "        a, b = [length, length * 2]\n",
         "        b = length * a\n        a = length\n",
     ).replace("def inputs(files, flip, size):", "def inputs(files, flip, size, a=2):")
-    result, _ = fix(source)
+    result, _ = fix_snippet(source)
     assert result.source == source
     (note,) = {why for _, why in result.notes}
     assert "`a` is read before the per-example code assigns it" in note
@@ -146,7 +136,7 @@ def test_a_multi_line_string_after_the_scope_is_refused():
     source = LATER_SCOPES.replace(
         "    seed = random", '    doc = """one\n    two"""\n    seed = random'
     )
-    result, _ = fix(source)
+    result, _ = fix_snippet(source)
     assert result.source == source
     (note,) = {why for _, why in result.notes}
     assert "multi-line string after the `with tf.name_scope('load'):` block" in note
@@ -159,7 +149,7 @@ def test_a_scope_after_the_read_moves_into_the_function():
     source = source.replace(
         "        number = tf", '    with tf.name_scope("input"):\n        number = tf'
     )
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert result.notes == [] and all(f.fixed for f in findings), result.notes
     assert (
         '    def _example_fn(key, line):\n        with tf.name_scope("input"):\n'
@@ -169,7 +159,7 @@ def test_a_scope_after_the_read_moves_into_the_function():
 
 def test_other_with_blocks_are_not_read_through():
     source = SCOPED.replace('tf.name_scope("input")', "open(files[0])")
-    result, _ = fix(source)
+    result, _ = fix_snippet(source)
     assert result.source == source
     assert any("no `reader.read(queue)`" in why for _, why in result.notes)
 

@@ -6,18 +6,14 @@ records_eval.py starts its runners with a QUEUE_RUNNERS loop. Dropping the
 loop while that queue is left makes the eval script block forever.
 """
 
-import ast
 import shutil
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run_script
+from migrate_helpers import CORPUS, fix_snippet, run_script
 
 from estimator_multigpu.migrate import (
-    _fixer,
     _queue_program,
     _runner,
-    _scanner,
 )
 from estimator_multigpu.migrate.__main__ import main
 
@@ -106,10 +102,7 @@ def evaluate(files):
 
 
 def _fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "eval.py")
-    return _fixer.fix(source, tree, findings), findings
+    return fix_snippet(source, "eval.py")
 
 
 def test_loop_stays_while_the_same_file_keeps_a_queue():

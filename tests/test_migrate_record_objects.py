@@ -1,26 +1,16 @@
 """Record-object readers flattened into the queue-chain rewrite; the QUEUE_RUNNERS thread loop."""
 
 import ast
-import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, parse_ok, run_scripts
+from migrate_helpers import CORPUS, fix_snippet, parse_ok, run_scripts
 
 from estimator_multigpu.migrate import (
-    _fixer,
     _records,
     _runner,
-    _scanner,
 )
 
 EVAL = CORPUS / "cifar10_record_eval.py"
-
-
-def fix(source):
-    source = textwrap.dedent(source)
-    tree = ast.parse(source)
-    findings = _scanner.scan_rules(tree, source, "snippet.py")
-    return _fixer.fix(source, tree, findings), findings
 
 
 def test_record_fields_the_callers_read_are_returned_in_order():
@@ -34,7 +24,7 @@ def test_record_fields_the_callers_read_are_returned_in_order():
 
 
 def test_record_chain_is_rewritten_whole():
-    result, findings = fix(EVAL.read_text())
+    result, findings = fix_snippet(EVAL.read_text())
     assert parse_ok(result.source)
     assert "return emg.inputs.queues.read(filename_queue, reader).map(_decode_fn)" in (
         result.source
@@ -61,7 +51,7 @@ def test_other_record_shapes_are_left_alone(old, new):
     assert old in source
     source = source.replace(old, new)
     assert _records.flatten(source, ast.parse(source)) is None
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "class CIFAR10Record" in result.source
     assert any("read_cifar10" in note for _, note in result.notes), result.notes
 
@@ -84,7 +74,7 @@ def only(sess):
 
 
 def test_queue_runner_thread_loops_are_found_and_dropped():
-    result, findings = fix(RUNNERS)
+    result, findings = fix_snippet(RUNNERS)
     loops = [f for f in findings if f.api == "tf.GraphKeys.QUEUE_RUNNERS loop"]
     assert [(f.line, f.rule.rule_id, f.fixed) for f in loops] == [
         (6, "queue-runner", True),
@@ -97,7 +87,7 @@ def test_queue_runner_thread_loops_are_found_and_dropped():
 
 def test_loop_that_uses_the_runner_otherwise_is_not_dropped():
     source = RUNNERS.replace("threads.extend(", "print(qr.name); threads.extend(")
-    result, findings = fix(source)
+    result, findings = fix_snippet(source)
     assert "print(qr.name)" in result.source
     assert [f.line for f in findings if "QUEUE_RUNNERS loop" in f.api] == [12]
 

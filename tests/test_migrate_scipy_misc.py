@@ -6,24 +6,16 @@ import inspect
 import re
 
 import pytest
-from migrate_helpers import CORPUS, ported_findings, run_script
+from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
 from estimator_multigpu import scipy_misc
 from estimator_multigpu.migrate import _runner, _scipy_misc
 
 RULE = _scipy_misc.RULE_ID
 SCRIPT = CORPUS / "scipy_misc_images.py"
+CHECKS = RuleCorpus(RULE, SCRIPT, _scipy_misc.ANCHOR)
 EMG = "import estimator_multigpu as emg\n"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+_ours = CHECKS.ours
 
 
 @pytest.mark.parametrize("name", sorted(_scipy_misc.REWRITTEN))
@@ -49,7 +41,7 @@ def test_the_drop_ins_keep_scipy_1_1s_signatures():
 
 
 def test_scipy_misc_attribute_calls_and_their_import(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "import scipy.misc\n\n\ndef save(p, x):\n"
         "    scipy.misc.imsave(p, scipy.misc.imresize(x, 0.5, interp='nearest'))\n",
@@ -71,7 +63,7 @@ def test_scipy_misc_attribute_calls_and_their_import(tmp_path):
     ],
 )
 def test_a_name_bound_to_scipy_misc(tmp_path, imports, name):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         f"import numpy as np\n{imports}x = {name}.imread('a.png')\n"
         f"y = {name}.bytescale(x, cmin=0)\n{name}.toimage(y).save('b.png')\n",
@@ -84,7 +76,7 @@ def test_a_name_bound_to_scipy_misc(tmp_path, imports, name):
 
 
 def test_names_imported_from_scipy_misc(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "from scipy.misc import imsave, imresize as resize  # samples\n"
         "imsave('a.png', resize(x, (4, 4)))\n",
@@ -105,7 +97,7 @@ def test_other_scipy_misc_names_are_reported_and_kept(tmp_path):
         "import scipy.misc\nfrom scipy.misc import face, imsave\n"
         "imsave('a.png', scipy.misc.face())\nscipy.misc.imsave('b.png', face())\n"
     )
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert result.rewritten == (
         "import scipy.misc\nfrom scipy.misc import face\n"
         "from estimator_multigpu.scipy_misc import imsave\n"
@@ -123,12 +115,12 @@ def test_other_scipy_misc_names_are_reported_and_kept(tmp_path):
 
 
 def test_import_scipy_misc_becomes_import_scipy_when_scipy_is_read(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "import scipy.misc\nscipy.misc.imsave('a.png', scipy.ndimage.zoom(x, 2))\n",
     )
     assert result.rewritten.startswith("import scipy\n" + EMG)
-    other = _fixed(
+    other = fix_source(
         tmp_path,
         "import scipy.misc\nimport scipy.ndimage\n"
         "scipy.misc.imsave('a.png', scipy.ndimage.zoom(x, 2))\n",
@@ -137,7 +129,7 @@ def test_import_scipy_misc_becomes_import_scipy_when_scipy_is_read(tmp_path):
 
 
 def test_an_import_in_a_block_leaves_a_statement(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "def save(p, x):\n    import scipy.misc\n    scipy.misc.imsave(p, x)\n",
     )
@@ -147,37 +139,28 @@ def test_an_import_in_a_block_leaves_a_statement(tmp_path):
 
 
 def test_a_module_without_scipy_misc_is_left(tmp_path):
-    result = _fixed(tmp_path, "import misc\nmisc.imsave('a', x)\nimport scipy\n")
+    result = fix_source(tmp_path, "import misc\nmisc.imsave('a', x)\nimport scipy\n")
     assert not _ours(result)
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == ported_findings(SCRIPT)
-    assert ported_findings(SCRIPT)
+    CHECKS.assert_marked_findings()
 
 
 def test_the_finding_names_the_drop_in_and_the_guide():
     [finding, *_] = _ours(_runner.process(str(SCRIPT)))
     assert finding.rule.replacement.startswith("emg.scipy_misc.")
     assert finding.rule.guide.endswith(f"#{_scipy_misc.ANCHOR}")
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_scipy_misc.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
+    CHECKS.assert_second_fix_changes_nothing(tmp_path)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_saves_reads_and_resizes_its_samples(tmp_path):
-    fixed = tmp_path / SCRIPT.name
-    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
-    result = run_script(fixed, str(tmp_path))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert re.search(r"^step 2 loss [\d.]+$", result.stdout, re.M)
-    assert re.search(r"^saved \(16, 16, 3\) uint8 0 255$", result.stdout, re.M)
-    assert re.search(r"^resized \(8, 8, 3\) gray \d+ \d+$", result.stdout, re.M)
+    out = CHECKS.run_fixed(tmp_path, str(tmp_path))
+    assert re.search(r"^step 2 loss [\d.]+$", out, re.M)
+    assert re.search(r"^saved \(16, 16, 3\) uint8 0 255$", out, re.M)
+    assert re.search(r"^resized \(8, 8, 3\) gray \d+ \d+$", out, re.M)

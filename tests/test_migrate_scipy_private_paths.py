@@ -8,23 +8,15 @@ import re
 import warnings
 
 import pytest
-from migrate_helpers import CORPUS, ported_findings, run_script
+from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
 from estimator_multigpu.migrate import _runner, _scipy_private_paths
 from estimator_multigpu.migrate._scipy_private_table import PATHS
 
 RULE = _scipy_private_paths.RULE_ID
 SCRIPT = CORPUS / "scipy_private_paths.py"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+CHECKS = RuleCorpus(RULE, SCRIPT, _scipy_private_paths.ANCHOR)
+_ours = CHECKS.ours
 
 
 @pytest.mark.parametrize("private", sorted(PATHS))
@@ -53,7 +45,7 @@ def test_a_name_forwarded_to_another_object_is_in_no_row():
 
 
 def test_from_the_removed_arpack_module(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "from scipy.sparse.linalg.eigen.arpack import eigsh\n"
         "from scipy.sparse.linalg.eigen.arpack.arpack import ArpackError as E\n"
@@ -97,13 +89,13 @@ def test_from_the_removed_arpack_module(tmp_path):
     ],
 )
 def test_names_imported_from_a_private_module(tmp_path, before, after):
-    result = _fixed(tmp_path, before)
+    result = fix_source(tmp_path, before)
     assert result.rewritten == after
     assert all(f.fixed for f in _ours(result))
 
 
 def test_a_name_the_public_namespace_lacks_stays_on_its_own_line(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "def f():\n    from scipy.signal.signaltools import convolve, _centered\n",
     )
@@ -131,13 +123,13 @@ def test_a_name_bound_to_a_private_module_is_bound_to_the_public_one(
     body = f"y = {name}.{'eigsh' if name == 'arpack' else 'gaussian_filter'}(x, 1)\n"
     if name == "morph":
         body = f"y = {name}.binary_dilation(x)\n"
-    result = _fixed(tmp_path, imports + body)
+    result = fix_source(tmp_path, imports + body)
     assert result.rewritten == new + body
     assert [f.fixed for f in _ours(result)] == [True]
 
 
 def test_a_from_import_binding_a_private_module_beside_other_names(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "from scipy.ndimage import filters, zoom\ny = filters.sobel(zoom(x, 2))\n",
     )
@@ -148,7 +140,7 @@ def test_a_from_import_binding_a_private_module_beside_other_names(tmp_path):
 
 
 def test_chains_through_scipy_and_their_import(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "import scipy.ndimage.filters\nimport scipy.sparse.linalg.eigen.arpack\n"
         "y = scipy.ndimage.filters.gaussian_filter(x, 1)\n"
@@ -163,7 +155,7 @@ def test_chains_through_scipy_and_their_import(tmp_path):
 
 
 def test_a_chain_through_a_name_bound_above_the_public_module(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "from scipy import ndimage\nimport scipy as sc\n"
         "y = ndimage.filters.gaussian_filter(x, 1)\n"
@@ -203,14 +195,14 @@ def test_a_chain_through_a_name_bound_above_the_public_module(tmp_path):
     ],
 )  # fmt: skip
 def test_what_has_no_public_name_is_reported_and_kept(tmp_path, source, api):
-    result = _fixed(tmp_path, source)
+    result = fix_source(tmp_path, source)
     assert result.rewritten in (None, source)
     assert api in [f.api for f in _ours(result)]
     assert not any(f.fixed or f.rule.fixable for f in _ours(result))
 
 
 def test_public_paths_and_other_modules_are_left(tmp_path):
-    result = _fixed(
+    result = fix_source(
         tmp_path,
         "import scipy.ndimage\nfrom scipy.sparse.linalg import eigsh\n"
         "from mylib.ndimage.filters import gaussian_filter\n"
@@ -220,33 +212,24 @@ def test_public_paths_and_other_modules_are_left(tmp_path):
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == ported_findings(SCRIPT)
-    assert ported_findings(SCRIPT)
+    CHECKS.assert_marked_findings()
 
 
 def test_the_finding_names_the_public_path_and_the_guide():
     [finding, *_] = _ours(_runner.process(str(SCRIPT)))
     assert finding.rule.replacement.startswith("scipy.ndimage ")
     assert finding.rule.guide.endswith(f"#{_scipy_private_paths.ANCHOR}")
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_scipy_private_paths.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
+    once = CHECKS.assert_second_fix_changes_nothing(tmp_path)
     assert "from scipy.sparse.linalg import eigsh  #" in once
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_trains_on_its_scaled_laplacian(tmp_path):
     pytest.importorskip("scipy")
-    fixed = tmp_path / SCRIPT.name
-    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
-    result = run_script(fixed, cwd=str(tmp_path))
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert re.search(r"^step 2 loss [\d.]+$", result.stdout, re.M)
-    assert re.search(r"^smoothed 2 mask \d+ cg 0 0\.5$", result.stdout, re.M)
+    out = CHECKS.run_fixed(tmp_path, cwd=str(tmp_path))
+    assert re.search(r"^step 2 loss [\d.]+$", out, re.M)
+    assert re.search(r"^smoothed 2 mask \d+ cg 0 0\.5$", out, re.M)

@@ -10,23 +10,21 @@ positional arguments mean something else in the successor.
 import re
 
 import pytest
-from migrate_helpers import CORPUS, expected_findings, run_script
+from migrate_helpers import (
+    CORPUS,
+    RuleCorpus,
+    expected_findings,
+    fix_source,
+    run_script,
+)
 
-from estimator_multigpu.migrate import _runner, _tf0_names
+from estimator_multigpu.migrate import _tf0_names
 
 RULE = _tf0_names.RULE_ID
 SCRIPT = CORPUS / "tf0_renamed_names.py"
+CHECKS = RuleCorpus(RULE, SCRIPT, _tf0_names.ANCHOR, expected_findings)
 V1 = "import tensorflow.compat.v1 as tf\n"
-
-
-def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text(source)
-    return _runner.process(str(path))
-
-
-def _ours(result):
-    return [f for f in result.findings if f.rule.rule_id == RULE]
+_ours = CHECKS.ours
 
 
 @pytest.mark.parametrize(
@@ -70,7 +68,7 @@ def _ours(result):
     ],
 )
 def test_the_tf0_name_becomes_its_successor(tmp_path, use, expected):
-    result = _fixed(tmp_path, V1 + use)
+    result = fix_source(tmp_path, V1 + use)
     assert expected in result.rewritten
     [finding] = _ours(result)
     assert finding.fixed and finding.rule.fixable
@@ -87,7 +85,7 @@ def test_under_tensorflow_2s_root_a_v1_only_successor_is_written_in_compat_v1(
         "y = tf.select(c, x, z)\n"
         "z = tf.mul(x, 2)\n"
     )
-    new = _fixed(tmp_path, source).rewritten
+    new = fix_source(tmp_path, source).rewritten
     assert "import tensorflow as tf\n" in new
     assert "m = tf.compat.v1.summary.merge_all()\n" in new
     assert "y = tf.compat.v1.where(c, x, z)\n" in new
@@ -104,7 +102,7 @@ def test_under_tensorflow_2s_root_a_v1_only_successor_is_written_in_compat_v1(
     ids=["batch_matmul_third", "summary_name_positional", "star_args"],
 )
 def test_a_call_whose_arguments_would_change_meaning_is_left(tmp_path, use):
-    result = _fixed(tmp_path, V1 + use)
+    result = fix_source(tmp_path, V1 + use)
     [finding] = _ours(result)
     assert not finding.fixed and not finding.rule.fixable
     assert "checked by hand" in finding.rule.replacement
@@ -113,34 +111,26 @@ def test_a_call_whose_arguments_would_change_meaning_is_left(tmp_path, use):
 
 def test_a_tf1_name_and_another_modules_mul_are_not_findings(tmp_path):
     source = V1 + "import numpy as np\ny = tf.multiply(x, 2)\nz = np.mul(x)\n"
-    assert not _ours(_fixed(tmp_path, source))
+    assert not _ours(fix_source(tmp_path, source))
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
-    found = _runner.process(str(SCRIPT)).findings
-    assert sorted((f.line, f.rule.rule_id) for f in found) == expected_findings(SCRIPT)
+    CHECKS.assert_marked_findings()
 
 
 def test_the_guide_has_the_section_the_finding_links_to():
-    guide = (CORPUS.parents[1] / "migration_guide.md").read_text()
-    assert f'<a id="{_tf0_names.ANCHOR}"></a>' in guide
+    CHECKS.assert_guide_anchor()
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    once = _fixed(tmp_path, SCRIPT.read_text()).rewritten
-    again = _fixed(tmp_path, once)
-    assert not _ours(again)
-    assert again.rewritten in (None, once)
+    CHECKS.assert_second_fix_changes_nothing(tmp_path)
 
 
 @pytest.mark.slow
 def test_the_fixed_script_trains_and_writes_its_summaries(tmp_path):
     original = run_script(SCRIPT, tmp_path / "before")
     assert original.returncode != 0 and "AttributeError" in original.stderr
-    fixed = tmp_path / SCRIPT.name
-    fixed.write_text(_runner.process(str(SCRIPT)).rewritten)
-    result = run_script(fixed, tmp_path / "logs")
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert len(re.findall(r"^step \d loss [\d.]+$", result.stdout, re.M)) == 3
-    assert "positive [[1.0, 0.0], [3.0, 0.0]]" in result.stdout
+    out = CHECKS.run_fixed(tmp_path, tmp_path / "logs")
+    assert len(re.findall(r"^step \d loss [\d.]+$", out, re.M)) == 3
+    assert "positive [[1.0, 0.0], [3.0, 0.0]]" in out
     assert list((tmp_path / "logs").glob("events.out.tfevents.*"))

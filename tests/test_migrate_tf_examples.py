@@ -12,7 +12,7 @@ import importlib.util
 import textwrap
 
 import pytest
-from migrate_helpers import CORPUS, run_script
+from migrate_helpers import CORPUS, assert_guide_anchor, run_script
 
 from estimator_multigpu.migrate import (
     _passes,
@@ -140,8 +140,7 @@ def test_migrated_script_trains_after_fix_alone(tmp_path):
 
 
 def test_guide_has_the_section_the_finding_links():
-    guide = (CORPUS.parent.parent / "migration_guide.md").read_text()
-    assert '<a id="tf-examples"></a>' in guide
+    assert_guide_anchor("tf-examples")
 
 
 def fixed(tmp_path, source):

@@ -1,23 +1,18 @@
 """tf.contrib.learn.preprocessing.VocabularyProcessor onto its emg drop-in:
 every spelling is rewritten, and the drop-in gives TF 1.x's word ids."""
 
-import sys
-
 import numpy as np
 import pytest
-from migrate_helpers import CORPUS, rewrite, run
+from migrate_helpers import CORPUS, assert_fix_is_final, fix_source, run_fixed
 
 from estimator_multigpu.estimator import preprocessing
-from estimator_multigpu.migrate import _runner
 
 SCRIPT = CORPUS / "contrib_learn_vocabulary.py"
 DROP_IN = "emg.estimator.preprocessing.VocabularyProcessor"
 
 
 def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text("import tensorflow as tf\n" + source)
-    return _runner.process(str(path))
+    return fix_source(tmp_path, "import tensorflow as tf\n" + source)
 
 
 @pytest.mark.parametrize(
@@ -59,19 +54,13 @@ def test_the_finding_names_the_drop_in(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    again = _runner.process(rewrite(SCRIPT.name, tmp_path))
-    assert again.rewritten is None and not again.findings
+    assert_fix_is_final(SCRIPT.name, tmp_path)
 
 
 @pytest.mark.slow
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
-    result = _runner.process(str(SCRIPT))
-    assert all(f.fixed for f in result.findings), result.notes
-    path = tmp_path / SCRIPT.name
-    path.write_text(result.rewritten)
-    proc = run([sys.executable, str(path)], timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.splitlines() == [
+    out = run_fixed(SCRIPT.name, tmp_path, all_fixed=True, timeout=240)
+    assert out.splitlines() == [
         "ids [[1, 2, 3, 4, 0], [1, 5, 3, 6, 0], [4, 7, 6, 5, 0]]",
         "vocabulary 8",
         "restored [[1, 7, 3, 0, 0]]",

@@ -2,21 +2,15 @@
 contrib's default (uniform=True) is dropped, seed and dtype kept by keyword;
 any other uniform is left for a person."""
 
-import sys
-
 import pytest
-from migrate_helpers import CORPUS, rewrite, run
-
-from estimator_multigpu.migrate import _runner
+from migrate_helpers import CORPUS, assert_fix_is_final, fix_source, run_fixed
 
 SCRIPT = CORPUS / "contrib_xavier_init.py"
 GLOROT = "tf.compat.v1.glorot_uniform_initializer"
 
 
 def _fixed(tmp_path, source):
-    path = tmp_path / "a.py"
-    path.write_text("import tensorflow as tf\n" + source)
-    return _runner.process(str(path))
+    return fix_source(tmp_path, "import tensorflow as tf\n" + source)
 
 
 @pytest.mark.parametrize(
@@ -79,19 +73,13 @@ def test_the_finding_says_what_is_dropped(tmp_path):
 
 
 def test_a_second_fix_changes_nothing(tmp_path):
-    again = _runner.process(rewrite(SCRIPT.name, tmp_path))
-    assert again.rewritten is None and not again.findings
+    assert_fix_is_final(SCRIPT.name, tmp_path)
 
 
 @pytest.mark.slow
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
-    result = _runner.process(str(SCRIPT))
-    assert all(f.fixed for f in result.findings), result.notes
-    path = tmp_path / SCRIPT.name
-    path.write_text(result.rewritten)
-    proc = run([sys.executable, str(path)], timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.splitlines() == [
+    out = run_fixed(SCRIPT.name, tmp_path, all_fixed=True, timeout=240)
+    assert out.splitlines() == [
         "w within limit True spread True",
         "v within limit True",
         "u float32 (4, 4)",

@@ -8,6 +8,7 @@ import subprocess
 import textwrap
 
 import pytest
+from real_code_helpers import git_mirror
 
 from benchmarks.real_code import _case, cases, run
 
@@ -82,16 +83,7 @@ def _write_data(data: pathlib.Path, tree: pathlib.Path) -> None:
 
 def _git_repo(root: pathlib.Path) -> str:
     """A mirror at root/owner+legacy/repo holding train.py; its commit."""
-    repo = root / "owner+legacy" / "repo"
-    repo.mkdir(parents=True)
-    (repo / "train.py").write_text(LEGACY)
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    subprocess.run(git + ["add", "train.py"], check=True)
-    subprocess.run(git + ["commit", "-qm", "legacy"], check=True)
-    return subprocess.run(
-        git + ["rev-parse", "HEAD"], check=True, capture_output=True, text=True
-    ).stdout.strip()
+    return git_mirror(root, "legacy", LEGACY)
 
 
 def _case_for(commit: str = "0" * 40, **overrides) -> _case.Case:

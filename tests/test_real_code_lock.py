@@ -20,6 +20,7 @@ import threading
 import time
 
 import pytest
+from real_code_helpers import git_mirror
 
 from benchmarks.real_code import _case, run
 
@@ -75,17 +76,7 @@ def fake_case(name: str, commit: str, go: str = "-") -> _case.Case:
 @pytest.fixture
 def mirror(tmp_path) -> tuple[pathlib.Path, str]:
     """A mirror at mirrors/owner+tiny/repo holding train.py; (mirrors, commit)."""
-    repo = tmp_path / "mirrors" / "owner+tiny" / "repo"
-    repo.mkdir(parents=True)
-    (repo / "train.py").write_text(TRAIN)
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    subprocess.run(git + ["add", "train.py"], check=True)
-    subprocess.run(git + ["commit", "-qm", "tiny"], check=True)
-    commit = subprocess.run(
-        git + ["rev-parse", "HEAD"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    return tmp_path / "mirrors", commit
+    return tmp_path / "mirrors", git_mirror(tmp_path / "mirrors", "tiny", TRAIN)
 
 
 @pytest.fixture(autouse=True)

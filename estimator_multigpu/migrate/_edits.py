@@ -6,6 +6,7 @@ import ast
 import bisect
 import dataclasses
 import re
+from collections.abc import Iterable
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
@@ -124,6 +125,28 @@ class EditSet:
         k = bisect.bisect_right(self._keys, (edit.start, edit.end))
         self._keys.insert(k, (edit.start, edit.end))
         self._ends.insert(k, edit.end)
+
+
+def place(prior: list[Edit], plans: Iterable[tuple[Edit, list]]) -> list[Edit]:
+    """`prior` plus each planned edit that overlaps none placed before it.
+
+    Args:
+      prior: the edits already made.
+      plans: (edit, findings) pairs, tried in order; the findings of each
+        edit placed are marked fixed, those of an edit left stay as they are.
+
+    Returns:
+      `prior`'s edits, then the placed ones (a new list).
+    """
+    out, placed = list(prior), EditSet(prior)
+    for edit, findings in plans:
+        if placed.overlaps(edit):
+            continue
+        placed.add(edit)
+        out.append(edit)
+        for f in findings:
+            f.fixed = True
+    return out
 
 
 def apply(source: str, edits: list[Edit], offset: int = 0) -> str:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import _astutil
-from estimator_multigpu.migrate._edits import Edit, EditSet
+from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
@@ -312,16 +312,8 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     (`np.cast[np.float_](x)` is one edit); one that overlaps an edit made
     before is left."""
     del ctx
-    out, placed = list(m.edits), EditSet(m.edits)
     ours = _ours(m)
-    for edit, fs in _made(m, ours) if ours else []:
-        if placed.overlaps(edit):
-            continue
-        placed.add(edit)
-        out.append(edit)
-        for f in fs:
-            f.fixed = True
-    return out
+    return place(m.edits, _made(m, ours) if ours else [])
 
 
 def _length(m: Module, node: ast.AST) -> int:

@@ -30,7 +30,7 @@ import dataclasses
 import re
 
 from estimator_multigpu.migrate import _astutil
-from estimator_multigpu.migrate._edits import Edit, EditSet
+from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
@@ -328,13 +328,5 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The edits so far plus each fixable finding's rewrite onto the public
     path (one that overlaps an edit made before is left)."""
     del ctx
-    out, placed = list(m.edits), EditSet(m.edits)
     ours = _ours(m)
-    for edit, fs in _planned(m, ours) if ours else []:
-        if placed.overlaps(edit):
-            continue
-        placed.add(edit)
-        out.append(edit)
-        for f in fs:
-            f.fixed = True
-    return out
+    return place(m.edits, _planned(m, ours) if ours else [])
