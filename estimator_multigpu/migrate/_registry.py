@@ -20,6 +20,7 @@ from estimator_multigpu.migrate import (
     _scipy_misc,
     _scipy_private_paths,
     _star_reexports,
+    _text_reads_decoded,
     _tf0_names,
     _tpu_fix,
 )
@@ -88,6 +89,8 @@ REGISTRY = Registry(
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         Rule("python2-modules", "passes", _python2_modules.find),
+        # A text-mode open whose reads are decoded (Python 2's byte strings).
+        Rule("text-reads-decoded", "passes", _text_reads_decoded.find),
         # A program's own flag named like one absl.logging defines (--log_dir).
         Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
         # Layer.apply(inputs), TF 1.x's alias of calling the layer.
@@ -129,6 +132,7 @@ REGISTRY = Registry(
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
+        Rule("text-read-decoded-edits", "edits", _text_reads_decoded.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
         Rule("scipy-private-path-edits", "edits", _scipy_private_paths.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
