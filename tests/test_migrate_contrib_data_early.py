@@ -1,6 +1,7 @@
 """emg-migrate --fix moves the early tf.contrib.data (TF 1.2-1.3: Dataset,
 Iterator and the file datasets, which TF 1.4 moved to core and TF 1.15's
-tf.contrib.data no longer had) onto tf.compat.v1.data, by any spelling."""
+tf.contrib.data no longer had) onto tf.compat.v1.data, by any spelling, and
+its Dataset's dense_to_sparse_batch method onto sparse_batch."""
 
 import pytest
 from migrate_helpers import assert_fix_is_final, fix_with_passes, run_fixed
@@ -76,6 +77,32 @@ def test_iterator_from_dataset_becomes_make_initializable_iterator():
     )
 
 
+def test_the_dense_to_sparse_batch_method_becomes_sparse_batch():
+    new, findings = fix_with_passes(
+        """\
+        import tensorflow as tf
+
+        def batches(ds, rows):
+            a = ds.dense_to_sparse_batch(2, [4])
+            b = ds.map(len).dense_to_sparse_batch(batch_size=2, row_shape=rows)
+            c = tf.contrib.data.dense_to_sparse_batch(2, [4])
+            return a, b, c
+        """
+    )
+    assert all(f.fixed for f in findings), [f.api for f in findings]
+    assert "a = ds.sparse_batch(2, [4])" in new
+    assert "b = ds.map(len).sparse_batch(batch_size=2, row_shape=rows)" in new
+    assert "c = tf.data.experimental.dense_to_sparse_batch(2, [4])" in new
+
+
+def test_a_dense_to_sparse_batch_with_star_arguments_is_left():
+    _, findings = fix_with_passes(
+        "import tensorflow as tf\nb = ds.dense_to_sparse_batch(*args)\n"
+    )
+    [finding] = findings
+    assert finding.rule.rule_id == "dataset-sparse-batch" and not finding.fixed
+
+
 @pytest.mark.slow
 def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
     out = run_fixed("contrib_data_early.py", tmp_path, all_fixed=True, timeout=240)
@@ -84,6 +111,7 @@ def test_the_rewritten_corpus_script_runs_on_tf2(tmp_path):
         "train [4, 6] [5, 7]",
         "lines [b'a 1', b'b 2']",
         "records [b'abcd', b'efgh']",
+        "sparse [[0, 0], [1, 0], [1, 1]] [1, 2, 2]",
         "valid [1, 3] [0, 0]",
     ]
 

@@ -1,10 +1,11 @@
 """The early tf.contrib.data input pipeline (TF 1.2-1.3): Dataset, Iterator
 and the file datasets from tensorflow.contrib.data, map's num_threads and
-output_buffer_size, and a reinitializable iterator for training and
-validation data.
+output_buffer_size, the dense_to_sparse_batch method, and a reinitializable
+iterator for training and validation data.
 
 Runs on TF 1.2/1.3; after `emg-migrate --fix` it runs on TF 2.x: each name
-has its tf.compat.v1.data successor, and map takes num_parallel_calls.
+has its tf.compat.v1.data successor, map takes num_parallel_calls and
+dense_to_sparse_batch is sparse_batch.
 Usage: python contrib_data_early.py
 """
 
@@ -40,6 +41,9 @@ def main():
     lines = TextLineDataset(text).batch(2).make_one_shot_iterator().get_next()  # expect: contrib
     records = tf.contrib.data.FixedLengthRecordDataset(binary, 4).batch(2)  # expect: contrib
     record_batch = records.make_one_shot_iterator().get_next()
+    sparse = Dataset.range(1, 3).map(lambda n: tf.fill([n], n))  # expect: contrib
+    sparse = sparse.dense_to_sparse_batch(2, [2])  # expect: dataset-sparse-batch
+    sparse_batch = sparse.make_one_shot_iterator().get_next()
 
     with tf.Session() as sess:
         sess.run(train_init)
@@ -48,6 +52,8 @@ def main():
             print("train", a.tolist(), b.tolist())
         print("lines", sess.run(lines).tolist())
         print("records", sess.run(record_batch).tolist())
+        value = sess.run(sparse_batch)
+        print("sparse", value.indices.tolist(), value.values.tolist())
         sess.run(valid_init)
         a, b = sess.run(next_batch)
         print("valid", a.tolist(), b.tolist())
