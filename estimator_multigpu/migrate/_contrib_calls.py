@@ -1,4 +1,5 @@
-"""Contrib-era call shapes: old `Dataset.map` arguments and `tf.contrib.layers.batch_norm`."""
+"""Contrib-era call shapes: old `Dataset.map` arguments, the contrib-era
+`Dataset.dense_to_sparse_batch` method and `tf.contrib.layers.batch_norm`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,17 @@ MAP_RULE = Rule(
     "Dataset.map(num_threads=, output_buffer_size=) is the contrib-era tf.data "
     "signature; TF 2 has neither argument",
     ".map(f, num_parallel_calls=N).prefetch(M)",
+    "dataset_map",
+)
+# TF 1.2-1.3's tf.contrib.data Dataset had dense_to_sparse_batch(batch_size,
+# row_shape) as a method; TF 2's Dataset has it as sparse_batch, the same
+# arguments (tf.data.experimental.dense_to_sparse_batch's transformation).
+SPARSE_BATCH_RULE = Rule(
+    "dataset-sparse-batch",
+    "Dataset.dense_to_sparse_batch(batch_size, row_shape) is a method of the "
+    "contrib-era tf.data (TF 1.2-1.3) only; TF 2's Dataset has none",
+    "ds.sparse_batch(batch_size, row_shape) (the same arguments; emg-migrate "
+    "--fix writes it)",
     "dataset_map",
 )
 BATCH_NORM_API = "tf.contrib.layers.batch_norm"
@@ -76,6 +88,29 @@ def is_old_map(node: ast.AST) -> bool:
         and node.func.attr == "map"
         and any(k.arg in _MAP_OLD for k in node.keywords)
     )
+
+
+def is_old_sparse_batch(node: ast.AST, table: _aliases.AliasTable) -> bool:
+    """True for `ds.dense_to_sparse_batch(...)` on a value, not a module."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "dense_to_sparse_batch"
+        and table.resolve(node.func.value) is None
+    )
+
+
+def sparse_batch_text(call: ast.Call, off: Source) -> str:
+    """`ds.sparse_batch(...)`, the arguments as written.
+
+    Raises:
+      Unsafe: if the call passes `*args`/`**kwargs`.
+    """
+    if _has_star(call):
+        raise Unsafe("the call passes *args or **kwargs; write the arguments out")
+    args = [off.text(a) for a in call.args]
+    args += [f"{k.arg}={off.text(k.value)}" for k in call.keywords]
+    return f"{off.text(call.func.value)}.sparse_batch({', '.join(args)})"
 
 
 def map_text(call: ast.Call, off: Source) -> str:
@@ -232,6 +267,8 @@ def find(tree: ast.AST, table: _aliases.AliasTable, off: Offsets):
     for call in _calls(tree):
         if is_old_map(call):
             yield call, "Dataset.map(num_threads/output_buffer_size)", MAP_RULE, set()
+        elif is_old_sparse_batch(call, table):
+            yield call, "Dataset.dense_to_sparse_batch", SPARSE_BATCH_RULE, set()
         elif _learn_names.learn_key(table.resolve_tf(call.func)) in _LEARN:
             api = table.resolve_tf(call.func)
             rule = _learn_rule(api, call, off)
@@ -257,6 +294,8 @@ def _run_config_text(node: ast.AST, calls: dict, emg: str) -> str:
 def _replacement(f, table, off: Source, calls: dict, emg: str) -> str:
     if f.rule.rule_id == "dataset-map-args":
         return map_text(f.node, off)
+    if f.rule.rule_id == "dataset-sparse-batch":
+        return sparse_batch_text(f.node, off)
     if f.rule.rule_id == "contrib-batch-norm":
         try:
             return batch_norm_text(f.node, table, off)

@@ -70,7 +70,6 @@ REPLACEMENTS = {
         name="GreedyLoadBalancingStrategy"
     ),
     "training.byte_size_load_fn": _PLACER.format(name="byte_size_load_fn"),
-    "data.Dataset": "tf.data.Dataset",
     "learn.preprocessing.VocabularyProcessor": _VOCABULARY,
     "learn.preprocessing.text.VocabularyProcessor": _VOCABULARY,
 }

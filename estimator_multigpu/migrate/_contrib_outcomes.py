@@ -91,6 +91,9 @@ def rule_for(api: str) -> SurfaceRule | None:
     if found is None:
         return None
     symbol, prefix = found
+    member = _contrib_surface.member(api)
+    if member is not None:
+        return _member_rule(*member)
     row = _contrib_surface.row(symbol)
     module = symbol.split(".")[2]
     fate, advice = _contrib_surface.module_advice(module)
@@ -117,6 +120,19 @@ def rule_for(api: str) -> SurfaceRule | None:
         return _make(gone, text, prefix=prefix)
     why = row.note or _NO_NAME
     return _make(fated, f"no TF 2.x successor ({why}): {advice}", prefix=prefix)
+
+
+def _member_rule(name: str, successor: str) -> SurfaceRule:
+    """The rule for a member of an older release's name that the name's
+    successor lacks (`Iterator.from_dataset`): the function that takes its
+    arguments."""
+    return _make(
+        f"{name} is gone since TF 2.0 (its class's successor has no "
+        f"{name.rpartition('.')[2]})",
+        f"{successor} (the same arguments; emg-migrate --fix writes it)",
+        prefix=name,
+        successor=successor,
+    )
 
 
 def _spelling(successor: str, table, emg: str = "emg") -> tuple[str, str | None]:

@@ -12,8 +12,10 @@ from estimator_multigpu.migrate import (
     _dataset_properties,
     _edit_rules,
     _find_rules,
+    _float_dims,
     _layer_apply,
     _legacy_keras_env,
+    _numpy_load_pickle,
     _numpy_removed,
     _python2_builtins,
     _python2_modules,
@@ -88,6 +90,10 @@ REGISTRY = Registry(
         Rule("python2-builtins", "passes", _python2_builtins.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
+        # np.load of a pickled object, since NumPy 1.16.3's allow_pickle=False.
+        Rule("numpy-load-pickle", "passes", _numpy_load_pickle.find),
+        # A static shape's true-division dimension, which TF 2 refuses.
+        Rule("float-dims", "passes", _float_dims.find),
         Rule("python2-modules", "passes", _python2_modules.find),
         # A text-mode open whose reads are decoded (Python 2's byte strings).
         Rule("text-reads-decoded", "passes", _text_reads_decoded.find),
@@ -131,6 +137,8 @@ REGISTRY = Registry(
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
+        Rule("numpy-load-pickle-edits", "edits", _numpy_load_pickle.edits),
+        Rule("float-dim-edits", "edits", _float_dims.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("text-read-decoded-edits", "edits", _text_reads_decoded.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),

@@ -4,7 +4,8 @@ One module per contrib module (`layers.py` for `tf.contrib.layers`), written
 by tools/contrib_surface.py from TF 1.15's sources: `ROWS` (name ->
 (outcome, successor, note)), `RENAMES` (keyword renames of exact successors),
 `SOURCES` (contrib-internal module -> the public names it holds), and the
-module's `FATE` (the contrib-sunset RFC's) and `ADVICE`.
+module's `FATE` (the contrib-sunset RFC's) and `ADVICE`. `_earlier.py`, by
+hand, adds the rows of names older releases had and TF 1.15 no longer did.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ import functools
 import importlib
 import pathlib
 
+from estimator_multigpu.migrate._contrib_surface import _earlier
+
 _HERE = pathlib.Path(__file__).parent
-MODULES = tuple(sorted(p.stem for p in _HERE.glob("*.py") if p.stem != "__init__"))
+MODULES = tuple(
+    sorted(p.stem for p in _HERE.glob("*.py") if not p.stem.startswith("_"))
+)
 _ROOT = "tf.contrib."
 # The note of an exact successor that TF 2.16+ serves only from tf-keras.
 LEGACY_NOTE = "with tf-keras and TF_USE_LEGACY_KERAS=1 on TF 2.16+"
@@ -128,14 +133,28 @@ def _internal(names: dict, parts: list[str], end: int) -> tuple[str, str] | None
 
 
 def row(symbol: str) -> Row | None:
-    """The row of public name `symbol` (`tf.contrib.<module>.<name>`), if any."""
+    """The row of public name `symbol` (`tf.contrib.<module>.<name>`), if
+    any: TF 1.15's, else an older release's (`_earlier.ROWS`)."""
     parts = symbol.split(".")
     found = table(parts[2]) if len(parts) == 4 else None
-    if found is None or parts[3] not in found.ROWS:
+    if found is None:
         return None
-    outcome, successor, note = found.ROWS[parts[3]]
+    entry = found.ROWS.get(parts[3]) or _earlier.ROWS.get(symbol)
+    if entry is None:
+        return None
+    outcome, successor, note = entry
     renames = getattr(found, "RENAMES", {}).get(parts[3], {})
     return Row(symbol, outcome, successor, note, renames, found.FATE, found.ADVICE)
+
+
+def member(api: str) -> tuple[str, str] | None:
+    """(the member `api` starts with, the TF 2.x function written for it) for
+    a member of an older release's name that its successor lacks
+    (`tf.contrib.data.Iterator.from_dataset`), else None."""
+    for name, successor in _earlier.MEMBERS.items():
+        if api == name or api.startswith(name + "."):
+            return name, successor
+    return None
 
 
 def fixable(symbol: str) -> bool:
