@@ -320,6 +320,8 @@ def slim_module(origin_module: str) -> str | None:
 
 
 _EMG = {
+    # TRAIN, EVAL and INFER, the same strings; no note, so --fix writes it.
+    "tf.contrib.learn.ModeKeys": ("emg.estimator.LearnModeKeys", ""),
     "tf.contrib.training.HParams": (
         "emg.estimator.HParams",
         "TF 1.x's parse/values/types; an HParamDef protocol buffer is not supported",
