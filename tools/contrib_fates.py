@@ -366,6 +366,25 @@ _EMG.update(
         )
     }
 )
+# tf.contrib.seq2seq's decoder loop and helpers: emg.seq2seq is TF 1.15's
+# code for them (the same arguments and scopes); the attention wrapper and
+# the beam search decoder have no drop-in.
+_EMG.update(
+    {
+        f"tf.contrib.seq2seq.{name}": (f"emg.seq2seq.{name}", "")
+        for name in (
+            "BasicDecoder",
+            "BasicDecoderOutput",
+            "Decoder",
+            "GreedyEmbeddingHelper",
+            "Helper",
+            "SampleEmbeddingHelper",
+            "TrainingHelper",
+            "dynamic_decode",
+            "tile_batch",
+        )
+    }
+)
 # Rows no reader can know: the successor takes renamed or reordered
 # arguments, or the same-named TF 2.x function means something else.
 OVERRIDES = {name: ("emg", target, note) for name, (target, note) in _EMG.items()}
