@@ -21,6 +21,7 @@ _SUBMODULES = (
     "migrate",
     "per_device",
     "scipy_misc",
+    "seq2seq",
     "towers",
     "tutorials",
 )

@@ -2,7 +2,7 @@
 contrib.learn/training drop-ins: the uid list, the ps strategy, GPU gates."""
 
 import pytest
-from migrate_helpers import fix_with_passes
+from migrate_helpers import fix_with_passes, run_fixed
 
 UTILS = """\
 import tensorflow as tf
@@ -88,3 +88,34 @@ def test_available_is_never_empty():
     import estimator_multigpu as emg
 
     assert emg.devices.available()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\nK = tf.contrib.learn.ModeKeys\n"
+        "modes = (K.TRAIN, tf.contrib.learn.ModeKeys.EVAL, "
+        "tf.contrib.learn.ModeKeys.INFER)\n",
+        "from tensorflow.contrib.learn import ModeKeys\n"
+        "modes = (ModeKeys.TRAIN, ModeKeys.EVAL, ModeKeys.INFER)\n",
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.learn.python.learn.estimators import model_fn\n"
+        "modes = (model_fn.ModeKeys.TRAIN, model_fn.ModeKeys.EVAL,\n"
+        "         tf.contrib.learn.ModeKeys.INFER)\n",
+    ],
+    ids=["attribute", "from_import", "module_path"],
+)
+def test_contrib_learn_mode_keys_become_the_drop_in(source):
+    new, findings = fix_with_passes(source)
+    assert all(f.fixed for f in findings), [f.api for f in findings if not f.fixed]
+    assert "contrib" not in new and "emg.estimator.LearnModeKeys" in new
+    namespace = {}
+    exec(compile(new, "modes.py", "exec"), namespace)  # noqa: S102
+    assert namespace["modes"] == ("train", "eval", "infer")
+
+
+@pytest.mark.slow
+def test_the_mode_keys_corpus_script_runs_after_fix(tmp_path):
+    """contrib.learn.ModeKeys by attribute, import and module path, fixed, run."""
+    out = run_fixed("contrib_learn_mode_keys.py", tmp_path, all_fixed=True, timeout=240)
+    assert out.splitlines() == ["train ()", "eval ()", "infer (2,)"]

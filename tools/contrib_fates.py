@@ -320,6 +320,8 @@ def slim_module(origin_module: str) -> str | None:
 
 
 _EMG = {
+    # TRAIN, EVAL and INFER, the same strings; no note, so --fix writes it.
+    "tf.contrib.learn.ModeKeys": ("emg.estimator.LearnModeKeys", ""),
     "tf.contrib.training.HParams": (
         "emg.estimator.HParams",
         "TF 1.x's parse/values/types; an HParamDef protocol buffer is not supported",
@@ -361,6 +363,25 @@ _EMG.update(
             "crf_sequence_score",
             "crf_unary_score",
             "viterbi_decode",
+        )
+    }
+)
+# tf.contrib.seq2seq's decoder loop and helpers: emg.seq2seq is TF 1.15's
+# code for them (the same arguments and scopes); the attention wrapper and
+# the beam search decoder have no drop-in.
+_EMG.update(
+    {
+        f"tf.contrib.seq2seq.{name}": (f"emg.seq2seq.{name}", "")
+        for name in (
+            "BasicDecoder",
+            "BasicDecoderOutput",
+            "Decoder",
+            "GreedyEmbeddingHelper",
+            "Helper",
+            "SampleEmbeddingHelper",
+            "TrainingHelper",
+            "dynamic_decode",
+            "tile_batch",
         )
     }
 )

@@ -38,7 +38,12 @@ from estimator_multigpu.estimator._lock import (
 )
 from estimator_multigpu.estimator._metrics import add_metrics
 from estimator_multigpu.estimator._run_config import RunConfig
-from estimator_multigpu.estimator._spec import HAS_TF_ESTIMATOR, EstimatorSpec, ModeKeys
+from estimator_multigpu.estimator._spec import (
+    HAS_TF_ESTIMATOR,
+    EstimatorSpec,
+    LearnModeKeys,
+    ModeKeys,
+)
 from estimator_multigpu.estimator._training import (
     EvalSpec,
     TrainSpec,
@@ -137,6 +142,7 @@ __all__ = [
     "Exporter",
     "FinalExporter",
     "LatestExporter",
+    "LearnModeKeys",
     "ModeKeys",
     "ModelDirLockedError",
     "RunConfig",

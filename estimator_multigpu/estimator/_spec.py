@@ -11,4 +11,20 @@ from estimator_multigpu._model_fn import (
     is_metric_object,
 )
 
-__all__ = ["HAS_TF_ESTIMATOR", "EstimatorSpec", "ModeKeys", "is_metric_object"]
+__all__ = [
+    "HAS_TF_ESTIMATOR",
+    "EstimatorSpec",
+    "LearnModeKeys",
+    "ModeKeys",
+    "is_metric_object",
+]
+
+
+class LearnModeKeys(ModeKeys):
+    """`tf.contrib.learn.ModeKeys`: TRAIN, EVAL and INFER.
+
+    contrib.learn named the prediction mode INFER; its value, "infer", is
+    `ModeKeys.PREDICT`'s, so a mode compared with either key matches.
+    """
+
+    INFER = ModeKeys.PREDICT

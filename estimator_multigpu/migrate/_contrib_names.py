@@ -88,8 +88,11 @@ def _key(api: str) -> str | None:
 def exact(finding) -> _rules.Rule | None:
     """A `contrib` rule with the exact replacement for `finding`, if one is known:
     this module's, else the surface table's (`_contrib_outcomes`), by any
-    spelling of the name (`tf.contrib.x.python.ops.y.z` is `tf.contrib.x.z`)."""
+    spelling of the name (`tf.contrib.x.python.ops.y.z` is `tf.contrib.x.z`).
+    A table rule that renames (`tf.contrib.framework.nest.flatten`) stays."""
     if finding.rule.rule_id != "contrib" or not finding.api.startswith("tf.contrib."):
+        return None
+    if finding.rule.rename:
         return None
     found = _contrib_surface.public(finding.api)
     if found is None or finding.rule != _rules.TABLE["tf.contrib"]:

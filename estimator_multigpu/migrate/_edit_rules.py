@@ -126,9 +126,22 @@ def raw_queues(m: Module, ctx: ProgramContext) -> list[Edit]:
     )
 
 
+def _renamed(m: Module, rename: str) -> str | None:
+    """`rename` (`emg.x` or `tf.x`) spelled with this module's import of it;
+    None for a `tf.` name in a module that does not import TensorFlow."""
+    if rename.startswith("emg."):
+        return m.emg + rename[len("emg") :]
+    roots = ("tensorflow", "tensorflow.compat.v1")
+    root = next((n for n, p in m.table.bindings.items() if p in roots), None)
+    return None if root is None else root + rename[len("tf") :]
+
+
 def _rename(m: Module, f, calls) -> list[Edit] | None:
     """The edits that rename `f`'s name (and reorder its arguments), or None."""
-    new = [m.off.replace(f.node, m.emg + f.rule.rename[len("emg") :])]
+    target = _renamed(m, f.rule.rename)
+    if target is None:
+        return None
+    new = [m.off.replace(f.node, target)]
     if f.api == "tf.contrib.estimator.replicate_model_fn" and id(f.node) in calls:
         args = _replicate_args.edits(calls[id(f.node)], m.table, m.off)
         if args is None:

@@ -15,6 +15,7 @@ EMG_NAMES = {
     _LEARN + "Experiment": "estimator.Experiment",
     _LEARN + "learn_runner.run": "estimator.learn_runner.run",
     _LEARN + "python.learn.learn_runner.run": "estimator.learn_runner.run",
+    _LEARN + "ModeKeys": "estimator.LearnModeKeys",
     "tf.contrib.training.HParams": "estimator.HParams",
     "tf.contrib.training.GreedyLoadBalancingStrategy": (
         "estimator.GreedyLoadBalancingStrategy"
@@ -25,8 +26,11 @@ EMG_NAMES = {
     _LEARN + "preprocessing.text.VocabularyProcessor": VOCABULARY,
     _LEARN + "python.learn.preprocessing.text.VocabularyProcessor": VOCABULARY,
 }
-# Classes whose attributes (VocabularyProcessor.restore) the drop-in has too.
-_CLASSES = frozenset(k for k, v in EMG_NAMES.items() if v == VOCABULARY)
+# Classes whose attributes (VocabularyProcessor.restore, ModeKeys.INFER) the
+# drop-in has too.
+_CLASSES = frozenset(
+    k for k, v in EMG_NAMES.items() if v in (VOCABULARY, "estimator.LearnModeKeys")
+)
 # contrib.learn's RunConfig._DEFAULT_UID_WHITE_LIST (TF 1.x), written out.
 UID_LIST_API = _LEARN + "python.learn.run_config._DEFAULT_UID_WHITE_LIST"
 UID_LIST = (
@@ -71,7 +75,7 @@ def _named(api: str) -> str | None:
     key = learn_key(api)
     if key is not None:
         return key
-    owner = api.rpartition(".")[0]
+    owner = learn_key(api.rpartition(".")[0])
     return owner if owner in _CLASSES else None
 
 

@@ -390,6 +390,32 @@ LEGACY_SEQ2SEQ = (
 )
 
 
+# tf.contrib.framework.nest's names tf.nest kept: contrib's name -> tf.nest's.
+# (TF 1.x's nest module itself; is_sequence is is_nested since TF 2.0.)
+CONTRIB_NEST = {
+    "assert_same_structure": "assert_same_structure",
+    "flatten": "flatten",
+    "is_sequence": "is_nested",
+    "map_structure": "map_structure",
+    "pack_sequence_as": "pack_sequence_as",
+}
+
+
+def _contrib_nest_rules() -> dict[str, Rule]:
+    """tf.contrib.framework.nest.X -> tf.nest.X: the same function (contrib
+    re-exported tensorflow.python.util.nest, which tf.nest exports)."""
+    return {
+        f"tf.contrib.framework.nest.{old}": Rule(
+            "contrib",
+            f"tf.contrib.framework.nest.{old} is gone since TF 2.0",
+            f"tf.nest.{new} (the same function; emg-migrate --fix writes it)",
+            "contrib",
+            rename=f"tf.nest.{new}",
+        )
+        for old, new in CONTRIB_NEST.items()
+    }
+
+
 def _legacy_seq2seq_rules() -> dict[str, Rule]:
     """legacy_seq2seq's decoders and losses onto emg's drop-ins, under the
     public module and the internal one TF 1.x code imported them from too."""
@@ -457,6 +483,7 @@ TABLE: dict[str, Rule] = {
     **_slim_queue_rules(),
     **_estimator_rules(),
     **_legacy_seq2seq_rules(),
+    **_contrib_nest_rules(),
     **_other_rules(),
 }
 TF0_LOSS_RULE = Rule(

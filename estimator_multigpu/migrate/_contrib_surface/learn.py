@@ -38,7 +38,7 @@ ROWS = {
     "LinearRegressor": ("none", "", ""),
     "LogisticRegressor": ("none", "", ""),
     "MetricSpec": ("none", "", ""),
-    "ModeKeys": ("none", "", ""),
+    "ModeKeys": ("emg", "emg.estimator.LearnModeKeys", ""),
     "ModelFnOps": ("none", "", ""),
     "NanLossDuringTrainingError": ("none", "", ""),
     "PredictionKey": ("none", "", ""),
