@@ -1,14 +1,17 @@
-"""Every name `--fix` writes exists in estimator_multigpu (the rewrites import)."""
+"""Every name `--fix` writes exists: in estimator_multigpu (`emg.*`, the
+rewrites import it) or in TensorFlow (`tf.*`, a rename onto a core name)."""
 
 import pytest
+import tensorflow as tf
 
 import estimator_multigpu as emg
 from estimator_multigpu.migrate import _rules
 
 
 def _resolve(dotted):
-    obj = emg
-    for part in dotted.split(".")[1:]:
+    root, *parts = dotted.split(".")
+    obj = {"emg": emg, "tf": tf}[root]
+    for part in parts:
         obj = getattr(obj, part)
     return obj
 
