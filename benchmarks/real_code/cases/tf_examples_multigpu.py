@@ -4,7 +4,10 @@ tf.data, each a script of its own on the TF 1.x MNIST tutorial reader.
 
 multigpu_cnn.py fixes its tower count in the code (`num_gpus = 2`); after
 `--fix` it resolves its devices through `emg.devices.env_num_gpus`, so
-EMG_NUM_GPUS picks 1 or 2 towers, as it picks the Estimator's devices.
+EMG_NUM_GPUS picks 1 or 2 towers, as it picks the Estimator's devices
+(convolutional_network.py). recurrent_network.py and
+tensorflow_dataset_api.py build one model on one device, with no device
+count of their own: they run the same under both counts.
 Not run: 6_MultiGPU/multigpu_basics.py pins matmuls to /gpu:0 and /gpu:1
 (it needs two real GPUs; on CPUs it fails to place, as under TF 1.x) and
 multiplies 10,000x10,000 matrices; build_an_image_dataset.py needs its
