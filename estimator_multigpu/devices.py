@@ -115,6 +115,44 @@ def _check_exists(device: str, argument: str) -> None:
         )
 
 
+# The device count for a program that fixes none at run time.
+NUM_GPUS_ENV = "EMG_NUM_GPUS"
+
+
+def num_gpus_from_env() -> int | None:
+    """`EMG_NUM_GPUS` as a device count, or None when unset or empty.
+
+    Raises:
+      ValueError: it is set to something other than a whole number.
+    """
+    text = os.environ.get(NUM_GPUS_ENV, "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ValueError(
+            f"{NUM_GPUS_ENV} must be a whole number of devices (0 or more); "
+            f"received {text!r}. Unset it, or set e.g. {NUM_GPUS_ENV}=2."
+        )
+    return int(text)
+
+
+def env_num_gpus(default: int) -> int:
+    """`EMG_NUM_GPUS` when set, else `default`: a count written in the code.
+
+    A TF1 tower loop over a constant (`num_gpus = 2`, edited by hand for
+    each machine) has no flag to choose its devices; `emg-migrate --fix`
+    writes `resolve(num_gpus=emg.devices.env_num_gpus(num_gpus))` there, so
+    `EMG_NUM_GPUS=1 python train.py` runs the unchanged program on one
+    device, as the variable replicates an Estimator whose `RunConfig` names
+    no devices. A count read from a flag is left as the flag says.
+
+    Raises:
+      ValueError: `EMG_NUM_GPUS` is not a whole number.
+    """
+    count = num_gpus_from_env()
+    return default if count is None else count
+
+
 def resolve(
     num_gpus: int | None = None, devices: Sequence[str] | None = None
 ) -> list[str]:

@@ -98,3 +98,78 @@ def test_late_count_fails_as_the_finding_says_and_runs_where_devices_exist(tmp_p
     two = run_script(path, tmp_path, "2", CUDA_VISIBLE_DEVICES="")
     assert two.returncode != 0
     assert "TensorFlow has already started" in two.stderr
+
+
+# A TF 1.x script at module level: MNIST read with a tutorial data module
+# (NumPy arrays, no TensorFlow op), then a constant count and sliced towers.
+_MNIST_TOWERS = """\
+import tensorflow as tf
+{imports}
+mnist = {read}
+{before}num_gpus = 2
+batch_size = 4
+
+
+def average_gradients(tower_grads):
+    return [
+        (tf.add_n([g for g, _ in gv]) / len(gv), gv[0][1])
+        for gv in zip(*tower_grads)
+    ]
+
+
+X = tf.placeholder(tf.float32, [None, 784])
+Y = tf.placeholder(tf.float32, [None, 10])
+optimizer = tf.train.GradientDescentOptimizer(0.1)
+tower_grads = []
+for i in range(num_gpus):
+    with tf.device("/gpu:%d" % i):
+        _x = X[i * batch_size: (i + 1) * batch_size]
+        _y = Y[i * batch_size: (i + 1) * batch_size]
+        with tf.variable_scope("net", reuse=i > 0):
+            logits = tf.layers.dense(_x, 10)
+        loss = tf.reduce_mean(
+            tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=_y))
+        tower_grads.append(optimizer.compute_gradients(loss))
+grads = average_gradients(tower_grads)
+train_op = optimizer.apply_gradients(grads)
+"""
+
+_MNIST_READS = {
+    "tutorial_input_data": (
+        "from tensorflow.examples.tutorials.mnist import input_data",
+        'input_data.read_data_sets("/tmp/data/", one_hot=True)',
+    ),
+    "tutorial_module_import": (
+        "import tensorflow.examples.tutorials.mnist.input_data as input_data",
+        'input_data.read_data_sets("/tmp/data/", one_hot=True)',
+    ),
+    "contrib_learn_datasets_import": (
+        "from tensorflow.contrib.learn.python.learn.datasets.mnist import "
+        "read_data_sets",
+        'read_data_sets("/tmp/data/", one_hot=True)',
+    ),
+    "contrib_learn_datasets_attribute": (
+        "",
+        'tf.contrib.learn.datasets.mnist.read_data_sets("/tmp/data/", one_hot=True)',
+    ),
+    "keras_datasets": ("", "tf.keras.datasets.mnist.load_data()"),
+}
+
+
+@pytest.mark.parametrize("imports, read", _MNIST_READS.values(), ids=_MNIST_READS)
+def test_count_after_a_tutorial_data_read_is_fixed(tmp_path, imports, read):
+    # The tutorial data modules return NumPy arrays: they start no runtime.
+    source = _MNIST_TOWERS.format(imports=imports, read=read, before="")
+    result, loop, _ = _process(tmp_path, source)
+    assert loop.fixed, loop.rule.replacement
+    assert "devices = emg.devices.resolve(num_gpus=" in result.rewritten
+
+
+def test_an_eager_op_after_a_tutorial_data_read_is_still_late(tmp_path):
+    imports, read = _MNIST_READS["tutorial_input_data"]
+    source = _MNIST_TOWERS.format(
+        imports=imports, read=read, before="print(tf.reduce_sum([1.0]))\n"
+    )
+    _, loop, _ = _process(tmp_path, source)
+    assert not loop.fixed
+    assert "(`tf.reduce_sum([1.0])` at line 4)" in loop.rule.replacement

@@ -241,7 +241,8 @@ def test_module_level_loop_with_a_literal_count_resolves_after_the_import():
     script = script.replace("range(num_gpus)", "range(2)")
     new = fix(script)
     assert (
-        "import estimator_multigpu as emg\ndevices = emg.devices.resolve(num_gpus=2)\n"
+        "import estimator_multigpu as emg\n"
+        "devices = emg.devices.resolve(num_gpus=emg.devices.env_num_gpus(2))\n"
     ) in new
 
 

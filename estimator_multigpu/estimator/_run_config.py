@@ -325,7 +325,7 @@ def _arg_names(fn) -> list[str] | None:
         return None
 
 
-NUM_GPUS_ENV = "EMG_NUM_GPUS"
+NUM_GPUS_ENV = devices_lib.NUM_GPUS_ENV
 
 
 def _num_gpus_from_env() -> int | None:
@@ -335,15 +335,7 @@ def _num_gpus_from_env() -> int | None:
     or strategy), so an unchanged single-device Estimator program runs on N
     devices, as `TF_CONFIG` gives one its cluster.
     """
-    text = os.environ.get(NUM_GPUS_ENV, "").strip()
-    if not text:
-        return None
-    if not text.isdigit():
-        raise ValueError(
-            f"{NUM_GPUS_ENV} must be a whole number of devices (0 or more); "
-            f"received {text!r}. Unset it, or set e.g. {NUM_GPUS_ENV}=2."
-        )
-    return int(text)
+    return devices_lib.num_gpus_from_env()
 
 
 def _validate(config: RunConfig) -> None:

@@ -164,7 +164,31 @@ def _check_order(stmt: ast.AST, local: set[str], assigned: set[str]) -> None:
         )
 
 
-def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
+def _earlier_reads(scope, source: ast.stmt | None) -> Counter:
+    """The names read in `scope` before `source` starts, where no loop of the
+    scope holds `source`: such a read sees an earlier binding of the name
+    (a Python counter the producer's targets later reuse), never an example.
+    Reads in nested functions are not counted (they may run later)."""
+    found = Counter()
+    if source is None:
+        return found
+    body = getattr(scope, "body", [])
+    loops = (ast.For, ast.AsyncFor, ast.While)
+    for node in _astutil.walk_scope(body):
+        if isinstance(node, loops) and node.lineno < source.lineno <= node.end_lineno:
+            return Counter()
+    start = (source.lineno, source.col_offset)
+    for node in _astutil.walk_scope(body):
+        if isinstance(node, ast.Name) and (node.lineno, node.col_offset) < start:
+            found.update(_astutil.reads(node))
+        elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) < start:
+            found.update(_astutil.writes(node.target))
+    return found
+
+
+def check_escapes(
+    scope, moved, tensors: list, others, tainted, source: ast.stmt | None = None
+) -> None:
     """Raises NotAChain if a per-example name is used outside the chain.
 
     Args:
@@ -173,11 +197,13 @@ def check_escapes(scope, moved, tensors: list, others, tainted) -> None:
       tensors: the per-example structure each batching call receives.
       others: the batcher's other arguments (they stay outside).
       tainted: the names that hold per-example values.
+      source: the producer's statement; reads before it, outside any loop
+        around it, read an earlier value of the name and are not uses.
     """
     inside = Counter()
     for stmt in moved + tensors:
         inside.update(_astutil.reads(stmt))
-    total = _astutil.reads(scope)
+    total = _astutil.reads(scope) - _earlier_reads(scope, source)
     for name in sorted(tainted):
         if total[name] > inside[name]:
             raise NotAChain(f"`{name}` is also used outside the per-example code")

@@ -258,6 +258,32 @@ def _place(scope, path, names: set[str]):
     return first, False
 
 
+def _int(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _fixed_in_code(tree: ast.Module, count: ast.AST) -> bool:
+    """Whether `count` is written in the code, not chosen at run time: an int
+    literal, or a name bound once in the module, at its top level, to one
+    (`num_gpus = 2`), and never a parameter."""
+    if not isinstance(count, ast.Name):
+        return _int(count)
+    stores = [
+        n
+        for n in _astutil.walk(tree)
+        if isinstance(n, ast.Name | ast.arg)
+        and getattr(n, "id", getattr(n, "arg", None)) == count.id
+        and not isinstance(getattr(n, "ctx", None), ast.Load)
+    ]
+    top = [
+        s.value
+        for s in tree.body
+        if isinstance(s, ast.Assign)
+        and [_astutil.writes(t) for t in s.targets] == [{count.id}]
+    ]
+    return len(stores) == 1 and len(top) == 1 and _int(top[0])
+
+
 def _inside(pos: int, edits) -> bool:
     """Whether `pos` falls strictly inside one of `edits` (a list or an `EditSet`)."""
     if isinstance(edits, EditSet):
@@ -305,6 +331,8 @@ def hoist(
     )
     if from_tf and _astutil.call_target(expr) != "int":
         count = f"int({count})"  # a shape's Dimension, a session's numpy int
+    elif _fixed_in_code(tree, expr):
+        count = f"{emg}.devices.env_num_gpus({count})"
     indent = " " * off.column(anchor)
     name = _astutil.unique("devices", taken)
     text = f"{indent}{name} = {emg}.devices.resolve(num_gpus={count})"

@@ -44,6 +44,10 @@ _QUIET = {
     "set_verbosity",
 }
 _QUIET_PARTS = {"flags", "logging", "app"}
+# Modules that read data sets into NumPy arrays, starting no runtime: the
+# MNIST tutorial's `input_data`, contrib.learn's and Keras's `datasets`
+# (`input_data.read_data_sets`, `tf.keras.datasets.mnist.load_data()`).
+_DATA_PARTS = {"input_data", "datasets"}
 
 
 def _facts(tree: ast.Module) -> tuple[frozenset[str], bool]:
@@ -70,18 +74,29 @@ def graph_mode(tree: ast.Module) -> bool:
     return _facts(tree)[1]
 
 
+def _tf_module(path: str) -> bool:
+    """Whether the module `path` is TensorFlow's, and not one of its data readers."""
+    parts = path.split(".")
+    return parts[0] == "tensorflow" and not _DATA_PARTS & set(parts)
+
+
 def _tf_names(tree: ast.Module) -> set[str]:
     out = set()
     for node in _astutil.walk(tree):
         if isinstance(node, ast.Import):
+            # `import tensorflow.x.y` binds `tensorflow` itself.
             out |= {
-                (a.asname or a.name).split(".")[0]
+                a.asname or a.name.split(".")[0]
                 for a in node.names
-                if a.name.split(".")[0] == "tensorflow"
+                if _tf_module(a.name if a.asname else a.name.split(".")[0])
             }
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            if (node.module or "").split(".")[0] == "tensorflow":
-                out |= {a.asname or a.name for a in node.names}
+            module = node.module or ""
+            out |= {
+                a.asname or a.name
+                for a in node.names
+                if _tf_module(f"{module}.{a.name}")
+            }
     return out
 
 
@@ -131,7 +146,8 @@ def _starts(node: ast.AST, tf: set[str], eager: bool) -> bool:
         return True
     if not (eager and _tf_call(node, tf)):
         return False
-    return name not in _QUIET and not _QUIET_PARTS & set(_dotted(node.func))
+    quiet = _QUIET_PARTS | _DATA_PARTS
+    return name not in _QUIET and not quiet & set(_dotted(node.func))
 
 
 def starter(tree: ast.Module, scope, limit: int) -> ast.AST | None:

@@ -104,7 +104,9 @@ def recognise(block, index, scope, table: _aliases.AliasTable, helpers=None) -> 
         outer = scoped.after(view, moved, kept)
         kept = scoped.inside(view, moved, kept)
     check_mappable(moved + [end.tensors[0]], params, table)
-    check_escapes(scope, moved, end.tensors + end.keeps, end.others, tainted)
+    check_escapes(
+        scope, moved, end.tensors + end.keeps, end.others, tainted, block[s_idx]
+    )
     literal = literal_of(end.tensors[0], moved)
     keep_params = _keep_params(end, literal, tainted)
     return Chain(
