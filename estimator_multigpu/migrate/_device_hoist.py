@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import bisect
 import dataclasses
+from collections import Counter
 
 from estimator_multigpu.migrate import _astutil, _runtime_start
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
@@ -268,20 +269,36 @@ def _fixed_in_code(tree: ast.Module, count: ast.AST) -> bool:
     (`num_gpus = 2`), and never a parameter."""
     if not isinstance(count, ast.Name):
         return _int(count)
-    stores = [
-        n
-        for n in _astutil.walk(tree)
-        if isinstance(n, ast.Name | ast.arg)
-        and getattr(n, "id", getattr(n, "arg", None)) == count.id
-        and not isinstance(getattr(n, "ctx", None), ast.Load)
-    ]
-    top = [
-        s.value
-        for s in tree.body
-        if isinstance(s, ast.Assign)
-        and [_astutil.writes(t) for t in s.targets] == [{count.id}]
-    ]
-    return len(stores) == 1 and len(top) == 1 and _int(top[0])
+    stores, top = _bindings(tree)
+    values = top.get(count.id, [])
+    return stores[count.id] == 1 and len(values) == 1 and _int(values[0])
+
+
+def _bindings(tree: ast.Module) -> tuple[Counter, dict[str, list[ast.expr]]]:
+    """(how many times each name is bound, by assignment, loop, import or
+    parameter; {name: the values of the module's top-level assignments to it
+    alone}), found once per tree (kept on it): a module has one hoist per
+    tower loop or clone."""
+    found = tree.__dict__.get(_BINDINGS)
+    if found is None:
+        stores = Counter(
+            n.id if isinstance(n, ast.Name) else n.arg
+            for n in _astutil.nodes(tree, ast.Name, ast.arg)
+            if not isinstance(getattr(n, "ctx", None), ast.Load)
+        )
+        top: dict[str, list[ast.expr]] = {}
+        for s in tree.body:
+            if not isinstance(s, ast.Assign):
+                continue
+            written = [_astutil.writes(t) for t in s.targets]
+            if len(written) == 1 and len(written[0]) == 1:
+                top.setdefault(next(iter(written[0])), []).append(s.value)
+        found = (stores, top)
+        setattr(tree, _BINDINGS, found)
+    return found
+
+
+_BINDINGS = "_emg_hoist_bindings"
 
 
 def _inside(pos: int, edits) -> bool:
