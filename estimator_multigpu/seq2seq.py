@@ -151,18 +151,18 @@ class TrainingHelper(Helper):
     def sample_ids_dtype(self):
         return tf.int32
 
-    def _read(self, time):
-        return tf.nest.map_structure(lambda ta: ta.read(time), self._input_tas)
+    def _inputs_at(self, time, finished):
+        """The inputs read at `time`, or zeros once every sequence is `finished`."""
+        return tf.cond(
+            tf.reduce_all(finished),
+            lambda: self._zero_inputs,
+            lambda: tf.nest.map_structure(lambda ta: ta.read(time), self._input_tas),
+        )
 
     def initialize(self, name=None):
         with tf.name_scope(name or "TrainingHelperInitialize"):
             finished = tf.equal(0, self._sequence_length)
-            next_inputs = tf.cond(
-                tf.reduce_all(finished),
-                lambda: self._zero_inputs,
-                lambda: self._read(0),
-            )
-            return finished, next_inputs
+            return finished, self._inputs_at(0, finished)
 
     def sample(self, time, outputs, name=None, **unused_kwargs):
         with tf.name_scope(name or "TrainingHelperSample"):
@@ -172,12 +172,7 @@ class TrainingHelper(Helper):
         with tf.name_scope(name or "TrainingHelperNextInputs"):
             next_time = time + 1
             finished = next_time >= self._sequence_length
-            next_inputs = tf.cond(
-                tf.reduce_all(finished),
-                lambda: self._zero_inputs,
-                lambda: self._read(next_time),
-            )
-            return finished, next_inputs, state
+            return finished, self._inputs_at(next_time, finished), state
 
 
 class GreedyEmbeddingHelper(Helper):
