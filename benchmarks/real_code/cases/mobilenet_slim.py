@@ -15,6 +15,7 @@ from __future__ import annotations
 import pathlib
 
 from benchmarks.real_code._case import Case, Command
+from benchmarks.real_code.cases._features import ints, strings
 
 _CLASSES = ("daisy", "dandelion", "roses", "sunflowers", "tulips")
 
@@ -24,12 +25,6 @@ def _example(tf, rng, index: int):
     height, width = 240 + 8 * (index % 3), 256
     pixels = rng.integers(0, 255, size=(height, width, 3), dtype="uint8")
     jpeg = tf.io.encode_jpeg(pixels).numpy()
-
-    def ints(values):
-        return tf.train.Feature(int64_list=tf.train.Int64List(value=values))
-
-    def strings(values):
-        return tf.train.Feature(bytes_list=tf.train.BytesList(value=values))
 
     feature = {
         "image/encoded": strings([jpeg]),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pathlib
 
 from benchmarks.real_code._case import Case, Command
+from benchmarks.real_code.cases._features import floats, ints, strings
 
 # Pascal VOC's class ids (datasets/pascal_common.VOC_LABELS): a few of them.
 _LABELS = ((b"dog", 12), (b"person", 15), (b"car", 7))
@@ -18,15 +19,6 @@ def _example(tf, rng, index: int):
     jpeg = tf.io.encode_jpeg(pixels).numpy()
     boxes = [(0.1, 0.2, 0.6, 0.7), (0.3, 0.1, 0.9, 0.5)][: 1 + index % 2]
     labels = [_LABELS[(index + i) % 3] for i in range(len(boxes))]
-
-    def floats(values):
-        return tf.train.Feature(float_list=tf.train.FloatList(value=values))
-
-    def ints(values):
-        return tf.train.Feature(int64_list=tf.train.Int64List(value=values))
-
-    def strings(values):
-        return tf.train.Feature(bytes_list=tf.train.BytesList(value=values))
 
     feature = {
         "image/height": ints([height]),
