@@ -44,6 +44,19 @@ class Command:
     loss: str | None = None
     timeout: int = 900
 
+    @classmethod
+    def script(
+        cls,
+        script: str,
+        expect: str,
+        loss: str | None = None,
+        cwd: str = "",
+        timeout: int = 900,
+    ) -> Command:
+        """`python <script>` in `cwd`, as a code base of example scripts runs
+        each of them."""
+        return cls(["{python}", script], expect, cwd=cwd, loss=loss, timeout=timeout)
+
     def __post_init__(self):
         if not self.argv or isinstance(self.argv, str):
             raise ValueError(

@@ -17,10 +17,6 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _mnist_idx.write(tree / "examples" / "data" / "mnist", 512, 128, gz=False)
 
 
-def _script(cwd: str, script: str, expect: str, loss: str | None = None) -> Command:
-    return Command(["{python}", script], cwd=cwd, expect=expect, loss=loss, timeout=900)
-
-
 CASE = Case(
     name="cs20_examples",
     repo="chiphuyen/stanford-tensorflow-tutorials",
@@ -42,20 +38,20 @@ CASE = Case(
         "2017/examples/data/heart.csv",
     ),
     commands=[
-        _script(
-            "examples",
+        Command.script(
             "03_logreg.py",
             r"Accuracy [\d.]+",
-            r"Average loss epoch 0: ([\d.]+)",
+            cwd="examples",
+            loss=r"Average loss epoch 0: ([\d.]+)",
         ),
-        _script(
-            "examples",
+        Command.script(
             "07_convnet_mnist.py",
             r"Accuracy at epoch 29: [\d.]+",
-            r"Average loss at epoch 0: ([\d.]+)",
+            cwd="examples",
+            loss=r"Average loss at epoch 0: ([\d.]+)",
         ),
-        _script("2017/examples", "05_csv_reader.py", r"\[\[\s*[-\d.]+"),
-        _script("2017/examples", "09_queue_example.py", r"\[\s*[-\d.]+"),
+        Command.script("05_csv_reader.py", r"\[\[\s*[-\d.]+", cwd="2017/examples"),
+        Command.script("09_queue_example.py", r"\[\s*[-\d.]+", cwd="2017/examples"),
     ],
     make_data=make_data,
     devices=(1,),

@@ -17,16 +17,6 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _mnist_idx.write(tree / "tutorial-contents" / "mnist", 5500, 500)
 
 
-def _script(script: str, expect: str, loss: str | None = None) -> Command:
-    return Command(
-        ["{python}", script],
-        cwd="tutorial-contents",
-        expect=expect,
-        loss=loss,
-        timeout=900,
-    )
-
-
 CASE = Case(
     name="morvan_tutorial",
     repo="MorvanZhou/Tensorflow-Tutorial",
@@ -44,10 +34,22 @@ CASE = Case(
         "tutorial-contents/502_batch_normalization.py",
     ),
     commands=[
-        _script("306_dataset.py", r"Finish the last epoch", r"train loss: ([\d.]+)"),
-        _script("401_CNN.py", r"real number", r"train loss: ([\d.]+)"),
-        _script("406_GAN.py", r"^"),
-        _script("502_batch_normalization.py", r"Epoch:\s+11"),
+        Command.script(
+            "306_dataset.py",
+            r"Finish the last epoch",
+            loss=r"train loss: ([\d.]+)",
+            cwd="tutorial-contents",
+        ),
+        Command.script(
+            "401_CNN.py",
+            r"real number",
+            loss=r"train loss: ([\d.]+)",
+            cwd="tutorial-contents",
+        ),
+        Command.script("406_GAN.py", r"^", cwd="tutorial-contents"),
+        Command.script(
+            "502_batch_normalization.py", r"Epoch:\s+11", cwd="tutorial-contents"
+        ),
     ],
     make_data=make_data,
     devices=(1,),

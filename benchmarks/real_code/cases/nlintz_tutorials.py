@@ -17,10 +17,6 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _mnist_idx.write(tree / "MNIST_data", 5500, 300)
 
 
-def _script(script: str, expect: str, loss: str | None = None) -> Command:
-    return Command(["{python}", script], expect=expect, loss=loss, timeout=900)
-
-
 CASE = Case(
     name="nlintz_tutorials",
     repo="nlintz/TensorFlow-Tutorials",
@@ -39,11 +35,11 @@ CASE = Case(
     ),
     commands=[
         # The first three print each epoch's test accuracy, no loss.
-        _script("05_convolutional_net.py", r"(?m)^99 [\d.]+$"),
-        _script("07_lstm.py", r"(?m)^99 [\d.]+$"),
-        _script("10_save_restore_net.py", r"(?m)^99 [\d.]+$"),
+        Command.script("05_convolutional_net.py", r"(?m)^99 [\d.]+$"),
+        Command.script("07_lstm.py", r"(?m)^99 [\d.]+$"),
+        Command.script("10_save_restore_net.py", r"(?m)^99 [\d.]+$"),
         # i, the generator's loss, the discriminator's, ...
-        _script("11_gan.py", r"(?m)^199\b", r"(?m)^0 ([\d.]+) "),
+        Command.script("11_gan.py", r"(?m)^199\b", loss=r"(?m)^0 ([\d.]+) "),
     ],
     make_data=make_data,
     devices=(1,),

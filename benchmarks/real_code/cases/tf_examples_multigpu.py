@@ -37,12 +37,6 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _mnist_idx.write(MNIST_DIR, 5128, 128)
 
 
-def _script(cwd: str, script: str, expect: str, loss: str | None = None) -> Command:
-    return Command(
-        ["{python}", script], cwd=cwd, expect=expect, loss=loss, timeout=1200
-    )
-
-
 _STEP_LOSS = r"Step 1[,:] Minibatch Loss= ([\d.]+)"
 
 CASE = Case(
@@ -65,28 +59,32 @@ CASE = Case(
         "examples/5_DataManagement/tensorflow_dataset_api.py",
     ),
     commands=[
-        _script(
-            "examples/6_MultiGPU",
+        Command.script(
             "multigpu_cnn.py",
             r"Testing Accuracy: [\d.]+",
-            _STEP_LOSS,
+            cwd="examples/6_MultiGPU",
+            loss=_STEP_LOSS,
+            timeout=1200,
         ),
-        _script(
-            "examples/3_NeuralNetworks",
+        Command.script(
             "convolutional_network.py",
             r"Testing Accuracy: [\d.]+",
+            cwd="examples/3_NeuralNetworks",
+            timeout=1200,
         ),
-        _script(
-            "examples/3_NeuralNetworks",
+        Command.script(
             "recurrent_network.py",
             r"Testing Accuracy: [\d.]+",
-            _STEP_LOSS,
+            cwd="examples/3_NeuralNetworks",
+            loss=_STEP_LOSS,
+            timeout=1200,
         ),
-        _script(
-            "examples/5_DataManagement",
+        Command.script(
             "tensorflow_dataset_api.py",
             r"Optimization Finished!",
-            _STEP_LOSS,
+            cwd="examples/5_DataManagement",
+            loss=_STEP_LOSS,
+            timeout=1200,
         ),
     ],
     make_data=make_data,

@@ -18,10 +18,6 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _mnist_idx.write(tree / "MNIST_data", 5500, 300)
 
 
-def _script(script: str, expect: str, loss: str | None = None) -> Command:
-    return Command(["{python}", script], expect=expect, loss=loss, timeout=900)
-
-
 CASE = Case(
     name="zero_to_all",
     repo="hunkim/DeepLearningZeroToAll",
@@ -42,14 +38,20 @@ CASE = Case(
         "data-02-stock_daily.csv",
     ),
     commands=[
-        _script(
+        Command.script(
             "lab-04-4-tf_reader_linear_regression.py",
             r"Other scores will be",
-            r"(?m)^0 Cost:\s+([\d.]+)",
+            loss=r"(?m)^0 Cost:\s+([\d.]+)",
         ),
-        _script("lab-10-3-mnist_nn_xavier.py", r"Prediction:", r"cost = ([\d.]+)"),
-        _script("lab-11-4-mnist_cnn_layers.py", r"Accuracy:", r"cost = ([\d.]+)"),
-        _script("lab-12-5-rnn_stock_prediction.py", r"RMSE:", r"loss: ([\d.]+)"),
+        Command.script(
+            "lab-10-3-mnist_nn_xavier.py", r"Prediction:", loss=r"cost = ([\d.]+)"
+        ),
+        Command.script(
+            "lab-11-4-mnist_cnn_layers.py", r"Accuracy:", loss=r"cost = ([\d.]+)"
+        ),
+        Command.script(
+            "lab-12-5-rnn_stock_prediction.py", r"RMSE:", loss=r"loss: ([\d.]+)"
+        ),
     ],
     make_data=make_data,
     devices=(1,),
