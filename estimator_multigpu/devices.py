@@ -128,7 +128,7 @@ def num_gpus_from_env() -> int | None:
     text = os.environ.get(NUM_GPUS_ENV, "").strip()
     if not text:
         return None
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(
             f"{NUM_GPUS_ENV} must be a whole number of devices (0 or more); "
             f"received {text!r}. Unset it, or set e.g. {NUM_GPUS_ENV}=2."
@@ -147,8 +147,21 @@ def env_num_gpus(default: int) -> int:
     no devices. A count read from a flag is left as the flag says.
 
     Raises:
-      ValueError: `EMG_NUM_GPUS` is not a whole number.
+      TypeError: `default` is not an int.
+      ValueError: `default` is negative, or `EMG_NUM_GPUS` is not a whole
+        number.
     """
+    if isinstance(default, bool) or not isinstance(default, int):
+        raise TypeError(
+            "env_num_gpus(default): the count written in the code must be an "
+            f"int; received {default!r} ({type(default).__name__}). Pass a "
+            f"whole number of devices (e.g. int(...) of it), or set {NUM_GPUS_ENV}."
+        )
+    if default < 0:
+        raise ValueError(
+            "env_num_gpus(default): the count written in the code must be 0 "
+            f"or more; received {default}."
+        )
     count = num_gpus_from_env()
     return default if count is None else count
 

@@ -70,10 +70,34 @@ def test_env_num_gpus(monkeypatch, value, want):
     assert devices.env_num_gpus(2) == want
 
 
-def test_env_num_gpus_refuses_a_non_count(monkeypatch):
-    monkeypatch.setenv(devices.NUM_GPUS_ENV, "two")
+@pytest.mark.parametrize("value", ["two", "-1", "2.0", "\u00b2", "\u0663"])
+def test_env_num_gpus_refuses_a_non_count(monkeypatch, value):
+    monkeypatch.setenv(devices.NUM_GPUS_ENV, value)
     with pytest.raises(ValueError, match="EMG_NUM_GPUS must be a whole number"):
         devices.env_num_gpus(2)
+
+
+@pytest.mark.parametrize(
+    "default, error, match",
+    [
+        ("2", TypeError, r"must be an int; received '2' \(str\)"),
+        (2.0, TypeError, r"received 2\.0 \(float\)"),
+        (True, TypeError, r"received True \(bool\)"),
+        (None, TypeError, r"received None"),
+        (-1, ValueError, r"must be 0 or more; received -1"),
+    ],
+)
+def test_env_num_gpus_refuses_a_default_that_is_no_count(
+    monkeypatch, default, error, match
+):
+    # Refused whether or not the variable is set: the code's own count is wrong.
+    for value in (None, "1"):
+        if value is None:
+            monkeypatch.delenv(devices.NUM_GPUS_ENV, raising=False)
+        else:
+            monkeypatch.setenv(devices.NUM_GPUS_ENV, value)
+        with pytest.raises(error, match=match):
+            devices.env_num_gpus(default)
 
 
 @pytest.mark.slow
