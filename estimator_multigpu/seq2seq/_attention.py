@@ -385,11 +385,14 @@ class AttentionWrapperState(
 ):
     """The state of an `AttentionWrapper` (contrib's fields, in its order).
 
-    cell_state: the wrapped cell's state; attention: the last attention
-    output; time: the step; alignments: the last alignments (a tuple with
-    several mechanisms); alignment_history: a TensorArray of every step's
-    alignments when asked for, else (); attention_state: each mechanism's
-    state.
+    Attributes:
+      cell_state: the wrapped cell's state.
+      attention: the last step's attention output.
+      time: the step.
+      alignments: the last alignments (a tuple with several mechanisms).
+      alignment_history: a time-major TensorArray of every step's alignments
+        when the wrapper keeps them, else ().
+      attention_state: each mechanism's state.
     """
 
     def clone(self, **kwargs):

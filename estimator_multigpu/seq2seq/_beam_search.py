@@ -39,7 +39,16 @@ class BeamSearchDecoderState(
         ),
     )
 ):
-    pass
+    """The state of a `BeamSearchDecoder`, [batch_size, beam_width, ...].
+
+    Attributes:
+      cell_state: the cell's state, split into batch and beam.
+      log_probs: each beam's log probability.
+      finished: whether each beam has emitted the end token.
+      lengths: each beam's length (int64), the end token included.
+      accumulated_attention_probs: the summed alignments (coverage penalty),
+        else ().
+    """
 
 
 class BeamSearchDecoderOutput(
@@ -47,7 +56,13 @@ class BeamSearchDecoderOutput(
         "BeamSearchDecoderOutput", ("scores", "predicted_ids", "parent_ids")
     )
 ):
-    pass
+    """One step of a `BeamSearchDecoder`, [batch_size, beam_width].
+
+    Attributes:
+      scores: each beam's score (log probability over the length penalty).
+      predicted_ids: each beam's token at this step.
+      parent_ids: the beam of the previous step each beam continues.
+    """
 
 
 class FinalBeamSearchDecoderOutput(
@@ -273,10 +288,18 @@ def _gather_beams(values, beam_ids):
     return tf.gather(values, beam_ids, axis=1, batch_dims=1)
 
 
-def _beam_search_step(time, logits, next_cell_state, beam_state, decoder):
+def _beam_search_step(
+    logits,
+    next_cell_state,
+    beam_state,
+    batch_size,
+    beam_width,
+    end_token,
+    length_penalty_weight,
+    coverage_penalty_weight,
+):
     """One step: the best `beam_width` continuations of every batch entry."""
-    beam_width, end_token = decoder._beam_width, decoder._end_token
-    static_batch = tf.get_static_value(decoder._batch_size)
+    static_batch = tf.get_static_value(batch_size)
     previously_finished = beam_state.finished
     not_finished = tf.logical_not(previously_finished)
     step_log_probs = _mask_probs(
@@ -294,9 +317,7 @@ def _beam_search_step(time, logits, next_cell_state, beam_state, decoder):
     ) * tf.expand_dims(tf.cast(not_finished, tf.int64), 2)
     new_lengths = lengths_to_add + tf.expand_dims(beam_state.lengths, 2)
     accumulated = None
-    attention_probs = _attention_probs(
-        next_cell_state, decoder._coverage_penalty_weight
-    )
+    attention_probs = _attention_probs(next_cell_state, coverage_penalty_weight)
     if attention_probs is not None:
         attention_probs *= tf.expand_dims(
             tf.cast(not_finished, attention_probs.dtype), 2
@@ -305,17 +326,17 @@ def _beam_search_step(time, logits, next_cell_state, beam_state, decoder):
     scores = _get_scores(
         total_probs,
         new_lengths,
-        decoder._length_penalty_weight,
-        decoder._coverage_penalty_weight,
+        length_penalty_weight,
+        coverage_penalty_weight,
         previously_finished,
         accumulated,
     )
-    scores_flat = tf.reshape(scores, [decoder._batch_size, -1])
+    scores_flat = tf.reshape(scores, [batch_size, -1])
     next_scores, word_indices = tf.nn.top_k(scores_flat, k=beam_width)
     next_scores.set_shape([static_batch, beam_width])
     word_indices.set_shape([static_batch, beam_width])
     next_probs = tf.gather(
-        tf.reshape(total_probs, [decoder._batch_size, -1]), word_indices, batch_dims=1
+        tf.reshape(total_probs, [batch_size, -1]), word_indices, batch_dims=1
     )
     next_probs.set_shape([static_batch, beam_width])
     next_word_ids = tf.cast(tf.math.floormod(word_indices, vocab_size), tf.int32)
@@ -572,7 +593,14 @@ class BeamSearchDecoder(Decoder):
             if self._output_layer is not None:
                 cell_outputs = self._output_layer(cell_outputs)
             output, next_state = _beam_search_step(
-                time, cell_outputs, next_cell_state, state, self
+                cell_outputs,
+                next_cell_state,
+                state,
+                self._batch_size,
+                self._beam_width,
+                self._end_token,
+                self._length_penalty_weight,
+                self._coverage_penalty_weight,
             )
             finished = next_state.finished
             next_inputs = tf.cond(
