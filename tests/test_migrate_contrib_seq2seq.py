@@ -1,6 +1,6 @@
 """tf.contrib.seq2seq's decoder loop, helpers, tile_batch, attention wrapper
-and beam search decoder: --fix writes emg.seq2seq's drop-ins; the monotonic
-attention mechanisms and the other helpers keep their no-successor finding."""
+and beam search decoder: --fix writes emg.seq2seq's drop-ins; the other
+helpers and sequence_loss keep their no-successor finding."""
 
 import pytest
 from migrate_helpers import CORPUS, expected_findings, fix_with_passes, run_fixed
@@ -13,6 +13,7 @@ NAMES = (
     "AttentionWrapper",
     "AttentionWrapperState",
     "BahdanauAttention",
+    "BahdanauMonotonicAttention",
     "BasicDecoder",
     "BasicDecoderOutput",
     "BeamSearchDecoder",
@@ -23,11 +24,14 @@ NAMES = (
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
+    "LuongMonotonicAttention",
     "SampleEmbeddingHelper",
     "TrainingHelper",
     "dynamic_decode",
     "gather_tree",
     "hardmax",
+    "monotonic_attention",
+    "safe_cumprod",
     "tile_batch",
 )
 
@@ -87,9 +91,9 @@ def test_attention_and_beam_search_internal_modules_are_rewritten():
 
 
 @pytest.mark.parametrize(
-    "name", ["BahdanauMonotonicAttention", "LuongMonotonicAttention", "InferenceHelper"]
+    "name", ["InferenceHelper", "CustomHelper", "ScheduledEmbeddingTrainingHelper"]
 )
-def test_monotonic_attention_and_other_helpers_keep_their_no_successor_finding(name):
+def test_the_other_helpers_keep_their_no_successor_finding(name):
     new, findings = fix_with_passes(
         f"import tensorflow as tf\nx = tf.contrib.seq2seq.{name}(a, b)\n"
     )

@@ -247,3 +247,99 @@ def test_bad_arguments_are_refused_clearly():
             emg.seq2seq.AttentionWrapper(_Cell(), luong, attention_layer_size=[2, 3])
         with pytest.raises(TypeError, match="RNNCell"):
             emg.seq2seq.AttentionWrapper(object(), luong)
+
+
+def _numpy_monotonic(p, previous):
+    """attention[i] = p[i] q[i], q[i] = (1 - p[i - 1]) q[i - 1] + previous[i]."""
+    out = np.zeros_like(p)
+    for b in range(p.shape[0]):
+        q = 0.0
+        for i in range(p.shape[1]):
+            q = (1 - p[b, i - 1]) * q + previous[b, i] if i else previous[b, 0]
+            out[b, i] = p[b, i] * q
+    return out
+
+
+@pytest.mark.parametrize("mode", ["recursive", "parallel", "hard"])
+def test_monotonic_attention_solves_its_recurrence(mode):
+    rng = np.random.RandomState(6)
+    p = rng.uniform(0.1, 0.9, size=(3, 5)).astype(np.float32)
+    if mode == "hard":
+        p = (p > 0.5).astype(np.float32)
+        previous = np.eye(5, dtype=np.float32)[[0, 2, 4]]
+    else:
+        previous = _softmax(rng.randn(3, 5)).astype(np.float32)
+    with tf.Graph().as_default():
+        out = emg.seq2seq.monotonic_attention(p, previous, mode)
+        cumprod = emg.seq2seq.safe_cumprod(1 - p, axis=1, exclusive=True)
+        with v1.Session() as sess:
+            got, got_cumprod = sess.run([out, cumprod])
+    np.testing.assert_allclose(got, _numpy_monotonic(p, previous), rtol=1e-4, atol=1e-6)
+    want_cumprod = np.concatenate([np.ones((3, 1)), np.cumprod(1 - p, 1)[:, :-1]], 1)
+    np.testing.assert_allclose(got_cumprod, want_cumprod, rtol=1e-5, atol=1e-30)
+
+
+def test_monotonic_attention_refuses_an_unknown_mode():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="'recursive', 'parallel', or 'hard'"):
+            emg.seq2seq.monotonic_attention(np.ones((1, 2)), np.ones((1, 2)), "soft")
+        with pytest.raises(ValueError, match="'recursive', 'parallel', or 'hard'"):
+            emg.seq2seq.LuongMonotonicAttention(UNITS, _data()[0], mode="soft")
+
+
+def test_bahdanau_monotonic_step_is_computed_by_hand_and_named_as_tf1():
+    memory, inputs = _data()
+    with tf.Graph().as_default():
+        v1.set_random_seed(7)
+        mechanism = emg.seq2seq.BahdanauMonotonicAttention(
+            5, memory, memory_sequence_length=LENGTHS, mode="recursive"
+        )
+        cell = emg.seq2seq.AttentionWrapper(_Cell(), mechanism)
+        start = cell.zero_state(BATCH, tf.float32)
+        out, state = cell(tf.constant(inputs[:, 0]), start)
+        by_name = {v.op.name: v for v in v1.global_variables()}
+        scope = "attention_wrapper/bahdanau_monotonic_attention/"
+        (got, align, first), w = _run(
+            [out, state.alignments, start.alignments],
+            {by_name[scope + "attention_score_bias"]: -0.4},
+        )
+    assert sorted(by_name) == sorted(
+        [
+            "attention_wrapper/cell/kernel",
+            scope + "attention_score_bias",
+            scope + "attention_v",
+            scope + "query_layer/kernel",
+            "memory_layer/kernel",
+        ]
+    )
+    assert first.tolist() == [[1, 0, 0, 0]] * BATCH  # all on the first step
+    values, mask = _masked(memory)
+    keys = values @ w["memory_layer/kernel"]
+    cell_in = np.concatenate(
+        [inputs[:, 0], np.zeros([BATCH, MEM_DEPTH]), np.zeros([BATCH, UNITS])], 1
+    )
+    h = np.tanh(cell_in @ w["attention_wrapper/cell/kernel"])
+    q = h @ w[scope + "query_layer/kernel"]
+    score = (w[scope + "attention_v"] * np.tanh(keys + q[:, None])).sum(2) - 0.4
+    p = np.where(mask, 1 / (1 + np.exp(-score)), 0.0)  # masked: sigmoid(-inf)
+    want = _numpy_monotonic(p, first)
+    np.testing.assert_allclose(align, want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        got, np.einsum("bt,btd->bd", want, values), rtol=1e-5, atol=1e-6
+    )
+
+
+def test_luong_monotonic_names_its_bias_and_scale_as_tf1():
+    memory, inputs = _data()
+    with tf.Graph().as_default():
+        mechanism = emg.seq2seq.LuongMonotonicAttention(UNITS, memory, scale=True)
+        cell = emg.seq2seq.AttentionWrapper(_Cell(), mechanism, name="attention")
+        cell(tf.constant(inputs[:, 0]), cell.zero_state(BATCH, tf.float32))
+        names = sorted(v.op.name for v in v1.global_variables())
+    scope = "attention/luong_monotonic_attention/"
+    assert names == [
+        "attention/cell/kernel",
+        scope + "attention_g",
+        scope + "attention_score_bias",
+        "memory_layer/kernel",
+    ]

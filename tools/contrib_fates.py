@@ -377,6 +377,7 @@ _EMG.update(
             "AttentionWrapper",
             "AttentionWrapperState",
             "BahdanauAttention",
+            "BahdanauMonotonicAttention",
             "BasicDecoder",
             "BasicDecoderOutput",
             "BeamSearchDecoder",
@@ -387,11 +388,14 @@ _EMG.update(
             "GreedyEmbeddingHelper",
             "Helper",
             "LuongAttention",
+            "LuongMonotonicAttention",
             "SampleEmbeddingHelper",
             "TrainingHelper",
             "dynamic_decode",
             "gather_tree",
             "hardmax",
+            "monotonic_attention",
+            "safe_cumprod",
             "tile_batch",
         )
     }

@@ -18,9 +18,9 @@ graph mode (`tf.compat.v1`)::
     decoder = emg.seq2seq.BasicDecoder(cell, helper, state, output_layer=dense)
     outputs, state, lengths = emg.seq2seq.dynamic_decode(decoder)
 
-`emg-migrate --fix` writes these for `tf.contrib.seq2seq.<name>`. The
-monotonic attention mechanisms, `InferenceHelper`, `CustomHelper`, the
-scheduled-sampling helpers and `sequence_loss` are not here.
+`emg-migrate --fix` writes these for `tf.contrib.seq2seq.<name>`.
+`InferenceHelper`, `CustomHelper`, the scheduled-sampling helpers and
+`sequence_loss` are not here.
 """
 
 from estimator_multigpu.seq2seq._attention import (
@@ -49,12 +49,19 @@ from estimator_multigpu.seq2seq._decoder import (
     dynamic_decode,
     tile_batch,
 )
+from estimator_multigpu.seq2seq._monotonic import (
+    BahdanauMonotonicAttention,
+    LuongMonotonicAttention,
+    monotonic_attention,
+    safe_cumprod,
+)
 
 __all__ = [
     "AttentionMechanism",
     "AttentionWrapper",
     "AttentionWrapperState",
     "BahdanauAttention",
+    "BahdanauMonotonicAttention",
     "BasicDecoder",
     "BasicDecoderOutput",
     "BeamSearchDecoder",
@@ -65,10 +72,13 @@ __all__ = [
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
+    "LuongMonotonicAttention",
     "SampleEmbeddingHelper",
     "TrainingHelper",
     "dynamic_decode",
     "gather_tree",
     "hardmax",
+    "monotonic_attention",
+    "safe_cumprod",
     "tile_batch",
 ]

@@ -225,6 +225,51 @@ def _probability_fn(probability_fn):
     return lambda score, _: fn(score)
 
 
+def _luong_score(query, keys, scale):
+    """query . keys over the units ([batch, time]); times a learned scalar
+    `attention_g` (1 at first) with `scale`."""
+    depth, key_units = query.shape[-1], keys.shape[-1]
+    if depth != key_units:
+        raise ValueError(
+            "Incompatible or unknown inner dimensions between query and keys. "
+            f"Query ({query.name}) has units: {depth}. Keys have units: "
+            f"{key_units}. Perhaps you need to set num_units to the query's "
+            f"depth ({depth})?"
+        )
+    score = tf.squeeze(tf.matmul(tf.expand_dims(query, 1), keys, transpose_b=True), [1])
+    if scale:
+        g = _v1.get_variable(
+            "attention_g",
+            shape=(),
+            dtype=query.dtype,
+            initializer=_v1.ones_initializer(),
+        )
+        score = g * score
+    return score
+
+
+def _bahdanau_score(processed_query, keys, num_units, normalize):
+    """v . tanh(keys + processed_query) ([batch, time]), with `attention_v`;
+    `normalize`: v becomes g * v / |v| and a bias `attention_b` is added
+    inside the tanh (g is `attention_g`, sqrt(1 / num_units) at first)."""
+    dtype = processed_query.dtype
+    processed_query = tf.expand_dims(processed_query, 1)
+    v = _v1.get_variable("attention_v", [num_units], dtype=dtype)
+    if not normalize:
+        return tf.reduce_sum(v * tf.tanh(keys + processed_query), [2])
+    g = _v1.get_variable(
+        "attention_g",
+        shape=(),
+        dtype=dtype,
+        initializer=_v1.constant_initializer(math.sqrt(1.0 / num_units)),
+    )
+    b = _v1.get_variable(
+        "attention_b", [num_units], dtype=dtype, initializer=_v1.zeros_initializer()
+    )
+    normed_v = g * v * tf.math.rsqrt(tf.reduce_sum(tf.square(v)))
+    return tf.reduce_sum(normed_v * tf.tanh(keys + processed_query + b), [2])
+
+
 class LuongAttention(_BaseAttentionMechanism):
     """Luong's multiplicative attention: score = query . (W memory).
 
@@ -271,25 +316,7 @@ class LuongAttention(_BaseAttentionMechanism):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "luong_attention", [query]):
             query = tf.convert_to_tensor(query, name="query")
-            depth, key_units = query.shape[-1], self._keys.shape[-1]
-            if depth != key_units:
-                raise ValueError(
-                    "Incompatible or unknown inner dimensions between query and "
-                    f"keys. Query ({query.name}) has units: {depth}. Keys have "
-                    f"units: {key_units}. Perhaps you need to set num_units to "
-                    f"the query's depth ({depth})?"
-                )
-            score = tf.squeeze(
-                tf.matmul(tf.expand_dims(query, 1), self._keys, transpose_b=True), [1]
-            )
-            if self._scale:
-                g = _v1.get_variable(
-                    "attention_g",
-                    shape=(),
-                    dtype=query.dtype,
-                    initializer=_v1.ones_initializer(),
-                )
-                score = g * score
+            score = _luong_score(query, self._keys, self._scale)
         alignments = self._probability_fn(score, state)
         return alignments, alignments
 
@@ -341,31 +368,10 @@ class BahdanauAttention(_BaseAttentionMechanism):
     def __call__(self, query, state):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "bahdanau_attention", [query]):
-            query = tf.convert_to_tensor(query, name="query")
-            processed = tf.expand_dims(self._query_layer(query), 1)
-            dtype = processed.dtype
-            v = _v1.get_variable("attention_v", [self._num_units], dtype=dtype)
-            if not self._normalize:
-                score = tf.reduce_sum(v * tf.tanh(self._keys + processed), [2])
-            else:
-                g = _v1.get_variable(
-                    "attention_g",
-                    shape=(),
-                    dtype=dtype,
-                    initializer=_v1.constant_initializer(
-                        math.sqrt(1.0 / self._num_units)
-                    ),
-                )
-                b = _v1.get_variable(
-                    "attention_b",
-                    [self._num_units],
-                    dtype=dtype,
-                    initializer=_v1.zeros_initializer(),
-                )
-                normed_v = g * v * tf.math.rsqrt(tf.reduce_sum(tf.square(v)))
-                score = tf.reduce_sum(
-                    normed_v * tf.tanh(self._keys + processed + b), [2]
-                )
+            processed = self._query_layer(tf.convert_to_tensor(query, name="query"))
+            score = _bahdanau_score(
+                processed, self._keys, self._num_units, self._normalize
+            )
         alignments = self._probability_fn(score, state)
         return alignments, alignments
 
