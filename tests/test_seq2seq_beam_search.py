@@ -79,11 +79,14 @@ class _TableCell:
         return inputs, state
 
 
-def _table_decode(table, batch, beam_width, steps, **kwargs):
-    """Beam search over next-token probabilities table[previous token]."""
+def _table_decode(table, batch, beam_width, steps, alignments=None, **kwargs):
+    """Beam search over next-token probabilities table[previous token]
+    (each step attending with `alignments` when given)."""
     vocab = table.shape[0]
     log_table = tf.constant(np.log(table), tf.float32)
-    cell = _TableCell(vocab)
+    cell = (
+        _TableCell(vocab) if alignments is None else _AttendingCell(vocab, alignments)
+    )
     decoder = emg.seq2seq.BeamSearchDecoder(
         cell,
         tf.eye(vocab),
@@ -105,8 +108,10 @@ def _table_decode(table, batch, beam_width, steps, **kwargs):
     )
 
 
-def _numpy_beam_search(table, beam_width, steps, alpha=0.0):
-    """The beam search of one batch entry over table, step by step."""
+def _numpy_beam_search(table, beam_width, steps, alpha=0.0, coverage=0.0, attend=None):
+    """The beam search of one batch entry over table, step by step (GNMT's
+    coverage penalty on the finished beams when each step attends with
+    `attend`)."""
     vocab = table.shape[0]
     log_table = np.log(table).astype(np.float32)
     log_probs = np.full(beam_width, -np.inf, np.float32)
@@ -114,6 +119,7 @@ def _numpy_beam_search(table, beam_width, steps, alpha=0.0):
     finished = np.arange(beam_width) > 0
     lengths = np.zeros(beam_width, np.int64)
     last = np.full(beam_width, SOS)
+    accumulated = np.zeros((beam_width, 1 if attend is None else len(attend)))
     scores, words, parents = [], [], []
     for _ in range(steps):
         step = log_table[last] - np.log(np.exp(log_table[last]).sum(1, keepdims=True))
@@ -122,13 +128,18 @@ def _numpy_beam_search(table, beam_width, steps, alpha=0.0):
         total = log_probs[:, None] + step
         grow = np.where(finished[:, None], 0, np.arange(vocab)[None] != EOS)
         penalty = ((5.0 + lengths[:, None] + grow) / 6.0) ** alpha
-        flat = (total / penalty).ravel()
+        if attend is not None:
+            accumulated = accumulated + np.asarray(attend)[None] * ~finished[:, None]
+        attended = np.where(accumulated == 0, 1.0, accumulated)
+        cover = np.log(np.minimum(attended, 1.0)).sum(1) * finished * coverage
+        flat = (total / penalty + cover[:, None]).ravel()
         best = np.argsort(-flat, kind="stable")[:beam_width]
         parent, word = best // vocab, best % vocab
         scores.append(flat[best])
         words.append(word)
         parents.append(parent)
         lengths = lengths[parent] + ~finished[parent]
+        accumulated = accumulated[parent]
         finished = finished[parent] | (word == EOS)
         log_probs, last = total.ravel()[best], word
         if finished.all():
@@ -200,6 +211,65 @@ def test_length_penalty_weight_prefers_the_longer_sequence(weight):
         assert best == [A, A, A]
         want = np.log(0.45 * 0.985**2) / (8.0 / 6.0) ** weight
         assert final == pytest.approx(want, rel=1e-5)
+
+
+class _AttendingCell(_TableCell):
+    """A _TableCell whose state is an AttentionWrapperState attending with
+    the same `alignments` at every step."""
+
+    def __init__(self, vocab, alignments):
+        super().__init__(vocab)
+        self.alignments = np.asarray(alignments, np.float32)
+
+    def zero_state(self, batch, dtype):
+        zeros = tf.zeros([batch, len(self.alignments)], dtype)
+        return emg.seq2seq.AttentionWrapperState(
+            cell_state=tf.zeros([batch, 1], dtype),
+            attention=tf.zeros([batch, 1], dtype),
+            time=tf.zeros([], tf.int32),
+            alignments=zeros,
+            alignment_history=(),
+            attention_state=zeros,
+        )
+
+    def __call__(self, inputs, state):
+        rows = tf.shape(inputs)[0]
+        attend = tf.broadcast_to(
+            self.alignments, tf.stack([rows, len(self.alignments)])
+        )
+        return inputs, state._replace(alignments=attend, time=state.time + 1)
+
+
+# Each step attends 0.3, 0.3, 0 and 0.4 of a 4-step memory: a beam finished
+# after one step has coverage log(0.3) + log(0.3) + log(0.4) (the unattended
+# step counts 0), and only finished beams pay it.
+ATTEND = [0.3, 0.3, 0.0, 0.4]
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.5])
+def test_coverage_penalty_weight_penalizes_finished_beams_that_attended_little(weight):
+    with tf.Graph().as_default():
+        got = _table_decode(
+            SHORT_OR_LONG,
+            batch=1,
+            beam_width=2,
+            steps=3,
+            alignments=ATTEND,
+            coverage_penalty_weight=weight,
+        )
+    scores, words, parents = _numpy_beam_search(
+        SHORT_OR_LONG, 2, 3, coverage=weight, attend=ATTEND
+    )
+    np.testing.assert_allclose(got["step"].scores[0], scores, rtol=1e-5)
+    np.testing.assert_array_equal(got["step"].predicted_ids[0], words)
+    np.testing.assert_array_equal(got["step"].parent_ids[0], parents)
+    best = got["ids"][0, :, 0].tolist()
+    if weight == 0.0:
+        assert best == [EOS, EOS, EOS]
+    else:
+        assert best == [A, A, A]
+        runner_up = np.log(0.5) + weight * np.log([0.3, 0.3, 0.4]).sum()
+        assert got["step"].scores[0, -1, 1] == pytest.approx(runner_up, rel=1e-5)
 
 
 def _attention_model(memory, lengths, batch_rows):
@@ -351,3 +421,51 @@ def test_coverage_penalty_needs_an_attention_state():
                 2,
                 coverage_penalty_weight=0.5,
             ).initialize()
+
+
+def test_the_alignment_history_is_reordered_along_the_final_beams():
+    rng = np.random.RandomState(8)
+    batch, beam, vocab = 2, 3, 7
+    memory = rng.randn(batch, 5, 4).astype(np.float32)
+    lengths = np.array([5, 4], np.int32)
+    runs = {}
+    with tf.Graph().as_default():
+        v1.set_random_seed(9)
+        embedding = v1.get_variable("embedding", [vocab, 4])
+        for reorder in (False, True):
+            with v1.variable_scope("model", reuse=reorder):
+                tiled = emg.seq2seq.tile_batch(memory, beam)
+                cell, state = _attention_model(
+                    tiled, emg.seq2seq.tile_batch(lengths, beam), batch * beam
+                )
+                decoder = emg.seq2seq.BeamSearchDecoder(
+                    cell,
+                    embedding,
+                    tf.fill([batch], SOS),
+                    EOS,
+                    state,
+                    beam,
+                    output_layer=_Projection(vocab),
+                    reorder_tensor_arrays=reorder,
+                )
+                out, final, _ = emg.seq2seq.dynamic_decode(
+                    decoder, maximum_iterations=6, output_time_major=True
+                )
+                history = final.cell_state.alignment_history
+                runs[reorder] = (
+                    history if reorder else history.stack(),
+                    out.beam_search_decoder_output.parent_ids,
+                    final.lengths,
+                )
+        (got, _, _), (raw, parents, final_lengths) = _session_run(
+            [runs[True], runs[False]]
+        )
+    steps = raw.shape[0]
+    beam_ids = np.broadcast_to(np.arange(beam), parents.shape).astype(np.int32)
+    order = _numpy_gather_tree(beam_ids, parents, final_lengths.max(1), beam + 1)
+    inside = np.arange(steps)[:, None, None] < final_lengths[None]
+    order = np.where(inside, order, beam_ids)
+    raw = raw.reshape(steps, batch, beam, -1)
+    want = np.take_along_axis(raw, order[..., None], axis=2).reshape(got.shape)
+    assert not np.allclose(want, raw.reshape(got.shape))  # the beams did move
+    np.testing.assert_allclose(got, want, rtol=1e-6)
