@@ -66,6 +66,19 @@ def test_gather_tree_refuses_a_parent_outside_the_beam():
             _session_run(out)
 
 
+def test_gather_tree_refuses_arguments_of_the_wrong_shape():
+    ids = np.zeros([3, 2, 4], np.int32)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="parent_ids must have the shape"):
+            emg.seq2seq.gather_tree(ids, ids[:, :, :2], [3, 3], 1)
+        with pytest.raises(ValueError, match="max_time, batch_size, beam_width"):
+            emg.seq2seq.gather_tree(ids[0], ids[0], [3, 3], 1)
+        with pytest.raises(ValueError, match="max_sequence_lengths must be a vector"):
+            emg.seq2seq.gather_tree(ids, ids, 3, 1)
+        with pytest.raises(ValueError, match="end_token must be a scalar"):
+            emg.seq2seq.gather_tree(ids, ids, [3, 3], [1])
+
+
 class _TableCell:
     """Outputs its input (the previous token, one-hot); the state is unused."""
 
