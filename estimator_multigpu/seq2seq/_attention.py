@@ -39,7 +39,7 @@ def _zeros(batch_size, size, dtype):
     return out
 
 
-class _Dense:
+class BiasFreeDense:
     """A bias-free `tf.layers.Dense(units, use_bias=False, name=name)`.
 
     Like a TF 1.x layer, its variable scope is fixed at the first call
@@ -136,7 +136,7 @@ def _maybe_mask_score(score, memory_sequence_length, score_mask_value):
         return _v1.where(mask, score, score_mask_value * tf.ones_like(score))
 
 
-class _BaseAttentionMechanism(AttentionMechanism):
+class BaseAttentionMechanism(AttentionMechanism):
     """Keeps the memory (`values`), its projection (`keys`) and the scoring's
     probability function, as contrib's `_BaseAttentionMechanism` did."""
 
@@ -225,7 +225,7 @@ def _probability_fn(probability_fn):
     return lambda score, _: fn(score)
 
 
-def _luong_score(query, keys, scale):
+def luong_score(query, keys, scale):
     """query . keys over the units ([batch, time]); times a learned scalar
     `attention_g` (1 at first) with `scale`."""
     depth, key_units = query.shape[-1], keys.shape[-1]
@@ -248,7 +248,7 @@ def _luong_score(query, keys, scale):
     return score
 
 
-def _bahdanau_score(processed_query, keys, num_units, normalize):
+def bahdanau_score(processed_query, keys, num_units, normalize):
     """v . tanh(keys + processed_query) ([batch, time]), with `attention_v`;
     `normalize`: v becomes g * v / |v| and a bias `attention_b` is added
     inside the tanh (g is `attention_g`, sqrt(1 / num_units) at first)."""
@@ -270,7 +270,7 @@ def _bahdanau_score(processed_query, keys, num_units, normalize):
     return tf.reduce_sum(normed_v * tf.tanh(keys + processed_query + b), [2])
 
 
-class LuongAttention(_BaseAttentionMechanism):
+class LuongAttention(BaseAttentionMechanism):
     """Luong's multiplicative attention: score = query . (W memory).
 
     Args:
@@ -300,7 +300,7 @@ class LuongAttention(_BaseAttentionMechanism):
     ):
         super().__init__(
             query_layer=None,
-            memory_layer=_Dense(num_units, name="memory_layer", dtype=dtype),
+            memory_layer=BiasFreeDense(num_units, name="memory_layer", dtype=dtype),
             memory=memory,
             probability_fn=_probability_fn(probability_fn),
             memory_sequence_length=memory_sequence_length,
@@ -316,12 +316,12 @@ class LuongAttention(_BaseAttentionMechanism):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "luong_attention", [query]):
             query = tf.convert_to_tensor(query, name="query")
-            score = _luong_score(query, self._keys, self._scale)
+            score = luong_score(query, self._keys, self._scale)
         alignments = self._probability_fn(score, state)
         return alignments, alignments
 
 
-class BahdanauAttention(_BaseAttentionMechanism):
+class BahdanauAttention(BaseAttentionMechanism):
     """Bahdanau's additive attention: score = v . tanh(W_q query + W_m memory).
 
     Args:
@@ -352,8 +352,8 @@ class BahdanauAttention(_BaseAttentionMechanism):
         name="BahdanauAttention",
     ):
         super().__init__(
-            query_layer=_Dense(num_units, name="query_layer", dtype=dtype),
-            memory_layer=_Dense(num_units, name="memory_layer", dtype=dtype),
+            query_layer=BiasFreeDense(num_units, name="query_layer", dtype=dtype),
+            memory_layer=BiasFreeDense(num_units, name="memory_layer", dtype=dtype),
             memory=memory,
             probability_fn=_probability_fn(probability_fn),
             memory_sequence_length=memory_sequence_length,
@@ -369,7 +369,7 @@ class BahdanauAttention(_BaseAttentionMechanism):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "bahdanau_attention", [query]):
             processed = self._query_layer(tf.convert_to_tensor(query, name="query"))
-            score = _bahdanau_score(
+            score = bahdanau_score(
                 processed, self._keys, self._num_units, self._normalize
             )
         alignments = self._probability_fn(score, state)
@@ -568,7 +568,7 @@ class AttentionWrapper:
                     f"{len(mechanisms)}"
                 )
             layers = tuple(
-                _Dense(size, name="attention_layer", dtype=m.dtype)
+                BiasFreeDense(size, name="attention_layer", dtype=m.dtype)
                 for size, m in zip(sizes, mechanisms)
             )
             return layers, sum(int(size) for size in sizes)

@@ -11,10 +11,10 @@ import numpy as np
 import tensorflow as tf
 
 from estimator_multigpu.seq2seq._attention import (
-    _bahdanau_score,
-    _BaseAttentionMechanism,
-    _Dense,
-    _luong_score,
+    BaseAttentionMechanism,
+    BiasFreeDense,
+    bahdanau_score,
+    luong_score,
 )
 
 __all__ = [
@@ -119,7 +119,7 @@ def _monotonic_fn(sigmoid_noise, mode, seed):
     )
 
 
-class _BaseMonotonicAttentionMechanism(_BaseAttentionMechanism):
+class _BaseMonotonicAttentionMechanism(BaseAttentionMechanism):
     """Starts from all attention on the first memory step."""
 
     def initial_alignments(self, batch_size, dtype):
@@ -173,8 +173,8 @@ class BahdanauMonotonicAttention(_BaseMonotonicAttentionMechanism):
         name="BahdanauMonotonicAttention",
     ):
         super().__init__(
-            query_layer=_Dense(num_units, name="query_layer", dtype=dtype),
-            memory_layer=_Dense(num_units, name="memory_layer", dtype=dtype),
+            query_layer=BiasFreeDense(num_units, name="query_layer", dtype=dtype),
+            memory_layer=BiasFreeDense(num_units, name="memory_layer", dtype=dtype),
             memory=memory,
             probability_fn=_monotonic_fn(sigmoid_noise, mode, sigmoid_noise_seed),
             memory_sequence_length=memory_sequence_length,
@@ -190,7 +190,7 @@ class BahdanauMonotonicAttention(_BaseMonotonicAttentionMechanism):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "bahdanau_monotonic_attention", [query]):
             processed = self._query_layer(tf.convert_to_tensor(query, name="query"))
-            score = _bahdanau_score(
+            score = bahdanau_score(
                 processed, self._keys, self._num_units, self._normalize
             )
             score = self._biased(score, processed.dtype)
@@ -233,7 +233,7 @@ class LuongMonotonicAttention(_BaseMonotonicAttentionMechanism):
     ):
         super().__init__(
             query_layer=None,
-            memory_layer=_Dense(num_units, name="memory_layer", dtype=dtype),
+            memory_layer=BiasFreeDense(num_units, name="memory_layer", dtype=dtype),
             memory=memory,
             probability_fn=_monotonic_fn(sigmoid_noise, mode, sigmoid_noise_seed),
             memory_sequence_length=memory_sequence_length,
@@ -249,7 +249,7 @@ class LuongMonotonicAttention(_BaseMonotonicAttentionMechanism):
         """(alignments, next_state) for `query` [batch_size, depth]."""
         with _v1.variable_scope(None, "luong_monotonic_attention", [query]):
             query = tf.convert_to_tensor(query, name="query")
-            score = _luong_score(query, self._keys, self._scale)
+            score = luong_score(query, self._keys, self._scale)
             score = self._biased(score, query.dtype)
         alignments = self._probability_fn(score, state)
         return alignments, alignments
