@@ -24,7 +24,6 @@ PUBLIC_MODULES = {
     "devices.py": "emg.devices.resolve / simulate",
     "per_device.py": "emg.per_device.PerDevice",
     "legacy_seq2seq.py": "tf.contrib.legacy_seq2seq drop-ins (rnn_decoder, sequence_loss, ...)",
-    "seq2seq.py": "tf.contrib.seq2seq decoder loop drop-ins (BasicDecoder, dynamic_decode, ...)",
     "crf.py": "tf.contrib.crf drop-in (crf_log_likelihood, crf_decode, viterbi_decode, ...)",
     "scipy_misc.py": "SciPy 1.1's scipy.misc image drop-ins (imsave, imread, imresize, ...)",
     "gone.py": "emg.migrate_gone, the stand-in emg-migrate --fix writes (GoneError)",

@@ -1,6 +1,6 @@
-"""tf.contrib.seq2seq's decoder loop, helpers and tile_batch: --fix writes
-emg.seq2seq's drop-ins; the attention wrapper and beam search keep their
-no-successor finding."""
+"""tf.contrib.seq2seq's decoder loop, helpers, tile_batch, attention wrapper
+and beam search decoder: --fix writes emg.seq2seq's drop-ins; the other
+helpers and sequence_loss keep their no-successor finding."""
 
 import pytest
 from migrate_helpers import CORPUS, expected_findings, fix_with_passes, run_fixed
@@ -9,14 +9,29 @@ import estimator_multigpu as emg
 from estimator_multigpu.migrate import _contrib_surface, _runner
 
 NAMES = (
+    "AttentionMechanism",
+    "AttentionWrapper",
+    "AttentionWrapperState",
+    "BahdanauAttention",
+    "BahdanauMonotonicAttention",
     "BasicDecoder",
     "BasicDecoderOutput",
+    "BeamSearchDecoder",
+    "BeamSearchDecoderOutput",
+    "BeamSearchDecoderState",
     "Decoder",
+    "FinalBeamSearchDecoderOutput",
     "GreedyEmbeddingHelper",
     "Helper",
+    "LuongAttention",
+    "LuongMonotonicAttention",
     "SampleEmbeddingHelper",
     "TrainingHelper",
     "dynamic_decode",
+    "gather_tree",
+    "hardmax",
+    "monotonic_attention",
+    "safe_cumprod",
     "tile_batch",
 )
 
@@ -54,10 +69,31 @@ def test_module_and_internal_spellings_are_rewritten():
     assert "contrib" not in new
 
 
+def test_attention_and_beam_search_internal_modules_are_rewritten():
+    new, findings = fix_with_passes(
+        """
+        import tensorflow as tf
+        from tensorflow.contrib.seq2seq.python.ops import attention_wrapper
+        from tensorflow.contrib.seq2seq.python.ops import beam_search_decoder
+
+        m = attention_wrapper.LuongAttention(8, memory, scale=True)
+        cell = attention_wrapper.AttentionWrapper(lstm, m, attention_layer_size=8)
+        d = beam_search_decoder.BeamSearchDecoder(cell, e, s, 2, state, 4)
+        ids = tf.contrib.seq2seq.gather_tree(step_ids, parent_ids, lengths, 2)
+        """
+    )
+    assert all(f.fixed for f in findings), [f.api for f in findings if not f.fixed]
+    assert "m = emg.seq2seq.LuongAttention(8, memory, scale=True)" in new
+    assert "emg.seq2seq.AttentionWrapper(lstm, m, attention_layer_size=8)" in new
+    assert "d = emg.seq2seq.BeamSearchDecoder(cell, e, s, 2, state, 4)" in new
+    assert "emg.seq2seq.gather_tree(step_ids, parent_ids, lengths, 2)" in new
+    assert "contrib" not in new
+
+
 @pytest.mark.parametrize(
-    "name", ["AttentionWrapper", "BeamSearchDecoder", "LuongAttention"]
+    "name", ["InferenceHelper", "CustomHelper", "ScheduledEmbeddingTrainingHelper"]
 )
-def test_attention_and_beam_search_keep_their_no_successor_finding(name):
+def test_the_other_helpers_keep_their_no_successor_finding(name):
     new, findings = fix_with_passes(
         f"import tensorflow as tf\nx = tf.contrib.seq2seq.{name}(a, b)\n"
     )
@@ -65,8 +101,11 @@ def test_attention_and_beam_search_keep_their_no_successor_finding(name):
     assert f'emg.migrate_gone("tf.contrib.seq2seq.{name}"' in new
 
 
-def test_the_corpus_script_findings_are_the_expected_ones():
-    path = CORPUS / "contrib_seq2seq_decoder.py"
+@pytest.mark.parametrize(
+    "script", ["contrib_seq2seq_decoder.py", "contrib_seq2seq_attention.py"]
+)
+def test_the_corpus_script_findings_are_the_expected_ones(script):
+    path = CORPUS / script
     found = sorted(
         (f.line, f.rule.rule_id) for f in _runner.process(str(path)).findings
     )
@@ -81,3 +120,27 @@ def test_the_fixed_corpus_model_trains_and_decodes(tmp_path):
     assert last < first / 10, loss
     assert decoded == "decoded [3, 4, 5, 2] 4"
     assert tiled == "tiled [1.0, 1.0, 2.0, 2.0]"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [[], ["--bahdanau"]])
+def test_the_fixed_attention_model_trains_and_beam_search_decodes(tmp_path, args):
+    out = run_fixed(
+        "contrib_seq2seq_attention.py", tmp_path, *args, all_fixed=True, timeout=300
+    )
+    loss, reversed_, beams, alignments, names = out.splitlines()[-5:]
+    first, last = map(float, loss.split()[1:])
+    assert last < first / 10, loss
+    assert reversed_ == "reversed 16 of 16"
+    assert beams == "beams [16, 6, 3] sorted True"
+    assert alignments == "alignments [6, 48, 4]"  # reordered along the beams
+    mechanism = (
+        "bahdanau_attention/attention_v" if args else "luong_attention/attention_g"
+    )
+    for name in (
+        "model/decoder/memory_layer/kernel",
+        "model/decoder/attention/attention_layer/kernel",
+        f"model/decoder/attention/{mechanism}",
+        "model/decoder/attention/basic_lstm_cell/kernel",
+    ):
+        assert name in names.split(), names

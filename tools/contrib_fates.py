@@ -366,21 +366,36 @@ _EMG.update(
         )
     }
 )
-# tf.contrib.seq2seq's decoder loop and helpers: emg.seq2seq is TF 1.15's
-# code for them (the same arguments and scopes); the attention wrapper and
-# the beam search decoder have no drop-in.
+# tf.contrib.seq2seq's decoder loop, helpers, attention wrapper and beam
+# search decoder: emg.seq2seq is TF 1.15's code for them (the same arguments
+# and variable scopes).
 _EMG.update(
     {
         f"tf.contrib.seq2seq.{name}": (f"emg.seq2seq.{name}", "")
         for name in (
+            "AttentionMechanism",
+            "AttentionWrapper",
+            "AttentionWrapperState",
+            "BahdanauAttention",
+            "BahdanauMonotonicAttention",
             "BasicDecoder",
             "BasicDecoderOutput",
+            "BeamSearchDecoder",
+            "BeamSearchDecoderOutput",
+            "BeamSearchDecoderState",
             "Decoder",
+            "FinalBeamSearchDecoderOutput",
             "GreedyEmbeddingHelper",
             "Helper",
+            "LuongAttention",
+            "LuongMonotonicAttention",
             "SampleEmbeddingHelper",
             "TrainingHelper",
             "dynamic_decode",
+            "gather_tree",
+            "hardmax",
+            "monotonic_attention",
+            "safe_cumprod",
             "tile_batch",
         )
     }

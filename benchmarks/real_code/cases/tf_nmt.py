@@ -34,14 +34,41 @@ def make_data(data: pathlib.Path, tree: pathlib.Path) -> None:
     _pairs(data, "tst2013", 20, seed=2)
 
 
+# nmt.nmt's training command (it evaluates and decodes dev and test too).
+_TRAIN = [
+    "{python}",
+    "-m",
+    "nmt.nmt",
+    "--src=vi",
+    "--tgt=en",
+    "--vocab_prefix={data}/vocab",
+    "--train_prefix={data}/train",
+    "--dev_prefix={data}/tst2012",
+    "--test_prefix={data}/tst2013",
+    "--num_train_steps=10",
+    "--steps_per_stats=5",
+    "--num_layers=2",
+    "--num_units=16",
+    "--dropout=0.2",
+    "--metrics=bleu",
+    "--num_gpus={num_gpus}",
+]
+# The attention model (AttentionWrapper over LuongAttention(scale=True)),
+# decoded by BeamSearchDecoder.
+_ATTENTION = ["--attention=scaled_luong", "--infer_mode=beam_search", "--beam_width=2"]
+
+
 CASE = Case(
     name="tf_nmt",
     repo="tensorflow/nmt",
     commit="0be864257a76c151eef20ea689755f08bc1faf4e",
     what=(
-        "tensorflow/nmt (Feb 2019): the TF 1.x NMT tutorial's encoder-decoder "
-        "(no attention, greedy inference): tf.contrib.seq2seq TrainingHelper, "
-        "GreedyEmbeddingHelper, BasicDecoder and dynamic_decode; contrib.rnn "
+        "tensorflow/nmt (Feb 2019): the TF 1.x NMT tutorial's encoder-decoder, "
+        "without attention and greedy inference, then with scaled Luong "
+        "attention and beam search inference (beam width 2): tf.contrib.seq2seq "
+        "TrainingHelper, GreedyEmbeddingHelper, BasicDecoder, dynamic_decode, "
+        "LuongAttention, AttentionWrapper, BeamSearchDecoder and tile_batch; "
+        "contrib.rnn "
         "cells placed per layer over --num_gpus with DeviceWrapper; tf.data "
         "with contrib.lookup vocabulary tables and group_by_window buckets; "
         "contrib.learn.ModeKeys and contrib.training.HParams; train, eval and "
@@ -50,29 +77,17 @@ CASE = Case(
     paths=("nmt",),
     commands=[
         Command(
-            [
-                "{python}",
-                "-m",
-                "nmt.nmt",
-                "--src=vi",
-                "--tgt=en",
-                "--vocab_prefix={data}/vocab",
-                "--train_prefix={data}/train",
-                "--dev_prefix={data}/tst2012",
-                "--test_prefix={data}/tst2013",
-                "--out_dir={model_dir}",
-                "--num_train_steps=10",
-                "--steps_per_stats=5",
-                "--num_layers=2",
-                "--num_units=16",
-                "--dropout=0.2",
-                "--metrics=bleu",
-                "--num_gpus={num_gpus}",
-            ],
+            [*_TRAIN, "--out_dir={model_dir}"],
             expect=r"# Done training!",
             loss=r"step 5 lr \S+ step-time \S+ wps \S+ ppl (\d+\.\d+)",
             timeout=600,
-        )
+        ),
+        Command(
+            [*_TRAIN, "--out_dir={model_dir}/attention", *_ATTENTION],
+            expect=r"# Done training!",
+            loss=r"step 5 lr \S+ step-time \S+ wps \S+ ppl (\d+\.\d+)",
+            timeout=600,
+        ),
     ],
     make_data=make_data,
     devices=(1, 2),

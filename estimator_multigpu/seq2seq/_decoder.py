@@ -1,22 +1,5 @@
-"""TF 1.x's `tf.contrib.seq2seq` decoder loop and helpers, as a drop-in.
-
-TF 2 has no successor (TensorFlow Addons carried a Keras rewrite until its end
-of life, 2024). Translation and summarisation models of 2017-2019 built their
-train graph with `TrainingHelper` + `BasicDecoder` + `dynamic_decode` and their
-inference graph with `GreedyEmbeddingHelper` (or `SampleEmbeddingHelper`).
-These take the same arguments, build the same loop under the same scopes
-(`decoder/...` by default, so TF 1.x checkpoints restore) and return the same
-structures, in graph mode (`tf.compat.v1`)::
-
-    import estimator_multigpu as emg
-
-    helper = emg.seq2seq.TrainingHelper(embedded, lengths, time_major=True)
-    decoder = emg.seq2seq.BasicDecoder(cell, helper, state, output_layer=dense)
-    outputs, state, lengths = emg.seq2seq.dynamic_decode(decoder)
-
-`emg-migrate --fix` writes these for `tf.contrib.seq2seq.<name>`. The
-attention wrapper and the beam search decoder are not here.
-"""
+"""The decoder loop, its helpers and tile_batch: TF 1.15's basic_decoder, helper
+and decoder modules of tf.contrib.seq2seq."""
 
 from __future__ import annotations
 
