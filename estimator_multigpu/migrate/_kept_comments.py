@@ -93,9 +93,10 @@ def _covering(spans: list[Edit], starts: list[int], offset: int) -> Edit | None:
     return None
 
 
-def _indent(off: Offsets, line: int) -> str:
+def _indent(off: Offsets, line: int) -> str | None:
+    """The indentation of `line`; None when it is blank."""
     text = off.lines[line - 1] if line <= len(off.lines) else ""
-    return _INDENT.match(text).group() if text.strip() else ""
+    return _INDENT.match(text).group() if text.strip() else None
 
 
 class _Placer:
@@ -118,9 +119,9 @@ class _Placer:
 
     def insert(self, edit: Edit, texts: list[str]) -> Edit:
         line = self.line(edit)
-        indent = _indent(self.off, line) or _indent(
-            self.off, self.off.line_of(edit.start)
-        )
+        indent = _indent(self.off, line)
+        if indent is None:
+            indent = _indent(self.off, self.off.line_of(edit.start)) or ""
         nl = self.off.newline
         at = self.off.line_start(line)
         return Edit(at, at, "".join(f"{indent}{t}{nl}" for t in texts))
