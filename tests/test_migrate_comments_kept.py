@@ -393,3 +393,19 @@ def test_a_carried_comment_is_not_prefixed_twice():
 def test_statement_boundaries_are_the_lines_a_statement_opens():
     source = "x = 1; y = 2\nif x:\n    z = (\n        3)\nelse: w = 4\n"
     assert statement_lines(source) == {1, 2, 3}
+
+
+def test_comments_carried_to_one_line_keep_the_sources_order():
+    # The rules' edits come in rule order, not in the order of the text.
+    source = "a = f(  # one\n 1); b = g(  # two\n 2)\n"
+    first = Edit(source.index("f("), source.index(");") + 1, "f(1)")
+    second = Edit(source.index("g("), len(source) - 1, "g(2)")
+    out = apply_keeping_comments(source, [second, first])
+    assert out == "# (before --fix) # one\n# (before --fix) # two\na = f(1); b = g(2)\n"
+
+
+def test_carried_comments_take_the_files_line_ends():
+    source = "if x:\r\n    y = f(  # c\r\n        1)\r\n"
+    start = source.index("f(")
+    out = apply_keeping_comments(source, [Edit(start, len(source) - 2, "g(1)")])
+    assert out == "if x:\r\n    # (before --fix) # c\r\n    y = g(1)\r\n"

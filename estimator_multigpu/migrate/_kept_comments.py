@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import bisect
 import dataclasses
-import io
+import functools
 import re
 import tokenize
 from collections.abc import Callable
@@ -55,8 +55,9 @@ class _Tokens:
 def _tokens(off: Offsets) -> _Tokens | None:
     """The source's comments and safe lines; None if it does not tokenize."""
     comments, safe = [], {1}
+    readline = functools.partial(next, iter(off.lines), "")  # its line ends
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(off.source).readline):
+        for tok in tokenize.generate_tokens(readline):
             if tok.type == tokenize.COMMENT:
                 line, col = tok.start
                 comments.append((off.line_start(line) + col, tok.string))
@@ -170,7 +171,8 @@ def apply_keeping_comments(source: str, edits: list[Edit]) -> str:
         return apply(source, edits)
     off = Offsets(source)
     tokens = _tokens(off)
-    lost = [(e, _dropped(tokens.comments, e)) for e in edits] if tokens else []
+    ordered = sorted(edits, key=_key)  # carried in the order of the source
+    lost = [(e, _dropped(tokens.comments, e)) for e in ordered] if tokens else []
     lost = [(e, texts) for e, texts in lost if texts]
     if not lost:
         return apply(source, edits)
