@@ -16,16 +16,26 @@ from collections.abc import Callable
 
 from estimator_multigpu.migrate import _fixer, _passes, _runner, _scanner
 from estimator_multigpu.migrate.__main__ import main
+from estimator_multigpu.migrate._kept_comments import PREFIX
 
 CORPUS = pathlib.Path(__file__).parent / "legacy_corpus"
 CORPUS_FILES = sorted(p.name for p in CORPUS.glob("*.py"))
 _EXPECT = re.compile(r"#\s*expect:\s*([\w\-, ]+)")
 
 
+def _marked_lines(path: pathlib.Path):
+    """(number, line) of each line of `path` that can mark a finding: not a
+    comment `--fix` carried out of code it rewrote (`# (before --fix) ...`,
+    which stands on a line of its own, with no code to mark)."""
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.lstrip().startswith(PREFIX):
+            yield number, line
+
+
 def expected_findings(path: pathlib.Path) -> list[tuple[int, str]]:
     """Returns the sorted (line, rule_id) pairs that `# expect:` comments name."""
     out = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in _marked_lines(path):
         match = _EXPECT.search(line)
         if match:
             out.extend((number, rule.strip()) for rule in match.group(1).split(","))
@@ -36,7 +46,7 @@ def ported_findings(path: pathlib.Path) -> list[tuple[int, str]]:
     """Returns the sorted (line, rule_id) pairs that `# port:` comments name
     (the findings after the passes, where `# expect:` names the table's)."""
     out = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in _marked_lines(path):
         match = re.search(r"#\s*port:\s*([\w\-, ]+)", line)
         if match:
             out.extend((number, rule.strip()) for rule in match.group(1).split(","))

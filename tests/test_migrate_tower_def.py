@@ -162,6 +162,10 @@ def test_inception_loop_becomes_a_tower_function():
     # Names the loop leaves for the code after it stay bound in train().
     assert (
         "        reuse_variables = None\n"
+        # The comments of the loop's text the rewrite dropped, carried.
+        "        # (before --fix) # expect: tower-loop\n"
+        "        # (before --fix) # Force all Variables to reside on the CPU.\n"
+        "        # (before --fix) # Reuse variables for the next tower.\n"
         "        batchnorm_updates = None\n"
         "        summaries = None\n"
         "\n"

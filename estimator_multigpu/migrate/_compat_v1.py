@@ -14,6 +14,7 @@ from estimator_multigpu.migrate import (
 )
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
+from estimator_multigpu.migrate._kept_comments import apply_keeping_comments
 
 RULE_ID = "compat-v1"
 # The api of the one finding that stands for every bare TF 1.x name of a module.
@@ -236,7 +237,7 @@ def port(source: str) -> tuple[str, str | None]:
     if _DISABLE not in source:
         pos = off.line_end(_imports_end(tree, stmt).end_lineno)
         edits.append(Edit(pos, pos, f"{name}.{_DISABLE}{off.newline}"))
-    return apply(source, edits), None
+    return apply_keeping_comments(source, edits), None
 
 
 def rename(source: str) -> str:
@@ -255,7 +256,7 @@ def rename(source: str) -> str:
         edits.append(
             off.replace(use.node, f"{use.root}.compat.v1{text[len(use.root) :]}")
         )
-    return apply(source, edits)
+    return apply_keeping_comments(source, edits)
 
 
 def _is_layers(api: str) -> bool:

@@ -81,6 +81,10 @@ class Offsets:
     def line_start(self, lineno: int) -> int:
         return self._starts[lineno - 1]
 
+    def line_of(self, offset: int) -> int:
+        """The 1-based line character `offset` is on (the last line at most)."""
+        return min(bisect.bisect_right(self._starts, offset), max(len(self.lines), 1))
+
     def line_end(self, lineno: int) -> int:
         """Offset just past the newline that ends line `lineno`."""
         return self._starts[lineno]

@@ -12,7 +12,7 @@ from estimator_multigpu.migrate import (
     _imports,
     _scanner,
 )
-from estimator_multigpu.migrate._edits import apply
+from estimator_multigpu.migrate._kept_comments import apply_keeping_comments
 from estimator_multigpu.migrate._queue_chains import chain_text
 from estimator_multigpu.migrate._registry import REGISTRY
 from estimator_multigpu.migrate._scanner import Finding
@@ -58,7 +58,7 @@ def _staged(module: _engine.Module, ctx: _engine.ProgramContext) -> FixResult | 
 def _rewrite(module: _engine.Module, ctx: _engine.ProgramContext) -> FixResult:
     module.emg = _emg_name(module.tree, module.table)
     edits = _engine.edits(REGISTRY, module, ctx)
-    return FixResult(apply(module.source, edits), module.notes)
+    return FixResult(apply_keeping_comments(module.source, edits), module.notes)
 
 
 def fix(

@@ -12,7 +12,8 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import _astutil
-from estimator_multigpu.migrate._edits import Edit, Offsets, apply
+from estimator_multigpu.migrate._edits import Edit, Offsets
+from estimator_multigpu.migrate._kept_comments import apply_keeping_comments
 
 
 class NotARecord(Exception):
@@ -230,7 +231,7 @@ def flatten(source: str, tree: ast.Module) -> str | None:
     for record in found:
         if all(_alone(off, s) for s in (record.cls, record.make)):
             out += edits(tree, off, record, taken)
-    return apply(source, out) if out else None
+    return apply_keeping_comments(source, out) if out else None
 
 
 def _alone(off: Offsets, stmt: ast.stmt) -> bool:

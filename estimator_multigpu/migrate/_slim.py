@@ -6,8 +6,9 @@ import ast
 import copy
 
 from estimator_multigpu.migrate import _aliases, _astutil
-from estimator_multigpu.migrate._edits import Offsets, apply
+from estimator_multigpu.migrate._edits import Offsets
 from estimator_multigpu.migrate._guide_rules import rule
+from estimator_multigpu.migrate._kept_comments import apply_keeping_comments
 
 RULE_ID = "contrib-slim"
 ANCHOR = "contrib-slim"
@@ -246,7 +247,7 @@ def port(source: str) -> tuple[str, str | None]:
         new = "import tf_slim" if name == "tf_slim" else f"import tf_slim as {name}"
     if _uses(tree, name, ("nets",)):
         new += f"{off.newline}import tf_slim.nets  # {name}.nets"
-    return apply(source, [off.replace(stmt, new)]), None
+    return apply_keeping_comments(source, [off.replace(stmt, new)]), None
 
 
 def restored(tree: ast.Module, table: _aliases.AliasTable) -> set[str]:
