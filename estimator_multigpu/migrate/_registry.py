@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     _contrib_unused_imports,
     _dataset_iterators,
     _dataset_properties,
+    _dimension_division,
     _edit_rules,
     _find_rules,
     _float_dims,
@@ -94,6 +95,8 @@ REGISTRY = Registry(
         Rule("numpy-load-pickle", "passes", _numpy_load_pickle.find),
         # A static shape's true-division dimension, which TF 2 refuses.
         Rule("float-dims", "passes", _float_dims.find),
+        # A Dimension divided with `/` (Python 2's floor division).
+        Rule("dimension-division", "passes", _dimension_division.find),
         Rule("python2-modules", "passes", _python2_modules.find),
         # A text-mode open whose reads are decoded (Python 2's byte strings).
         Rule("text-reads-decoded", "passes", _text_reads_decoded.find),
@@ -139,6 +142,7 @@ REGISTRY = Registry(
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("numpy-load-pickle-edits", "edits", _numpy_load_pickle.edits),
         Rule("float-dim-edits", "edits", _float_dims.edits),
+        Rule("dimension-division-edits", "edits", _dimension_division.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("text-read-decoded-edits", "edits", _text_reads_decoded.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
