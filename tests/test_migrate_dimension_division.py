@@ -92,6 +92,7 @@ def test_a_second_fix_changes_nothing(tmp_path):
 def test_the_corpus_script_fails_unfixed_and_runs_fixed(tmp_path):
     out = CHECKS.run_fixed(tmp_path)
     assert out.splitlines() == [
+        "rank 4 channels 6",
         "conv1/weights:0 [3, 3, 4, 4]",
         "conv2/weights:0 [3, 3, 2, 6]",
         "pooled [2, 4, 4, 6]",

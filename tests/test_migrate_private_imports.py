@@ -10,7 +10,7 @@ import importlib
 import pathlib
 
 import pytest
-from migrate_helpers import CORPUS, RuleCorpus
+from migrate_helpers import CORPUS, RuleCorpus, expected_findings
 
 from estimator_multigpu.migrate import (
     _passes,
@@ -181,6 +181,7 @@ def test_the_private_paths_only_corpus_script_runs_on_its_public_names(tmp_path)
         _private_imports.RULE_ID,
         CORPUS / "private_paths_only.py",
         _private_imports.ANCHOR,
+        marks=expected_findings,
     )
     found = checks.assert_marked_findings()
     assert found and all(f.rule.fixable for f in found)

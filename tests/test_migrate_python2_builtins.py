@@ -180,3 +180,62 @@ def test_a_basestring_check_fails_unfixed_and_runs_fixed(tmp_path):
         "isinstance(name, basestring)",
         "NameError: name 'basestring' is not defined",
     )
+
+
+@pytest.mark.slow
+def test_a_measured_map_fails_unfixed_and_runs_fixed(tmp_path):
+    checks = RuleCorpus(
+        RULE, CORPUS / "caffe_style_dimension_division.py", _python2_builtins.ANCHOR
+    )
+    assert "rank 4 channels 6" in checks.run_fixed(tmp_path)
+    checks.assert_fails_unfixed(
+        tmp_path,
+        "list(map(lambda v: v.value, h.get_shape()))",
+        "map(lambda v: v.value, h.get_shape())",
+        "TypeError: object of type 'map' has no len()",
+    )
+
+
+@pytest.mark.parametrize(
+    "body, written",
+    [
+        ("n = len(map(str, xs))\n", "n = len(list(map(str, xs)))\n"),
+        ("y = filter(None, xs)[0]\n", "y = list(filter(None, xs))[0]\n"),
+        (
+            "def f(x):\n    s = map(int, x)\n    return len(s), s[1]\n",
+            "    s = list(map(int, x))\n",
+        ),
+        ("p = zip(xs, xs)\nq = p[-1]\n", "p = list(zip(xs, xs))\n"),
+    ],
+    ids=["measured", "indexed", "bound_in_a_function", "bound_in_the_module"],
+)
+def test_a_map_filter_or_zip_used_as_a_list_becomes_one(tmp_path, body, written):
+    result = fix_source(tmp_path, "xs = [1, 2]\n" + body)
+    assert written in result.rewritten
+    [finding] = _ours(result)
+    assert finding.fixed and finding.rule.fixable
+    assert "iterator on Python 3" in finding.rule.summary
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "for y in map(str, xs):\n    pass\n",
+        "ys = list(map(str, xs))\nn = len(ys)\n",
+        "ys = map(str, xs)\nfor y in ys:\n    pass\n",
+        "ys = map(str, xs)\nys = [1]\nn = len(ys)\n",
+        "from six.moves import map\nn = len(map(str, xs))\n",
+        "def f(ys):\n    return len(ys)\n\nys = map(str, xs)\n",
+    ],
+    ids=[
+        "iterated",
+        "already_a_list",
+        "bound_and_iterated",
+        "bound_twice",
+        "six_moves",
+        "other_scope",
+    ],
+)
+def test_a_map_only_iterated_or_not_the_builtin_is_left(tmp_path, body):
+    result = fix_source(tmp_path, "xs = [1, 2]\n" + body)
+    assert not _ours(result)

@@ -70,7 +70,7 @@ def _decoding(tree: ast.Module) -> set[int]:
     }
 
 
-def _bound(tree: ast.Module) -> set[str]:
+def bound_names(tree: ast.Module) -> set[str]:
     """The names the module defines or binds itself (its own methods too)."""
     names = set()
     for node in _astutil.walk(tree):
@@ -105,7 +105,7 @@ def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per Python 2 builtin used."""
     del ctx
-    bound = _bound(m.tree)
+    bound = bound_names(m.tree)
     decoding = _decoding(m.tree)
     out = list(m.findings)
     for node in _astutil.walk(m.tree):

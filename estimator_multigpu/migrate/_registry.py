@@ -19,6 +19,7 @@ from estimator_multigpu.migrate import (
     _numpy_load_pickle,
     _numpy_removed,
     _python2_builtins,
+    _python2_lists,
     _python2_modules,
     _scipy_misc,
     _scipy_private_paths,
@@ -89,6 +90,8 @@ REGISTRY = Registry(
         Rule("contrib-module-paths", "passes", _contrib_module_paths.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
+        # Python 2's map/filter/zip measured or indexed as the lists they were.
+        Rule("python2-lists", "passes", _python2_lists.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         # np.load of a pickled object, since NumPy 1.16.3's allow_pickle=False.
@@ -139,6 +142,7 @@ REGISTRY = Registry(
             after=("contrib-call-edits", "dataset-property-edits"),
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("python2-list-edits", "edits", _python2_lists.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("numpy-load-pickle-edits", "edits", _numpy_load_pickle.edits),
         Rule("float-dim-edits", "edits", _float_dims.edits),

@@ -1,12 +1,13 @@
 """A Caffe-converted network of the Python 2 era, in a TF 1.x graph: its
 layers read a static dimension (`x.get_shape()[-1]`) and divide it with `/`
-(a grouped convolution's filter depth, a pooled size), and it checks its
-inputs with `isinstance(name, basestring)`.
+(a grouped convolution's filter depth, a pooled size), check their inputs
+with `isinstance(name, basestring)` and measure a shape made by `map`.
 
-Under Python 2, `Dimension / int` was a floor division and `basestring`
-a builtin. Under Python 3 the graph fails to build: TypeError (unsupported
-operand type(s) for /: 'Dimension' and 'int'), then NameError.
-`emg-migrate --fix` writes `//` and `str`, and the script runs on TF 2.x.
+Under Python 2, `Dimension / int` was a floor division, `basestring` a
+builtin and `map` returned a list. Under Python 3 the graph fails to build:
+TypeError (unsupported operand type(s) for /: 'Dimension' and 'int'), then
+NameError, then TypeError (a map object has no len()). `emg-migrate --fix`
+writes `//`, `str` and `list(map(...))`, and the script runs on TF 2.x.
 Usage: python caffe_style_dimension_division.py
 """
 
@@ -40,6 +41,8 @@ def main():
         h = conv(feed(layers, "data"), 3, 4, "conv1")
         h = conv(feed(layers, h), 3, 6, "conv2", group=2)
         half = h.get_shape()[1] / 2  # port: dimension-division
+        dims = map(lambda v: v.value, h.get_shape())  # port: python2-builtin
+        print("rank", len(dims), "channels", dims[-1])
         pooled = tf.image.resize_images(h, [half, half])
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())

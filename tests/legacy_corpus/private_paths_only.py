@@ -19,11 +19,11 @@ _ARGSTACK_KEY = ("__arg_stack",)
 
 
 def _get_arg_stack():
-    stack = ops.get_collection(_ARGSTACK_KEY)  # port: private-tf
+    stack = ops.get_collection(_ARGSTACK_KEY)  # expect: private-tf
     if stack:
         return stack[0]
     stack = [{}]
-    ops.add_to_collection(_ARGSTACK_KEY, stack)  # port: private-tf
+    ops.add_to_collection(_ARGSTACK_KEY, stack)  # expect: private-tf
     return stack
 
 
@@ -41,16 +41,16 @@ def arg_scope(**defaults):
 
 def scale(x, factor=1.0):
     factor = _get_arg_stack()[-1].get("factor", factor)
-    return math_ops.multiply(x, factor)  # port: private-tf
+    return math_ops.multiply(x, factor)  # expect: private-tf
 
 
 def main():
-    with ops.Graph().as_default():  # port: private-tf
-        x = constant_op.constant([1.0, 2.0])  # port: private-tf
+    with ops.Graph().as_default():  # expect: private-tf
+        x = constant_op.constant([1.0, 2.0])  # expect: private-tf
         with arg_scope(factor=3.0):
             y = scale(x)
         z = scale(x)
-        with session.Session() as sess:  # port: private-tf
+        with session.Session() as sess:  # expect: private-tf
             print("scaled", sess.run(y).tolist(), sess.run(z).tolist())
 
 
