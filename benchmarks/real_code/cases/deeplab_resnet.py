@@ -8,9 +8,10 @@ of per-layer-group MomentumOptimizers.
 Its commands, as the README gives them: npy2ckpt.py turns a .npy of
 Caffe-converted weights into the checkpoint train.py restores, train.py
 trains from it, inference.py writes one image's mask from the snapshot.
-The kaffe layers are Python 2 code: `isinstance(name, basestring)` and a
-grouped convolution's filter depth `c_i / group` of a Dimension; --fix
-writes `str` and `//`. The queue is left as a queue (its producer and its
+The kaffe layers are Python 2 code: `isinstance(name, basestring)`, a
+grouped convolution's filter depth `c_i / group` of a Dimension and a
+softmax layer that measures `map(...)`; --fix writes `str`, `//` and
+`list(map(...))` (the first two are on the path train.py runs). The queue is left as a queue (its producer and its
 batcher are in two methods) and runs under the compat.v1 port.
 Not run: evaluate.py's streaming_mean_iou asserts that every label is below
 --num-classes even where its weight is 0 (the 255 ignore label of every
