@@ -10,6 +10,7 @@ import importlib
 import pathlib
 
 import pytest
+from migrate_helpers import CORPUS, RuleCorpus, expected_findings
 
 from estimator_multigpu.migrate import (
     _passes,
@@ -154,3 +155,38 @@ def test_the_gone_flags_match_this_tensorflow(module, name, gone):
     spelled = "tf" + module[len("tensorflow") :]
     assert _private_imports._is_gone(spelled, name) == gone
     assert hasattr(importlib.import_module(module), name) != gone
+
+
+def test_a_module_with_no_public_tensorflow_import_gets_one_for_the_public_names(
+    tmp_path,
+):
+    # TensorFlow only through private paths: nothing binds `tf` to spell the
+    # public name with, so the fix imports the package itself.
+    path = tmp_path / "a.py"
+    path.write_text(
+        '"""Doc."""\nimport contextlib\n\n'
+        "from tensorflow.python.framework import ops\n\n\n"
+        "def f():\n    return ops.get_collection('k')\n"
+    )
+    result = _runner.process(str(path))
+    assert result.rewritten == (
+        '"""Doc."""\nimport contextlib\n\nimport tensorflow\n\n\n'
+        "def f():\n    return tensorflow.compat.v1.get_collection('k')\n"
+    )
+    assert [f.fixed for f in result.findings] == [True]
+
+
+def test_the_private_paths_only_corpus_script_runs_on_its_public_names(tmp_path):
+    checks = RuleCorpus(
+        _private_imports.RULE_ID,
+        CORPUS / "private_paths_only.py",
+        _private_imports.ANCHOR,
+        marks=expected_findings,
+    )
+    found = checks.assert_marked_findings()
+    assert found and all(f.rule.fixable for f in found)
+    fixed = checks.assert_second_fix_changes_nothing(tmp_path)
+    assert "\nfrom tensorflow.python" not in fixed and "\nimport tensorflow\n" in fixed
+    assert checks.run_fixed(tmp_path, all_fixed=True).splitlines() == [
+        "scaled [3.0, 6.0] [1.0, 2.0]"
+    ]

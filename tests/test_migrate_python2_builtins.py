@@ -29,6 +29,11 @@ _ours = CHECKS.ours
         ("x = d . iteritems ( )\n", "x = d . items ( )\n"),
         ("for i in xrange(3):\n    pass\n", "for i in range(3):\n"),
         ("r = xrange\n", "r = range\n"),
+        ("ok = isinstance(d, basestring)\n", "ok = isinstance(d, str)\n"),
+        ("s = unicode(d)\n", "s = str(d)\n"),
+        ("c = unichr(65)\n", "c = chr(65)\n"),
+        ("ok = isinstance(d, (int, long))\n", "ok = isinstance(d, (int, int))\n"),
+        ("s = raw_input('> ')\n", "s = input('> ')\n"),
     ],
     ids=[
         "iteritems",
@@ -38,6 +43,11 @@ _ours = CHECKS.ours
         "spaced",
         "xrange",
         "xrange_value",
+        "basestring",
+        "unicode",
+        "unichr",
+        "long",
+        "raw_input",
     ],
 )
 def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
@@ -57,6 +67,9 @@ def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
         "def f(xrange):\n    return xrange(2)\n",
         "from six import iteritems\nx = iteritems({})\n",
         "x = reader.iteritems(batch)\n",
+        "unicode = str\nx = unicode(3)\n",
+        "x = unicode('', 'utf-8')\n",
+        "x = unicode(b, encoding='utf-8')\n",
     ],
     ids=[
         "own_method",
@@ -65,6 +78,9 @@ def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
         "parameter",
         "six_function",
         "with_arguments",
+        "unicode_bound",
+        "unicode_decoding",
+        "unicode_encoding_keyword",
     ],
 )
 def test_a_name_the_module_binds_or_another_call_is_left_alone(tmp_path, source):
@@ -150,3 +166,76 @@ def test_module_imports_and_builtins_are_fixed_together(tmp_path):
         "import pickle as cPickle\nfor i in range(2):\n    cPickle.dumps(i)\n"
     )
     assert all(f.fixed for f in _ours(result)) and len(_ours(result)) == 2
+
+
+@pytest.mark.slow
+def test_a_basestring_check_fails_unfixed_and_runs_fixed(tmp_path):
+    checks = RuleCorpus(
+        RULE, CORPUS / "caffe_style_dimension_division.py", _python2_builtins.ANCHOR
+    )
+    assert "pooled [2, 4, 4, 6]" in checks.run_fixed(tmp_path)
+    checks.assert_fails_unfixed(
+        tmp_path,
+        "isinstance(name, str)",
+        "isinstance(name, basestring)",
+        "NameError: name 'basestring' is not defined",
+    )
+
+
+@pytest.mark.slow
+def test_a_measured_map_fails_unfixed_and_runs_fixed(tmp_path):
+    checks = RuleCorpus(
+        RULE, CORPUS / "caffe_style_dimension_division.py", _python2_builtins.ANCHOR
+    )
+    assert "rank 4 channels 6" in checks.run_fixed(tmp_path)
+    checks.assert_fails_unfixed(
+        tmp_path,
+        "list(map(lambda v: v.value, h.get_shape()))",
+        "map(lambda v: v.value, h.get_shape())",
+        "TypeError: object of type 'map' has no len()",
+    )
+
+
+@pytest.mark.parametrize(
+    "body, written",
+    [
+        ("n = len(map(str, xs))\n", "n = len(list(map(str, xs)))\n"),
+        ("y = filter(None, xs)[0]\n", "y = list(filter(None, xs))[0]\n"),
+        (
+            "def f(x):\n    s = map(int, x)\n    return len(s), s[1]\n",
+            "    s = list(map(int, x))\n",
+        ),
+        ("p = zip(xs, xs)\nq = p[-1]\n", "p = list(zip(xs, xs))\n"),
+    ],
+    ids=["measured", "indexed", "bound_in_a_function", "bound_in_the_module"],
+)
+def test_a_map_filter_or_zip_used_as_a_list_becomes_one(tmp_path, body, written):
+    result = fix_source(tmp_path, "xs = [1, 2]\n" + body)
+    assert written in result.rewritten
+    [finding] = _ours(result)
+    assert finding.fixed and finding.rule.fixable
+    assert "iterator on Python 3" in finding.rule.summary
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "for y in map(str, xs):\n    pass\n",
+        "ys = list(map(str, xs))\nn = len(ys)\n",
+        "ys = map(str, xs)\nfor y in ys:\n    pass\n",
+        "ys = map(str, xs)\nys = [1]\nn = len(ys)\n",
+        "from six.moves import map\nn = len(map(str, xs))\n",
+        "def f(ys):\n    return len(ys)\n\nys = map(str, xs)\n",
+    ],
+    ids=[
+        "iterated",
+        "already_a_list",
+        "bound_and_iterated",
+        "bound_twice",
+        "six_moves",
+        "other_scope",
+    ],
+)
+def test_a_map_only_iterated_or_not_the_builtin_is_left(tmp_path, body):
+    result = fix_source(tmp_path, "xs = [1, 2]\n" + body)
+    assert not _ours(result)

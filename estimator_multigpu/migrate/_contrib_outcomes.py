@@ -152,7 +152,9 @@ def _spelling(successor: str, table, emg: str = "emg") -> tuple[str, str | None]
         return f"{name}.{rest}", None
     v1 = table.name_for("tensorflow.compat.v1")
     if v1 is None:
-        raise Unsafe("no `import tensorflow as tf` to spell the replacement with")
+        # TensorFlow only through private paths (`from tensorflow.python.
+        # framework import ops`): the fix imports the package itself.
+        return f"tensorflow.{rest}", "tensorflow"
     if rest.startswith("compat.v1."):
         return f"{v1}.{rest[len('compat.v1.') :]}", None
     return f"{v1}.compat.v2.{rest}", None
@@ -186,7 +188,7 @@ def edits(
       emg: how the module spells `estimator_multigpu`.
 
     Raises:
-      Unsafe: when the use is not one dotted name, or nothing binds TensorFlow.
+      Unsafe: when the use is not one dotted name.
     """
     parents, calls = _maps(tree)
     node = _exact_calls.full_node(f.node, f.rule.prefix, table, parents)

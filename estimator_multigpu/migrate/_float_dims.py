@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate import _astutil, _dimension_division
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -58,13 +58,20 @@ def _shape_arg(call: ast.Call, api: str) -> ast.AST | None:
 
 
 def _divisions(m: Module):
-    """Each true-division element of a literal static shape."""
+    """Each true-division element of a literal static shape (less those of a
+    Dimension, which `_dimension_division` makes `//`: int() of its `/`
+    would still raise)."""
+    of_dimension = {id(d) for d in _dimension_division.divisions(m)}
     for call in _astutil.nodes(m.tree, ast.Call):
         api = m.table.resolve_tf(call.func)
         shape = _shape_arg(call, api) if api in SHAPES else None
         if isinstance(shape, ast.List | ast.Tuple):
             for element in shape.elts:
-                if isinstance(element, ast.BinOp) and isinstance(element.op, ast.Div):
+                if (
+                    isinstance(element, ast.BinOp)
+                    and isinstance(element.op, ast.Div)
+                    and id(element) not in of_dimension
+                ):
                     yield element
 
 

@@ -1,13 +1,18 @@
 """Python 2 builtins that TF 1.x-era scripts call and Python 3 lacks.
 
 Much TF 1.x code ran on Python 2 too: `d.iteritems()` (and `itervalues`,
-`iterkeys`) and a bare `xrange` parse under Python 3 and fail only when the
+`iterkeys`) and the bare builtins `xrange`, `basestring`, `unicode`,
+`unichr`, `long` and `raw_input` parse under Python 3 and fail only when the
 line runs (AttributeError, NameError), often after the training did. Each has
-an exact Python 3 successor, the one 2to3's `dict` and `xrange` fixers write:
-`d.items()`, `d.values()`, `d.keys()` (views, iterated the same way) and
-`range`. A module that defines a method of that name, or binds `xrange`
-itself (`from six.moves import xrange`, `xrange = range`), keeps its calls:
-they are its own.
+an exact Python 3 successor, the one 2to3's `dict`, `xrange`, `basestring`,
+`unicode`, `long` and `raw_input` fixers write: `d.items()`, `d.values()`,
+`d.keys()` (views, iterated the same way), `range`, `str` (`basestring` and
+`unicode` both: Python 3's one text type), `chr`, `int` and `input`. A module
+that defines a method of that name, or binds the builtin's name itself
+(`from six.moves import xrange`, `xrange = range`, `unicode = str`), keeps
+its uses: they are its own. A `unicode(text, encoding)` call is left too: it
+decoded a Python 2 byte string, and `str(text, encoding)` refuses the `str`
+that a literal or a text read is under Python 3 (TypeError).
 """
 
 from __future__ import annotations
@@ -24,22 +29,48 @@ RULE_ID = "python2-builtin"
 ANCHOR = "python-2-builtins"
 # The Python 2 dict method -> its Python 3 successor.
 DICT_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
-_RANGE = "xrange"
-_OWN = {_RANGE, *DICT_METHODS}  # the apis of this module's findings
+# The Python 2 builtin name -> its Python 3 successor (2to3's fixers).
+BUILTINS = {
+    "xrange": "range",
+    "basestring": "str",
+    "unicode": "str",
+    "unichr": "chr",
+    "long": "int",
+    "raw_input": "input",
+}
+_OWN = {*BUILTINS, *DICT_METHODS}  # the apis of this module's findings
+
+
+def _what(new: str) -> str:
+    """What the successor does the same, for the finding's text."""
+    if new in ("range", "items()", "values()", "keys()"):
+        return "the same iteration"
+    return "the same builtin under its Python 3 name"
 
 
 def _rule(old: str, new: str):
     return rule(
         RULE_ID,
         f"{old} is Python 2 only (Python 3 raises "
-        f"{'NameError' if old == _RANGE else 'AttributeError'} when the line runs)",
-        f"{new} (the same iteration; emg-migrate --fix writes it)",
+        f"{'NameError' if old in BUILTINS else 'AttributeError'} when the line runs)",
+        f"{new} ({_what(new.strip('.'))}; emg-migrate --fix writes it)",
         ANCHOR,
         fixable=True,
     )
 
 
-def _bound(tree: ast.Module) -> set[str]:
+def _decoding(tree: ast.Module) -> set[int]:
+    """The ids of the `unicode` names called with an encoding (`unicode(s, enc)`)."""
+    return {
+        id(call.func)
+        for call in _astutil.nodes(tree, ast.Call)
+        if isinstance(call.func, ast.Name)
+        and call.func.id == "unicode"
+        and (len(call.args) > 1 or call.keywords)
+    }
+
+
+def bound_names(tree: ast.Module) -> set[str]:
     """The names the module defines or binds itself (its own methods too)."""
     names = set()
     for node in _astutil.walk(tree):
@@ -56,8 +87,8 @@ def _bound(tree: ast.Module) -> set[str]:
 
 def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
     """(the Python 2 spelling, its successor) when `node` is one, else None."""
-    if isinstance(node, ast.Name) and node.id == _RANGE and _RANGE not in bound:
-        return _RANGE, "range"
+    if isinstance(node, ast.Name) and node.id in BUILTINS and node.id not in bound:
+        return node.id, BUILTINS[node.id]
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -74,11 +105,12 @@ def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per Python 2 builtin used."""
     del ctx
-    bound = _bound(m.tree)
+    bound = bound_names(m.tree)
+    decoding = _decoding(m.tree)
     out = list(m.findings)
     for node in _astutil.walk(m.tree):
         pair = _old_and_new(node, bound)
-        if pair is None:
+        if pair is None or id(node) in decoding:
             continue
         out.append(
             Finding(
@@ -98,7 +130,7 @@ def _edit(m: Module, node: ast.AST) -> Edit:
     """The rename of the name, or of the method's attribute."""
     if isinstance(node, ast.Name):
         start, end = m.off.span(node)
-        return Edit(start, end, "range")
+        return Edit(start, end, BUILTINS[node.id])
     end = m.off.span(node.func)[1]  # the attribute ends the callee's text
     attr = node.func.attr
     return Edit(end - len(attr), end, DICT_METHODS[attr])

@@ -10,6 +10,7 @@ from estimator_multigpu.migrate import (
     _contrib_unused_imports,
     _dataset_iterators,
     _dataset_properties,
+    _dimension_division,
     _edit_rules,
     _find_rules,
     _float_dims,
@@ -18,6 +19,7 @@ from estimator_multigpu.migrate import (
     _numpy_load_pickle,
     _numpy_removed,
     _python2_builtins,
+    _python2_lists,
     _python2_modules,
     _scipy_misc,
     _scipy_private_paths,
@@ -88,12 +90,16 @@ REGISTRY = Registry(
         Rule("contrib-module-paths", "passes", _contrib_module_paths.find),
         # Python 2 builtins (xrange, dict.iteritems) Python 3 lacks.
         Rule("python2-builtins", "passes", _python2_builtins.find),
+        # Python 2's map/filter/zip measured or indexed as the lists they were.
+        Rule("python2-lists", "passes", _python2_lists.find),
         # NumPy names NumPy 2 removed (np.float, np.cast, np.float_, np.NaN).
         Rule("numpy-removed", "passes", _numpy_removed.find),
         # np.load of a pickled object, since NumPy 1.16.3's allow_pickle=False.
         Rule("numpy-load-pickle", "passes", _numpy_load_pickle.find),
         # A static shape's true-division dimension, which TF 2 refuses.
         Rule("float-dims", "passes", _float_dims.find),
+        # A Dimension divided with `/` (Python 2's floor division).
+        Rule("dimension-division", "passes", _dimension_division.find),
         Rule("python2-modules", "passes", _python2_modules.find),
         # A text-mode open whose reads are decoded (Python 2's byte strings).
         Rule("text-reads-decoded", "passes", _text_reads_decoded.find),
@@ -136,9 +142,11 @@ REGISTRY = Registry(
             after=("contrib-call-edits", "dataset-property-edits"),
         ),
         Rule("python2-builtin-edits", "edits", _python2_builtins.edits),
+        Rule("python2-list-edits", "edits", _python2_lists.edits),
         Rule("numpy-removed-edits", "edits", _numpy_removed.edits),
         Rule("numpy-load-pickle-edits", "edits", _numpy_load_pickle.edits),
         Rule("float-dim-edits", "edits", _float_dims.edits),
+        Rule("dimension-division-edits", "edits", _dimension_division.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("text-read-decoded-edits", "edits", _text_reads_decoded.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
