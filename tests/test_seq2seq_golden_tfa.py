@@ -12,9 +12,10 @@ layers (run eagerly) and compares the two:
   output_attention True or False, alignment_history): the outputs and the
   final state decoded by BasicDecoder + TrainingHelper vs tfa's BasicDecoder
   + TrainingSampler;
-- BeamSearchDecoder (beam_width 3, length_penalty_weight 0 and 0.6, an
-  output layer, tile_batch'd memory): predicted ids, parent ids, scores, the
-  final log probabilities and lengths;
+- BeamSearchDecoder (beam_width 3, length_penalty_weight 0 and 0.6,
+  coverage_penalty_weight 0 and 0.4, an output layer, tile_batch'd
+  memory): predicted ids, parent ids, scores, the final log probabilities,
+  lengths, accumulated attention and reordered alignment history;
 - gather_tree on random parent ids with end tokens and short lengths.
 
 emg's cell is TF 1.x's `tf.compat.v1.nn.rnn_cell.LSTMCell` (one kernel over
@@ -339,6 +340,7 @@ def test_attention_wrapper_decode_matches_tfa(kind, layer_size, output_attention
 
 
 VOCAB, BEAM, SOS, EOS, MAX_ITERATIONS = 7, 3, 0, 1, 8
+PENALTIES = [(0.0, 0.0), (0.6, 0.0), (0.6, 0.4)]  # length, coverage
 
 
 def _beam_data():
@@ -350,7 +352,7 @@ def _beam_data():
     }
 
 
-def _emg_beam_search(data, kind, length_penalty_weight):
+def _emg_beam_search(data, kind, penalties):
     with tf.Graph().as_default():
         v1.set_random_seed(8)
         embedding = v1.get_variable("embedding", [VOCAB, IN_DEPTH])
@@ -371,7 +373,7 @@ def _emg_beam_search(data, kind, length_penalty_weight):
             initial,
             BEAM,
             output_layer=v1.layers.Dense(VOCAB, name="projection"),
-            length_penalty_weight=length_penalty_weight,
+            **penalties,
         )
         out, state, lengths = emg.seq2seq.dynamic_decode(
             decoder, maximum_iterations=MAX_ITERATIONS
@@ -387,6 +389,8 @@ def _emg_beam_search(data, kind, length_penalty_weight):
             "lengths": lengths,
             "history": state.cell_state.alignment_history,
         }
+        if penalties["coverage_penalty_weight"]:
+            fetches["accumulated"] = state.accumulated_attention_probs
         names = [v.op.name for v in v1.global_variables()]
         assign = _moved_off_their_init(dict.fromkeys(names), ATT_UNITS)
         # An end token likelier than the rest, so that beams end early.
@@ -395,7 +399,7 @@ def _emg_beam_search(data, kind, length_penalty_weight):
         return _session_values(fetches, assign)
 
 
-def _tfa_beam_search(data, kind, length_penalty_weight, weights):
+def _tfa_beam_search(data, kind, penalties, weights):
     tile = tfa.seq2seq.tile_batch
     cell, mechanism = _tfa_attention_cell(
         kind,
@@ -419,7 +423,7 @@ def _tfa_beam_search(data, kind, length_penalty_weight, weights):
         cell,
         BEAM,
         output_layer=projection,
-        length_penalty_weight=length_penalty_weight,
+        **penalties,
         maximum_iterations=MAX_ITERATIONS,
     )
     out, state, lengths = decoder(
@@ -428,7 +432,7 @@ def _tfa_beam_search(data, kind, length_penalty_weight, weights):
         end_token=EOS,
         initial_state=initial,
     )
-    return {
+    values = {
         "predicted_ids": out.predicted_ids,
         "step_ids": out.beam_search_decoder_output.predicted_ids,
         "parent_ids": out.beam_search_decoder_output.parent_ids,
@@ -439,23 +443,31 @@ def _tfa_beam_search(data, kind, length_penalty_weight, weights):
         "lengths": lengths,
         "history": state.cell_state.alignment_history,
     }
+    if penalties["coverage_penalty_weight"]:
+        values["accumulated"] = state.accumulated_attention_probs
+    return values
 
 
 @pytest.mark.parametrize("kind", ["luong", "bahdanau"])
-@pytest.mark.parametrize("length_penalty_weight", [0.0, 0.6])
-def test_beam_search_matches_tfa(kind, length_penalty_weight):
+@pytest.mark.parametrize("length_penalty, coverage_penalty", PENALTIES)
+def test_beam_search_matches_tfa(kind, length_penalty, coverage_penalty):
     data = _beam_data()
-    got, weights = _emg_beam_search(data, kind, length_penalty_weight)
+    penalties = {
+        "length_penalty_weight": length_penalty,
+        "coverage_penalty_weight": coverage_penalty,
+    }
+    got, weights = _emg_beam_search(data, kind, penalties)
     want = {
         k: np.asarray(v)
-        for k, v in _tfa_beam_search(data, kind, length_penalty_weight, weights).items()
+        for k, v in _tfa_beam_search(data, kind, penalties, weights).items()
     }
-    case = f"beam {kind} length_penalty={length_penalty_weight}"
+    case = f"beam {kind} length_penalty={length_penalty} coverage={coverage_penalty}"
     for key in ("predicted_ids", "step_ids", "parent_ids", "finished"):
         np.testing.assert_array_equal(got[key], want[key], err_msg=f"{case} {key}")
     for key in ("state_lengths", "lengths"):
         np.testing.assert_array_equal(got[key], want[key], err_msg=f"{case} {key}")
-    for key in ("scores", "log_probs", "history"):
+    assert got.keys() == want.keys()
+    for key in {"scores", "log_probs", "history", "accumulated"} & got.keys():
         _close(f"{case} {key}", got[key], want[key])
     # The comparison covers beams that end before the last step and beams of
     # different lengths.
