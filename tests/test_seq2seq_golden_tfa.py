@@ -66,14 +66,34 @@ def _memory(seed=0):
     return rng.randn(BATCH, MEM_TIME, MEM_DEPTH).astype(np.float32)
 
 
-def _session_values(fetches, assign=None):
-    """(fetched values, {variable name: value}) of the default graph."""
+def _seeded_values(variables, seed, assign=None):
+    """{name: value} for every variable: `assign`'s, else seeded uniform
+    values (Glorot's range for a matrix).
+
+    Not the initializers' values: tf.compat.v1's LSTMCell and layers.Dense
+    (Keras 2's legacy layers) pick their own seeds, so under
+    `set_random_seed` their kernels still change from one process to the
+    next, and a decode with them would too.
+    """
+    rng = np.random.RandomState(seed)
+    values = {}
+    for var in sorted(variables, key=lambda v: v.op.name):
+        name, shape = var.op.name, var.shape.as_list()
+        if assign and name in assign:
+            values[name] = np.asarray(assign[name], np.float32)
+            continue
+        limit = np.sqrt(6.0 / (shape[0] + shape[-1])) if len(shape) == 2 else 0.5
+        values[name] = rng.uniform(-limit, limit, shape).astype(np.float32)
+    return values
+
+
+def _session_values(fetches, seed, assign=None):
+    """(fetched values, {variable name: value}) of the default graph, its
+    variables set by `_seeded_values`."""
+    weights = _seeded_values(v1.global_variables(), seed, assign)
     with v1.Session() as sess:
-        sess.run(v1.global_variables_initializer())
-        by_name = {v.op.name: v for v in v1.global_variables()}
-        for name, value in (assign or {}).items():
-            by_name[name].load(value, sess)
-        weights = {name: sess.run(v) for name, v in by_name.items()}
+        for var in v1.global_variables():
+            var.load(weights[var.op.name], sess)
         return sess.run(fetches), weights
 
 
@@ -126,10 +146,10 @@ def _set_mechanism_weights(mechanism, kind, weights):
         mechanism.scale_weight.assign(_one(weights, "attention_g"))
 
 
-def _moved_off_their_init(weights, units):
+def _moved_off_their_init(names, units):
     """Values for g and b other than their initial ones, so that both count."""
     assign = {}
-    for name in weights:
+    for name in names:
         if name.endswith("attention_g"):
             assign[name] = 0.7
         if name.endswith("attention_b"):
@@ -164,12 +184,12 @@ def test_mechanism_alignments_match_tfa(kind, flag):
         query = v1.placeholder(tf.float32, [BATCH, UNITS])
         align, _ = mechanism(query, mechanism.initial_state(BATCH, tf.float32))
         names = [v.op.name for v in v1.global_variables()]
-        assign = _moved_off_their_init(dict.fromkeys(names), units)
-        _, weights = _session_values([], assign)
+        weights = _seeded_values(
+            v1.global_variables(), 1, _moved_off_their_init(names, units)
+        )
         with v1.Session() as sess:
-            for name, value in weights.items():
-                [var] = [v for v in v1.global_variables() if v.op.name == name]
-                var.load(value, sess)
+            for var in v1.global_variables():
+                var.load(weights[var.op.name], sess)
             got = [sess.run(align, {query: q}) for q in queries]
     if flag:
         assert any(name.endswith("attention_g") for name in weights), sorted(weights)
@@ -308,7 +328,7 @@ def test_attention_wrapper_decode_matches_tfa(kind, layer_size, output_attention
         }
         names = [v.op.name for v in v1.global_variables()]
         got, weights = _session_values(
-            fetches, _moved_off_their_init(dict.fromkeys(names), ATT_UNITS)
+            fetches, 4, _moved_off_their_init(names, ATT_UNITS)
         )
     want_cell, mechanism = _tfa_attention_cell(
         kind, memory, LENGTHS, layer_size, output_attention, weights, IN_DEPTH
@@ -340,6 +360,9 @@ def test_attention_wrapper_decode_matches_tfa(kind, layer_size, output_attention
 
 
 VOCAB, BEAM, SOS, EOS, MAX_ITERATIONS = 7, 3, 0, 1, 8
+# The end token's logit bias: beams that end early and beams that run to
+# MAX_ITERATIONS, with the values _seeded_values gives each model.
+EOS_BIAS = {"luong": 0.5, "bahdanau": 1.0}
 PENALTIES = [(0.0, 0.0), (0.6, 0.0), (0.6, 0.4)]  # length, coverage
 
 
@@ -392,11 +415,11 @@ def _emg_beam_search(data, kind, penalties):
         if penalties["coverage_penalty_weight"]:
             fetches["accumulated"] = state.accumulated_attention_probs
         names = [v.op.name for v in v1.global_variables()]
-        assign = _moved_off_their_init(dict.fromkeys(names), ATT_UNITS)
+        assign = _moved_off_their_init(names, ATT_UNITS)
         # An end token likelier than the rest, so that beams end early.
         [bias] = [n for n in names if n.endswith("projection/bias")]
-        assign[bias] = np.where(np.arange(VOCAB) == EOS, 1.5, 0.0).astype(np.float32)
-        return _session_values(fetches, assign)
+        assign[bias] = np.where(np.arange(VOCAB) == EOS, EOS_BIAS[kind], 0.0)
+        return _session_values(fetches, 8, assign)
 
 
 def _tfa_beam_search(data, kind, penalties, weights):
