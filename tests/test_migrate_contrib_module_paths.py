@@ -12,7 +12,7 @@ import re
 import pytest
 from migrate_helpers import CORPUS, RuleCorpus, fix_source
 
-from estimator_multigpu.migrate import _aliases, _contrib_module_paths
+from estimator_multigpu.migrate import _aliases, _api_spec, _contrib_module_paths
 from estimator_multigpu.migrate import _contrib_surface as surface
 
 RULE = _contrib_module_paths.RULE_ID
@@ -21,12 +21,12 @@ CHECKS = RuleCorpus(RULE, SCRIPT, _contrib_module_paths.ANCHOR)
 _ours = CHECKS.ours
 
 
-@pytest.mark.parametrize("contrib, slim", sorted(_contrib_module_paths.MODULES.items()))
+@pytest.mark.parametrize("contrib, slim", sorted(_api_spec.CONTRIB_MODULES.items()))
 def test_every_tf_slim_module_of_the_table_holds_contrib_s_public_names(contrib, slim):
     module = importlib.import_module(slim)
     names = surface._sources().get(_aliases.canonical(contrib), {})
     lacks = {n for n in names if n and not hasattr(module, n)}
-    assert lacks == _contrib_module_paths.MISSING.get(contrib, set())
+    assert lacks == _api_spec.CONTRIB_MISSING.get(contrib, set())
 
 
 @pytest.mark.parametrize(

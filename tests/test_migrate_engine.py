@@ -10,6 +10,7 @@ import pytest
 from estimator_multigpu.migrate import (
     _aliases,
     _api_changes,
+    _api_spec,
     _compat_v1,
     _edit_rules,
     _engine,
@@ -239,8 +240,8 @@ def test_the_api_change_rows_apply_to_a_call(source, api, expected):
 
 def test_a_new_api_change_row_is_applied_without_code(monkeypatch):
     api = "tf.contrib.example.old"
-    monkeypatch.setitem(_api_changes.POSITIONAL_TO_KEYWORD, api, (None, "rate"))
-    monkeypatch.setitem(_api_changes.KEYWORD_RENAMES, api, {"keep": "keep_all"})
+    monkeypatch.setitem(_api_spec.POSITIONAL_TO_KEYWORD, api, (None, "rate"))
+    monkeypatch.setitem(_api_spec.KEYWORD_RENAMES, api, {"keep": "keep_all"})
     assert _applied("f(x, 0.5, keep=1)", api) == "f(x, rate=0.5, keep_all=1)"
 
 

@@ -6,9 +6,9 @@ import inspect
 import pytest
 from migrate_helpers import fix_source
 
-from estimator_multigpu.migrate import _api_changes
+from estimator_multigpu.migrate import _api_changes, _api_spec
 
-ROWS = sorted(_api_changes.SUCCESSOR_KEYWORD_RENAMES.items())
+ROWS = sorted(_api_spec.SUCCESSOR_KEYWORD_RENAMES.items())
 
 
 def _resolve(name):

@@ -5,8 +5,9 @@ their public name: `from tensorflow.contrib.layers.python.layers import
 utils`, `from tensorflow.contrib.slim.python.slim.data import
 parallel_reader`, `from tensorflow.contrib.framework.python.ops import
 variables`. tf_slim is those files, moved: `tf_slim.layers.utils`,
-`tf_slim.data.parallel_reader`, `tf_slim.ops.variables` (`MODULES`). The
-names the other rules know (the public contrib names) are rewritten use by
+`tf_slim.data.parallel_reader`, `tf_slim.ops.variables`
+(`_api_spec.CONTRIB_MODULES`, whose imports the one visitor, `_api_uses`,
+matches). The names the other rules know (the public contrib names) are rewritten use by
 use; a module the code still reads after them (`utils.collect_named_outputs`,
 no public name) is imported from tf_slim instead: the import's module path
 is rewritten, its names and aliases kept. An import that binds the whole
@@ -19,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import _aliases, _astutil, _slim
+from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -26,53 +28,6 @@ from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "contrib-module-path"
 ANCHOR = "contrib-module-paths"
-_LAYERS = "tensorflow.contrib.layers.python.layers"
-_SLIM = "tensorflow.contrib.slim.python.slim"
-
-
-def _family(contrib: str, slim: str, names: str) -> dict[str, str]:
-    return {f"{contrib}.{n}": f"{slim}.{n}" for n in names.split()}
-
-
-# contrib's internal module -> the tf_slim module that is its file.
-MODULES = {
-    **_family(
-        _LAYERS,
-        "tf_slim.layers",
-        "initializers layers normalization optimizers regularizers "
-        "rev_block_lib summaries utils",
-    ),
-    **_family("tensorflow.contrib.framework.python.ops", "tf_slim.ops", "arg_scope"),
-    **_family("tensorflow.contrib.framework.python.ops", "tf_slim.ops", "variables"),
-    **_family(
-        f"{_SLIM}.data",
-        "tf_slim.data",
-        "data_decoder data_provider dataset dataset_data_provider "
-        "parallel_reader prefetch_queue tfexample_decoder",
-    ),
-    **_family(_SLIM, "tf_slim", "evaluation learning model_analyzer queues summaries"),
-    **_family(
-        f"{_SLIM}.nets",
-        "tf_slim.nets",
-        "alexnet inception inception_v1 inception_v2 inception_v3 overfeat "
-        "resnet_utils resnet_v1 resnet_v2 vgg",
-    ),
-    "tensorflow.contrib.losses.python.losses.loss_ops": "tf_slim.losses.loss_ops",
-    "tensorflow.contrib.metrics.python.ops.metric_ops": "tf_slim.metrics.metric_ops",
-    "tensorflow.contrib.metrics.python.ops.histogram_ops": (
-        "tf_slim.metrics.histogram_ops"
-    ),
-    **_family(
-        "tensorflow.contrib.training.python.training",
-        "tf_slim.training",
-        "evaluation training",
-    ),
-}
-
-# Public names of a contrib module that tf_slim's copy of it lacks (contrib's
-# zero_initializer ran a contrib-only kernel).
-MISSING = {"tensorflow.contrib.framework.python.ops.variables": {"zero_initializer"}}
-
 _RULE = rule(
     RULE_ID,
     "an import of a tf.contrib module by its internal path (tf.contrib is "
@@ -95,10 +50,12 @@ _WHOLE_PATH = rule(
 def _from_package(stmt: ast.ImportFrom) -> ast.stmt | None:
     """`from <contrib package> import <modules>` from tf_slim's one package."""
     full = [f"{stmt.module}.{a.name}" for a in stmt.names]
-    if not all(f in MODULES for f in full):
+    if not all(f in SPEC.contrib_modules for f in full):
         return None
-    packages = {MODULES[f].rpartition(".")[0] for f in full}
-    same = all(MODULES[f].endswith(f".{a.name}") for f, a in zip(full, stmt.names))
+    packages = {SPEC.contrib_modules[f].rpartition(".")[0] for f in full}
+    same = all(
+        SPEC.contrib_modules[f].endswith(f".{a.name}") for f, a in zip(full, stmt.names)
+    )
     if len(packages) != 1 or not same:
         return None
     return ast.ImportFrom(packages.pop(), stmt.names, 0)
@@ -107,17 +64,17 @@ def _from_package(stmt: ast.ImportFrom) -> ast.stmt | None:
 def _successor(stmt: ast.Import | ast.ImportFrom) -> ast.stmt | None:
     """`stmt` importing the same names from tf_slim, or None."""
     if isinstance(stmt, ast.Import):
-        if not all(a.asname and a.name in MODULES for a in stmt.names):
+        if not all(a.asname and a.name in SPEC.contrib_modules for a in stmt.names):
             return None
-        names = [ast.alias(MODULES[a.name], a.asname) for a in stmt.names]
+        names = [ast.alias(SPEC.contrib_modules[a.name], a.asname) for a in stmt.names]
         return ast.Import(names=names)
     if stmt.level or not stmt.module:
         return None
-    if stmt.module not in MODULES:
+    if stmt.module not in SPEC.contrib_modules:
         return _from_package(stmt)
-    if any(a.name in MISSING.get(stmt.module, ()) for a in stmt.names):
+    if any(a.name in SPEC.contrib_missing.get(stmt.module, ()) for a in stmt.names):
         return None
-    return ast.ImportFrom(MODULES[stmt.module], stmt.names, 0)
+    return ast.ImportFrom(SPEC.contrib_modules[stmt.module], stmt.names, 0)
 
 
 def _bound(stmt: ast.Import | ast.ImportFrom) -> dict[str, str]:
@@ -125,20 +82,6 @@ def _bound(stmt: ast.Import | ast.ImportFrom) -> dict[str, str]:
     if isinstance(stmt, ast.Import):
         return {(a.asname or a.name).split(".")[0]: a.name for a in stmt.names}
     return {a.asname or a.name: f"{stmt.module}.{a.name}" for a in stmt.names}
-
-
-def _mapped(stmt: ast.AST) -> bool:
-    """True for an import of a contrib path `MODULES` names (or of its names)."""
-    if isinstance(stmt, ast.Import):
-        return any(a.name in MODULES for a in stmt.names)
-    return (
-        isinstance(stmt, ast.ImportFrom)
-        and not stmt.level
-        and (
-            stmt.module in MODULES
-            or any(f"{stmt.module}.{a.name}" in MODULES for a in stmt.names)
-        )
-    )
 
 
 def _reads(tree: ast.Module, names: set[str]) -> list[ast.Name]:
@@ -149,19 +92,17 @@ def _reads(tree: ast.Module, names: set[str]) -> list[ast.Name]:
     ]
 
 
-def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    return [n for n in _astutil.walk(tree) if _mapped(n)]
-
-
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per read import of a mapped contrib path."""
     del ctx
     out = list(m.findings)
-    for stmt in _imports(m.tree):
+    for stmt in m.uses.contrib_imports:
         if not _reads(m.tree, set(_bound(stmt))):
             continue  # an unused import: contrib-unused-imports drops it
         found = _successor(stmt) is not None
-        paths = [p for p in _bound(stmt).values() if p in MODULES] or [stmt.module]
+        paths = [p for p in _bound(stmt).values() if p in SPEC.contrib_modules] or [
+            stmt.module
+        ]
         api = _aliases.canonical(paths[0]) or paths[0]
         out.append(
             Finding(
@@ -200,10 +141,9 @@ def _reads_of(m: Module, reads: list[ast.Name]) -> list[Finding]:
 def _lacks(stmt, reads: list[ast.Name], placed: EditSet, m: Module) -> bool:
     """True when a read left is of a name tf_slim's module lacks."""
     bound = _bound(stmt)
-    parents = {id(n.value): n for n in _astutil.nodes(m.tree, ast.Attribute)}
     for name in reads:
-        attr = parents.get(id(name))
-        missing = MISSING.get(bound[name.id], ())
+        attr = m.uses.attribute(name)
+        missing = SPEC.contrib_missing.get(bound[name.id], ())
         if attr is not None and attr.attr in missing and not _covered(m, attr, placed):
             return True
     return False

@@ -196,14 +196,16 @@ def edits(
     out = [off.replace(node, text)]
     call = calls.get(id(node))
     symbol = (_contrib_surface.public(f.api) or ("",))[0]
-    if _api_changes.needs_call(symbol):
-        changes = None
-        if isinstance(call, ast.Call):
-            spell = functools.partial(_spelled_name, table=table)
-            changes = _api_changes.argument_edits(call, symbol, off, spell)
-        if changes is None:
-            raise Unsafe(f"`{symbol}` is not called with arguments its rows can map")
-        out += changes + _dropped_edits(call, symbol, off)
+    if isinstance(call, ast.Call):  # the API's argument rows (`_api_spec`)
+        spell = functools.partial(_spelled_name, table=table)
+        changes = _api_changes.argument_edits(call, symbol, off, spell)
+        if changes is not None:
+            changes += _dropped_edits(call, symbol, off)
+    else:  # passed as a value: a row that names or adds an argument needs a call
+        changes = None if _api_changes.needs_call(symbol) else []
+    if changes is None:
+        raise Unsafe(f"`{symbol}` is not called with arguments its rows can map")
+    out += changes
     renames = {**_api_changes.successor_renames(f.rule.successor)}
     renames.update(f.rule.renames)
     for k in call.keywords if isinstance(call, ast.Call) else ():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-
 from estimator_multigpu.migrate import (
     _astutil,
     _clone_rewrite,
@@ -136,14 +134,15 @@ def _renamed(m: Module, rename: str) -> str | None:
     return None if root is None else root + rename[len("tf") :]
 
 
-def _rename(m: Module, f, calls) -> list[Edit] | None:
+def _rename(m: Module, f) -> list[Edit] | None:
     """The edits that rename `f`'s name (and reorder its arguments), or None."""
     target = _renamed(m, f.rule.rename)
     if target is None:
         return None
     new = [m.off.replace(f.node, target)]
-    if f.api == "tf.contrib.estimator.replicate_model_fn" and id(f.node) in calls:
-        args = _replicate_args.edits(calls[id(f.node)], m.table, m.off)
+    call = m.uses.call(f.node)
+    if f.api == "tf.contrib.estimator.replicate_model_fn" and call is not None:
+        args = _replicate_args.edits(call, m.table, m.off)
         if args is None:
             return None
         new += args
@@ -152,12 +151,11 @@ def _rename(m: Module, f, calls) -> list[Edit] | None:
 
 def renames(m: Module, ctx: ProgramContext) -> list[Edit]:
     """The table's one-to-one renames (`Rule.rename`)."""
-    calls = {id(n.func): n for n in _astutil.nodes(m.tree, ast.Call)}
     out, placed = list(m.edits), EditSet(m.edits)
     for f in m.findings:
         if not f.rule.rename or f.fixed:
             continue
-        new = _rename(m, f, calls)
+        new = _rename(m, f)
         if new is not None and not any(placed.overlaps(e) for e in new):
             for e in new:
                 placed.add(e)

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from estimator_multigpu.migrate import _aliases, _star_roots
+from estimator_multigpu.migrate import _aliases, _api_uses, _star_roots
 from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 
 # The phases, in the order a run goes through them: the rule table's scan,
@@ -86,6 +86,12 @@ class Module:
                 setattr(self.tree, _TABLE, table)
             self._table = table
         return self._table
+
+    @property
+    def uses(self) -> _api_uses.Uses:
+        """What the module uses of each table of the API spec, matched by the
+        one visitor (once per tree, kept on it like `table`)."""
+        return _api_uses.uses(self.tree, self.table)
 
     @property
     def off(self) -> Offsets:

@@ -6,7 +6,7 @@ import ast
 import dataclasses
 
 from estimator_multigpu.migrate import (
-    _aliases,
+    _api_uses,
     _astutil,
     _auto_parallel,
     _compat_v1,
@@ -52,61 +52,28 @@ def _hits(m: Module, hits) -> list:
     return m.findings + [_hit(m, *hit) for hit in hits]
 
 
-class _Visitor(ast.NodeVisitor):
-    """Matches every name the rule table lists (the longest prefix wins)."""
-
-    def __init__(self, table: _aliases.AliasTable, make):
-        self._table = table
-        self._make = make
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        if not self._match(node):
-            self.generic_visit(node)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self._match(node)
-
-    def _match(self, node: ast.expr) -> bool:
-        if not isinstance(node.ctx, ast.Load):
-            return False
-        path = self._table.resolve_tf(node)
-        hit = _rules.lookup(path) if path else None
-        if hit is None:
-            return False
-        prefix, rule = hit
-        matched = node
-        for _ in range(path.count(".") - prefix.count(".")):
-            if not isinstance(matched, ast.Attribute):
-                # An alias binds deeper than the rule's prefix: no safe rename.
-                rule = dataclasses.replace(rule, rename=None)
-                break
-            matched = matched.value
-        if isinstance(matched, ast.Name) and matched.id in self._table.assigned:
-            # `Estimator = tf.estimator.Estimator` is fixed where it is assigned.
-            rule = dataclasses.replace(rule, rename=None)
-        self._make(node, path, rule, matched)
-        return True
+def _renamable(m: Module, use: _api_uses.SymbolUse):
+    """(the rule, the node its rename replaces): no rename where an alias
+    binds deeper than the row's prefix, or the name is bound by an
+    assignment (`Estimator = tf.estimator.Estimator` is fixed where it is
+    assigned)."""
+    rule, matched = use.rule, use.node
+    for _ in range(use.api.count(".") - use.prefix.count(".")):
+        if not isinstance(matched, ast.Attribute):
+            return dataclasses.replace(rule, rename=None), matched
+        matched = matched.value
+    if isinstance(matched, ast.Name) and matched.id in m.table.assigned:
+        rule = dataclasses.replace(rule, rename=None)
+    return rule, matched
 
 
 def legacy_names(m: Module, ctx: ProgramContext) -> list:
-    """Every use of a name the rule table lists."""
+    """Every use of a name the rule table lists (the longest prefix wins)."""
     out = list(m.findings)
-
-    def make(node, api, rule, matched):
-        out.append(finding(m, node, api, rule, matched))
-
-    _Visitor(m.table, make).visit(m.tree)
+    for use in m.uses.symbols:
+        rule, matched = _renamable(m, use)
+        out.append(finding(m, use.node, use.api, rule, matched))
     return out
-
-
-def _import_pairs(node: ast.AST) -> list[tuple[str, str]]:
-    """(imported path, local name) for each name an import binds ('*': all)."""
-    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-        pairs = [(f"{node.module}.{a.name}", a.asname or a.name) for a in node.names]
-        return [(node.module, "*") if name == "*" else (p, name) for p, name in pairs]
-    if isinstance(node, ast.Import):
-        return [(a.name, a.asname or a.name.split(".")[0]) for a in node.names]
-    return []
 
 
 def unused_imports(m: Module, ctx: ProgramContext) -> list:
@@ -117,13 +84,10 @@ def unused_imports(m: Module, ctx: ProgramContext) -> list:
     """
     uses = _astutil.reads(m.tree)
     out = list(m.findings)
-    for node in _astutil.walk(m.tree):
-        for path, name in _import_pairs(node):
-            api = _aliases.canonical(path)
-            hit = _rules.lookup(api) if api else None
-            if hit and (name == "*" or not uses[name]):
-                rule = dataclasses.replace(hit[1], rename=None)
-                out.append(finding(m, node, api, rule))
+    for found in m.uses.symbol_imports:
+        if found.name == "*" or not uses[found.name]:
+            rule = dataclasses.replace(found.rule, rename=None)
+            out.append(finding(m, found.node, found.api, rule))
     return out
 
 

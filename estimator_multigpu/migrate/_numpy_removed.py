@@ -12,7 +12,8 @@ alias of, or the body of the removed function (NumPy's own migration notes,
 - `np.float` -> `float` (and `int`, `complex`, `object`, `str`, and
   `np.unicode` -> `str`): these were the builtins themselves;
 - `np.float_` -> `np.float64`, `np.NaN` -> `np.nan`, `np.NINF` -> `-np.inf`,
-  `np.product` -> `np.prod` ... (`ALIASES`, `VALUES`): the same object;
+  `np.product` -> `np.prod` ... (the spec's `numpy_aliases`, `numpy_values`):
+  the same object;
 - `np.cast[T](x)` -> `np.asarray(x).astype(T)`: NumPy 1.x's `cast[T]` was
   `lambda x: array(x, copy=False).astype(T)`, a fresh array cast with
   `astype`'s unsafe casting (NumPy's note `np.asarray(x, dtype=T)` may
@@ -33,6 +34,7 @@ from __future__ import annotations
 import ast
 
 from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
@@ -40,56 +42,6 @@ from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "numpy-removed"
 ANCHOR = "numpy-2-removed-names"
-# np.<name> -> the builtin it was (removed in NumPy 1.24).
-BUILTINS = {
-    "float": "float",
-    "int": "int",
-    "complex": "complex",
-    "object": "object",
-    "str": "str",
-    "unicode": "str",
-}
-# np.<name> -> np.<name> of the same object (removed in NumPy 2.0 and 2.4).
-ALIASES = {
-    "float_": "float64",
-    "complex_": "complex128",
-    "cfloat": "complex128",
-    "singlecomplex": "complex64",
-    "longfloat": "longdouble",
-    "longcomplex": "clongdouble",
-    "clongfloat": "clongdouble",
-    "string_": "bytes_",
-    "unicode_": "str_",
-    "bool8": "bool_",
-    "int0": "intp",
-    "uint0": "uintp",
-    "object0": "object_",
-    "str0": "str_",
-    "bytes0": "bytes_",
-    "void0": "void",
-    "Inf": "inf",
-    "Infinity": "inf",
-    "infty": "inf",
-    "PINF": "inf",
-    "NaN": "nan",
-    "NAN": "nan",
-    "product": "prod",
-    "cumproduct": "cumprod",
-    "sometrue": "any",
-    "alltrue": "all",
-    "round_": "round",
-    "mat": "asmatrix",
-    "trapz": "trapezoid",
-}
-# np.<name> -> the value it was ("{np}" is how the module spells numpy).
-VALUES = {"NINF": "-{np}.inf", "NZERO": "-0.0", "PZERO": "0.0"}
-# Removed functions rewritten where they are called.
-CALLS = {
-    "cast": "{np}.asarray({x}).astype({T})",
-    "asscalar": "{x}.item()",
-    "in1d": "{np}.isin{args}.ravel()",
-}
-NAMES = set(BUILTINS) | set(ALIASES) | set(VALUES) | set(CALLS)
 # Nodes a method call or an attribute binds to without parentheses.
 _PRIMARY = (
     ast.Name,
@@ -107,13 +59,13 @@ _PRIMARY = (
 
 def successor(name: str) -> str:
     """The successor of np.<name>, as the finding and the guide spell it."""
-    if name in BUILTINS:
-        return BUILTINS[name]
-    if name in ALIASES:
-        return f"np.{ALIASES[name]}"
-    if name in VALUES:
-        return VALUES[name].format(np="np")
-    return CALLS[name].format(np="np", x="x", T="dtype", args="(...)")
+    if name in SPEC.numpy_builtins:
+        return SPEC.numpy_builtins[name]
+    if name in SPEC.numpy_aliases:
+        return f"np.{SPEC.numpy_aliases[name]}"
+    if name in SPEC.numpy_values:
+        return SPEC.numpy_values[name].format(np="np")
+    return SPEC.numpy_calls[name].format(np="np", x="x", T="dtype", args="(...)")
 
 
 def _rule(name: str, fixable: bool, why: str = ""):
@@ -129,61 +81,31 @@ def _rule(name: str, fixable: bool, why: str = ""):
     )
 
 
-def _own(tree: ast.Module, numpy: set[str]) -> tuple[set[str], set[str]]:
-    """(the names the module binds itself, the numpy attributes it assigns)."""
-    names, assigned = set(), set()
-    for node in _astutil.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.alias):
-            names.add(node.asname or node.name.split(".")[0])
-        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-            if isinstance(node.value, ast.Name) and node.value.id in numpy:
-                assigned.add(node.attr)
-    return names, assigned
-
-
-def _numpy_names(m: Module) -> set[str]:
-    return {name for name, path in m.table.bindings.items() if path == "numpy"}
-
-
 class _Scan:
-    """The removed names one module uses, with how each can be rewritten."""
+    """The removed names one module uses (the visitor's matches), with how
+    each can be rewritten."""
 
     def __init__(self, m: Module):
         self.m = m
-        self.numpy = _numpy_names(m)
-        self.bound, self.assigned = _own(m.tree, self.numpy)
-        self.parents = {
-            child: node
-            for node in _astutil.walk(m.tree)
-            for child in ast.iter_child_nodes(node)
-        }
+        self.found = m.uses
+        self.bound = _astutil.writes(m.tree)
 
-    def is_removed(self, node: ast.AST) -> bool:
-        return (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.ctx, ast.Load)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in self.numpy
-            and node.attr in NAMES
-            and node.attr not in self.assigned
-        )
+    def removed(self) -> list[ast.Attribute]:
+        """Each read of a removed name on numpy that the module does not
+        assign on numpy itself (a compatibility shim)."""
+        assigned = self.found.numpy_assigned
+        return [n for n in self.found.numpy if n.attr not in assigned]
 
     def use(self, node: ast.Attribute) -> tuple[ast.AST, str]:
         """(the node to rewrite, why it cannot be, or '')."""
         name = node.attr
-        if name in BUILTINS and BUILTINS[name] in self.bound:
-            return node, f"the module binds {BUILTINS[name]} itself"
-        if name not in CALLS:
+        if name in SPEC.numpy_builtins and SPEC.numpy_builtins[name] in self.bound:
+            return node, f"the module binds {SPEC.numpy_builtins[name]} itself"
+        if name not in SPEC.numpy_calls:
             return node, ""
-        call = self.parents.get(node)
+        call = self.found.outer(node)
         if name == "cast":
-            sub, call = call, self.parents.get(call)
+            sub, call = call, self.found.outer(call)
             if not isinstance(sub, ast.Subscript) or sub.value is not node:
                 return node, "np.cast used as a value"
         else:
@@ -195,16 +117,6 @@ class _Scan:
         if any(isinstance(a, ast.Starred) for a in call.args):
             return node, f"np.{name} called with *args"
         return call, ""
-
-    def imported(self) -> list[tuple[ast.ImportFrom, str]]:
-        """(the import, the name) for each removed name imported from numpy."""
-        return [
-            (node, alias.name)
-            for node in _astutil.nodes(self.m.tree, ast.ImportFrom)
-            if node.module == "numpy" and node.level == 0
-            for alias in node.names
-            if alias.name in NAMES
-        ]
 
 
 def _finding(m: Module, node: ast.AST, name: str, why: str) -> Finding:
@@ -223,15 +135,14 @@ def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per removed NumPy name used."""
     del ctx
     out = list(m.findings)
-    scan = _Scan(m)
-    for node, name in scan.imported():
+    for node, name in m.uses.numpy_imports:
         out.append(_finding(m, node, name, "imported by name: rewrite the import"))
-    if not scan.numpy:
+    if not m.uses.numpy:
         return out
-    for node in _astutil.walk(m.tree):
-        if scan.is_removed(node):
-            target, why = scan.use(node)
-            out.append(_finding(m, target, node.attr, why))
+    scan = _Scan(m)
+    for node in scan.removed():
+        target, why = scan.use(node)
+        out.append(_finding(m, target, node.attr, why))
     return out
 
 
@@ -241,10 +152,10 @@ def _wrapped(m: Module, node: ast.AST, inner: list[Edit]) -> str:
     return text if isinstance(node, _PRIMARY) else f"({text})"
 
 
-def _value_text(m: Module, node: ast.Attribute, parents: dict) -> str:
+def _value_text(m: Module, node: ast.Attribute) -> str:
     """`-np.inf` (or `-0.0`), parenthesized where its parent binds tighter."""
-    text = VALUES[node.attr].format(np=m.off.segment(node.value))
-    parent = parents.get(node)
+    text = SPEC.numpy_values[node.attr].format(np=m.off.segment(node.value))
+    parent = m.uses.outer(node)
     tight = (
         isinstance(parent, (ast.Attribute, ast.Subscript))
         and parent.value is node
@@ -262,27 +173,27 @@ def _call_text(m: Module, call: ast.Call, inner: list[Edit]) -> str:
     attr = call.func.value if isinstance(call.func, ast.Subscript) else call.func
     np_text = m.off.segment(attr.value)
     if attr.attr == "cast":
-        return CALLS["cast"].format(
+        return SPEC.numpy_calls["cast"].format(
             np=np_text,
             x=m.off.text(call.args[0], inner),
             T=m.off.text(call.func.slice, inner),
         )
     if attr.attr == "asscalar":
-        return CALLS["asscalar"].format(x=_wrapped(m, call.args[0], inner))
+        return SPEC.numpy_calls["asscalar"].format(x=_wrapped(m, call.args[0], inner))
     args = m.off.text(call, inner)[len(m.off.segment(call.func)) :]
-    return CALLS["in1d"].format(np=np_text, args=args)
+    return SPEC.numpy_calls["in1d"].format(np=np_text, args=args)
 
 
-def _edit(m: Module, node: ast.AST, inner: list[Edit], parents: dict) -> Edit:
+def _edit(m: Module, node: ast.AST, inner: list[Edit]) -> Edit:
     if isinstance(node, ast.Call):
         return m.off.replace(node, _call_text(m, node, inner))
     name = node.attr
-    if name in BUILTINS:
-        return m.off.replace(node, BUILTINS[name])
-    if name in VALUES:
-        return m.off.replace(node, _value_text(m, node, parents))
+    if name in SPEC.numpy_builtins:
+        return m.off.replace(node, SPEC.numpy_builtins[name])
+    if name in SPEC.numpy_values:
+        return m.off.replace(node, _value_text(m, node))
     end = m.off.span(node)[1]  # the attribute ends the node's text
-    return Edit(end - len(name), end, ALIASES[name])
+    return Edit(end - len(name), end, SPEC.numpy_aliases[name])
 
 
 def _ours(m: Module) -> list[Finding]:
@@ -296,12 +207,11 @@ def _ours(m: Module) -> list[Finding]:
 def _made(m: Module, ours: list[Finding]) -> list[tuple[Edit, list[Finding]]]:
     """Each outermost rewrite, with the findings it resolves (innermost first:
     a call's edit takes in the edits of the removed names inside it)."""
-    parents = _Scan(m).parents
     made: list[tuple[Edit, list[Finding]]] = []
     for f in sorted(ours, key=lambda f: _length(m, f.node)):
         start, end = m.off.span(f.node)
         inner = [p for p in made if start <= p[0].start and p[0].end <= end]
-        edit = _edit(m, f.node, [e for e, _ in inner], parents)
+        edit = _edit(m, f.node, [e for e, _ in inner])
         made = [p for p in made if p not in inner]
         made.append((edit, [f] + [g for _, fs in inner for g in fs]))
     return made

@@ -9,7 +9,8 @@ the module stays: `import cPickle` -> `import pickle as cPickle`,
 `import cPickle as pickle` -> `import pickle`,
 `from Queue import Queue` -> `from queue import Queue`; nothing else in the
 file changes. A module the renames split or changed (`urllib2`,
-`StringIO`, `cStringIO`) is not in the table.
+`StringIO`, `cStringIO`) is not in the table (`_api_spec.PYTHON2_MODULES`,
+whose imports the one visitor, `_api_uses`, matches).
 """
 
 from __future__ import annotations
@@ -17,30 +18,16 @@ from __future__ import annotations
 import ast
 import re
 
-from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
 from estimator_multigpu.migrate._python2_builtins import ANCHOR, RULE_ID
 
-# Python 2 module -> its Python 3 name (the same contents).
-RENAMED = {
-    "cPickle": "pickle",
-    "Queue": "queue",
-    "ConfigParser": "configparser",
-    "copy_reg": "copyreg",
-    "__builtin__": "builtins",
-    "SocketServer": "socketserver",
-    "Tkinter": "tkinter",
-    "urlparse": "urllib.parse",
-    "httplib": "http.client",
-    "cookielib": "http.cookiejar",
-}
-
 
 def _rule(old: str):
-    new = RENAMED[old]
+    new = SPEC.python2_modules[old]
     return rule(
         RULE_ID,
         f"{old} is a Python 2 module (Python 3 raises ModuleNotFoundError at the "
@@ -52,23 +39,11 @@ def _rule(old: str):
     )
 
 
-def _imports(tree: ast.Module):
-    """(node, old module): each `import X` alias and `from X import ...` of one."""
-    for node in _astutil.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in RENAMED:
-                    yield alias, alias.name
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module in RENAMED:
-                yield node, node.module
-
-
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per Python 2 module imported."""
     del ctx
     out = list(m.findings)
-    for node, old in _imports(m.tree):
+    for node, old in m.uses.python2:
         out.append(
             Finding(
                 m.path,
@@ -84,7 +59,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
 
 
 def _edit(m: Module, node: ast.AST, old: str) -> Edit | None:
-    new = RENAMED[old]
+    new = SPEC.python2_modules[old]
     if isinstance(node, ast.alias):  # import X [as y]
         start, end = m.off.span(node)
         name = node.asname or old
@@ -101,7 +76,7 @@ def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
     del ctx
     out, placed = list(m.edits), EditSet(m.edits)
     for f in m.findings:
-        if f.rule.rule_id != RULE_ID or f.fixed or f.api not in RENAMED:
+        if f.rule.rule_id != RULE_ID or f.fixed or f.api not in SPEC.python2_modules:
             continue
         edit = _edit(m, f.node, f.api)
         if edit is None or placed.overlaps(edit):

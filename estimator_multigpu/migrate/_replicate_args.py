@@ -47,7 +47,7 @@ def edits(
     """Returns the edits that adapt `call`'s arguments, or None if not safe.
 
     Positional `loss_reduction`/`devices` become keywords (emg takes
-    `devices` second; `_api_changes.POSITIONAL_TO_KEYWORD`);
+    `devices` second; `_api_spec.POSITIONAL_TO_KEYWORD`);
     `tf.losses.Reduction.SUM` becomes `'sum'` and the averaging reductions
     (the contrib default) become `'mean'`.
     """

@@ -7,7 +7,8 @@ them: `from scipy.sparse.linalg.eigen.arpack import eigsh`,
 import convolve`, `from scipy.ndimage import morphology`. SciPy 1.8 made
 those modules private: the `scipy.sparse.linalg` sub-packages are gone
 (ModuleNotFoundError at the import) and the other paths are stubs that warn
-and go in SciPy 2.0. `_scipy_private_table.PATHS` names, per private path,
+and go in SciPy 2.0. `_scipy_private_table.PATHS` (the spec's
+`scipy_paths`, matched by the one visitor, `_api_uses`) names, per private path,
 its public namespace and the names the two share (the same objects), and
 each spelling is written onto the public path:
 
@@ -30,11 +31,11 @@ import dataclasses
 import re
 
 from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
 from estimator_multigpu.migrate._finding import Finding
 from estimator_multigpu.migrate._guide_rules import rule
-from estimator_multigpu.migrate._scipy_private_table import PATHS
 
 RULE_ID = "scipy-private-paths"
 ANCHOR = "scipy-private-paths"
@@ -42,12 +43,12 @@ ANCHOR = "scipy-private-paths"
 
 def public(path: str) -> str:
     """The public namespace of the private module `path`."""
-    return PATHS[path][0]
+    return SPEC.scipy_paths[path][0]
 
 
 def shared(path: str, name: str) -> bool:
     """Whether `name` of the private module `path` is its public namespace's."""
-    return path in PATHS and name in PATHS[path][1]
+    return path in SPEC.scipy_paths and name in SPEC.scipy_paths[path][1]
 
 
 def _rule(path: str, name: str, why: str):
@@ -98,33 +99,18 @@ class _Scan:
     def __init__(self, m: Module):
         self.m = m
         self.table = m.table
-        self.parents = {
-            child: node
-            for node in _astutil.walk(m.tree)
-            for child in ast.iter_child_nodes(node)
-        }
-        self.stored = {
-            n.id
-            for n in _astutil.walk(m.tree)
-            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-        }
-        self.uses = [u for n in _astutil.walk(m.tree) if (u := self._use(n))]
+        self.found = m.uses
+        self.uses = [u for n in self.found.scipy if (u := self._use(n))]
 
-    def path(self, node: ast.AST) -> str | None:
-        """The private path `node` (a Name or Attribute chain) reads, if any."""
-        if not isinstance(node, (ast.Name, ast.Attribute)):
-            return None
-        path = self.table.resolve(node)
-        return path if path in PATHS else None
-
-    def _use(self, node: ast.AST) -> _Use | None:
-        path = self.path(node)
-        if path is None or not isinstance(node.ctx, ast.Load):
-            return None
-        parent = self.parents.get(node)
-        if not isinstance(parent, ast.Attribute) or parent.value is not node:
+    def _use(self, node: ast.expr) -> _Use | None:
+        """The read `node` (of a private path, the visitor's match) makes."""
+        path = self.found.path(node)
+        parent = self.found.attribute(node)
+        if parent is None:
             return _Use(node, node, path, None, why="the module itself read as a value")
-        if self.path(parent):  # the longer private path is the use
+        if (
+            self.found.path(parent) in SPEC.scipy_paths
+        ):  # the longer private path is the use
             return None
         if not shared(path, parent.attr):
             return _Use(parent, node, path, parent.attr, why=_lacks(parent.attr))
@@ -148,7 +134,7 @@ class _Scan:
     def rebindable(self, name: str) -> str:
         """Why the name bound to a private module cannot be bound to its
         public namespace instead ('' when it can)."""
-        if name in self.stored:
+        if name in self.found.stored:
             return f"{name} is assigned"
         reads = _astutil.reads(self.m.tree)[name]
         through = [
@@ -188,10 +174,10 @@ def _from_findings(m: Module, scan: _Scan, stmt: ast.ImportFrom) -> list[Finding
     out = []
     for alias in stmt.names:
         bound = f"{stmt.module}.{alias.name}"
-        if bound in PATHS:  # from scipy.ndimage import filters
+        if bound in SPEC.scipy_paths:  # from scipy.ndimage import filters
             why = scan.rebindable(alias.asname or alias.name)
             out.append(_finding(m, alias, bound, "", why))
-        elif stmt.module in PATHS:
+        elif stmt.module in SPEC.scipy_paths:
             why = "" if shared(stmt.module, alias.name) else _lacks(alias.name)
             out.append(_finding(m, alias, stmt.module, alias.name, why))
     return out
@@ -206,7 +192,7 @@ def _lacks(name: str) -> str:
 def _import_findings(m: Module, scan: _Scan, stmt: ast.Import) -> list[Finding]:
     out = []
     for alias in stmt.names:
-        if alias.name not in PATHS:
+        if alias.name not in SPEC.scipy_paths:
             continue
         if alias.asname:
             why = scan.rebindable(alias.asname)
@@ -230,13 +216,13 @@ def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per private SciPy path imported or read."""
     del ctx
     out = list(m.findings)
-    if "scipy" not in m.source:
+    if not m.uses.scipy and not m.uses.scipy_imports:
         return out
     scan = _Scan(m)
-    for node in _astutil.walk(m.tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+    for node in m.uses.scipy_imports:
+        if isinstance(node, ast.ImportFrom):
             out.extend(_from_findings(m, scan, node))
-        elif isinstance(node, ast.Import):
+        else:
             out.extend(_import_findings(m, scan, node))
     out.extend(_use_findings(m, scan))
     return out
@@ -257,7 +243,7 @@ def _from_lines(stmt: ast.ImportFrom, fixed: set[int]) -> list[str]:
         bound = f"{stmt.module}.{alias.name}"
         if id(alias) not in fixed:
             kept.append(alias)
-        elif bound in PATHS:
+        elif bound in SPEC.scipy_paths:
             name = alias.asname or alias.name
             lines.append(f"import {public(bound)} as {name}")
         else:
@@ -270,7 +256,7 @@ def _from_lines(stmt: ast.ImportFrom, fixed: set[int]) -> list[str]:
 
 def _from_edit(m: Module, stmt: ast.ImportFrom, fixed: set[int]) -> Edit | None:
     if all(id(a) in fixed for a in stmt.names) and not any(
-        f"{stmt.module}.{a.name}" in PATHS for a in stmt.names
+        f"{stmt.module}.{a.name}" in SPEC.scipy_paths for a in stmt.names
     ):  # the module path alone changes: the statement may share its line
         start, end = m.off.span(stmt)
         match = re.match(r"from\s+([\w.\s\\]+?)\s+import\b", m.off.source[start:end])
@@ -301,7 +287,7 @@ def _ours(m: Module) -> list[Finding]:
 def _from_plans(m: Module, by_node: dict) -> list[tuple[Edit | None, list]]:
     """Each `from ... import` statement's rewrite, with its findings."""
     plans = []
-    for node in _astutil.walk(m.tree):
+    for node in m.uses.scipy_imports:
         if isinstance(node, ast.ImportFrom):
             fs = [by_node[id(a)] for a in node.names if id(a) in by_node]
             if fs:

@@ -1,0 +1,218 @@
+"""The declarative API spec and its one visitor: a new row of any table is
+found and fixed with no other change, and each tree is walked once."""
+
+import ast
+import dataclasses
+import textwrap
+
+import pytest
+from migrate_helpers import fix_with_passes
+
+from estimator_multigpu.migrate import _api_spec, _api_uses, _rules, _runner
+from estimator_multigpu.migrate._api_spec import SPEC, Renamed
+from estimator_multigpu.migrate._engine import Module
+
+KINDS = {
+    "symbols",
+    "tf0_renames",
+    "numpy_builtins",
+    "numpy_aliases",
+    "numpy_values",
+    "numpy_calls",
+    "positional_to_keyword",
+    "added_keywords",
+    "keyword_renames",
+    "successor_keyword_renames",
+    "contrib_modules",
+    "contrib_missing",
+    "scipy_paths",
+    "python2_modules",
+}
+
+
+def test_the_spec_declares_every_kind_of_table():
+    assert {f.name for f in dataclasses.fields(_api_spec.ApiSpec)} == KINDS
+    for kind in KINDS:
+        table = getattr(SPEC, kind)
+        assert isinstance(table, dict) and table, kind
+
+
+_RENAMED = _rules.Rule(
+    "example-rename",
+    "tf.old_thing is an example name that was renamed",
+    "tf.math.new_thing",
+    "contrib",
+    rename="tf.math.new_thing",
+)
+_GONE = _rules.Rule(
+    "example-gone",
+    "tf.lost_thing is an example name with no successor",
+    "nothing: no TF 2 module has it, because it was an example",
+    "contrib",
+    fixable=False,
+)
+_GET_VARIABLES = "tf.contrib.framework.get_variables"
+
+# (kind, key, row, source, the rule id found, the text --fix writes).
+ROWS = [
+    (
+        "symbols",
+        "tf.old_thing",
+        _RENAMED,
+        "import tensorflow as tf\nx = tf.old_thing(1)\n",
+        "example-rename",
+        "x = tf.math.new_thing(1)",
+    ),
+    (
+        "tf0_renames",
+        "tf.old_op",
+        Renamed("new_op", (("a", "b"),), 1),
+        "import tensorflow as tf\nx = tf.old_op(y, a=3)\n",
+        "tf0-name",
+        "x = tf.new_op(y, b=3)",
+    ),
+    (
+        "numpy_aliases",
+        "oldname",
+        "newname",
+        "import numpy as np\nx = np.oldname\n",
+        "numpy-removed",
+        "x = np.newname",
+    ),
+    (
+        "numpy_builtins",
+        "oldint",
+        "int",
+        "import numpy as np\nx = np.oldint(2)\n",
+        "numpy-removed",
+        "x = int(2)",
+    ),
+    (
+        "positional_to_keyword",
+        _GET_VARIABLES,
+        (None, "suffix"),
+        "import tensorflow as tf\nx = tf.contrib.framework.get_variables('a', 'b')\n",
+        "contrib",
+        "x = tf_slim.get_variables('a', suffix='b')",
+    ),
+    (
+        "keyword_renames",
+        _GET_VARIABLES,
+        {"collection": "coll"},
+        "import tensorflow as tf\nx = tf.contrib.framework.get_variables(collection=c)\n",
+        "contrib",
+        "x = tf_slim.get_variables(coll=c)",
+    ),
+    (
+        "added_keywords",
+        _GET_VARIABLES,
+        (("extra", "{tf.compat.v1.GraphKeys.LOCAL_VARIABLES}"),),
+        "import tensorflow as tf\nx = tf.contrib.framework.get_variables('a')\n",
+        "contrib",
+        "x = tf_slim.get_variables('a', extra=tf.compat.v1.GraphKeys.LOCAL_VARIABLES)",
+    ),
+    (
+        "successor_keyword_renames",
+        "tf_slim.get_variables",
+        {"collection": "coll"},
+        "import tensorflow as tf\nx = tf.contrib.framework.get_variables(collection=c)\n",
+        "contrib",
+        "x = tf_slim.get_variables(coll=c)",
+    ),
+    (
+        "contrib_modules",
+        "tensorflow.contrib.example.python.ops.bar",
+        "tf_slim.ops.bar",
+        "from tensorflow.contrib.example.python.ops import bar\nx = bar.baz()\n",
+        "contrib-module-path",
+        "from tf_slim.ops import bar",
+    ),
+    (
+        "scipy_paths",
+        "scipy.example.private",
+        ("scipy.example", frozenset({"f"})),
+        "from scipy.example.private import f\nx = f(1)\n",
+        "scipy-private-paths",
+        "from scipy.example import f",
+    ),
+    (
+        "python2_modules",
+        "OldModule",
+        "newmodule",
+        "import OldModule\nx = OldModule.f()\n",
+        "python2-builtin",
+        "import newmodule as OldModule",
+    ),
+]
+
+
+def _found(source, rule_id):
+    fixed, findings = fix_with_passes(source)
+    return fixed, [f for f in findings if f.rule.rule_id == rule_id]
+
+
+@pytest.mark.parametrize(
+    "kind, key, row, source, rule_id, written", ROWS, ids=[r[0] for r in ROWS]
+)
+def test_a_new_row_of_each_kind_is_found_and_fixed_with_no_other_change(
+    monkeypatch, kind, key, row, source, rule_id, written
+):
+    before, _ = _found(source, rule_id)
+    assert written not in before  # the row is what makes the rewrite
+    monkeypatch.setitem(getattr(SPEC, kind), key, row)
+    after, found = _found(source, rule_id)
+    assert found and all(f.fixed for f in found)
+    assert written in after.splitlines()
+
+
+def test_a_new_row_with_no_successor_is_reported_with_its_reason(monkeypatch):
+    source = "import tensorflow as tf\nx = tf.lost_thing(2)\n"
+    assert not _found(source, "example-gone")[1]
+    monkeypatch.setitem(SPEC.symbols, "tf.lost_thing", _GONE)
+    after, found = _found(source, "example-gone")
+    assert [(f.api, f.fixed) for f in found] == [("tf.lost_thing", False)]
+    assert found[0].rule.replacement == _GONE.replacement
+    assert after == source
+
+
+def test_every_spelling_of_a_row_is_matched_by_the_one_visitor(monkeypatch):
+    monkeypatch.setitem(SPEC.symbols, "tf.old_thing", _RENAMED)
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+        import tensorflow.compat.v1 as v1
+        from tensorflow import old_thing as alias
+        t = tf.compat.v1
+        tf.old_thing(1)
+        v1.old_thing(2)
+        alias(3)
+        t.old_thing(4)
+        """
+    )
+    found = Module(source, ast.parse(source)).uses.symbols
+    reads = [(u.node.lineno, u.api) for u in found if u.api == "tf.old_thing"]
+    assert reads == [
+        (6, "tf.old_thing"),
+        (7, "tf.old_thing"),
+        (8, "tf.old_thing"),
+        (9, "tf.old_thing"),
+    ]
+
+
+def test_the_scan_and_the_fix_of_a_tree_share_one_walk(monkeypatch, tmp_path):
+    visited = []
+    visit = _api_uses._Visitor.visit
+
+    def counted(self, tree):
+        visited.append(id(tree))
+        return visit(self, tree)
+
+    monkeypatch.setattr(_api_uses._Visitor, "visit", counted)
+    path = tmp_path / "a.py"
+    path.write_text(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.mul(np.float_(1), 2)\nw = tf.train.SummaryWriter('d')\n"
+    )
+    result = _runner.process(str(path))
+    assert result.rewritten and any(f.fixed for f in result.findings)
+    assert visited and len(visited) == len(set(visited))  # once per tree
