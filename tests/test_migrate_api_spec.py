@@ -21,12 +21,16 @@ KINDS = {
     "numpy_calls",
     "positional_to_keyword",
     "added_keywords",
+    "dropped_defaults",
     "keyword_renames",
     "successor_keyword_renames",
     "contrib_modules",
     "contrib_missing",
     "scipy_paths",
     "python2_modules",
+    "private_names",
+    "private_gone",
+    "private_unexported",
 }
 
 
@@ -110,6 +114,23 @@ ROWS = [
         "import tensorflow as tf\nx = tf.contrib.framework.get_variables('a')\n",
         "contrib",
         "x = tf_slim.get_variables('a', extra=tf.compat.v1.GraphKeys.LOCAL_VARIABLES)",
+    ),
+    (
+        "dropped_defaults",
+        _GET_VARIABLES,
+        (("suffix", 1, "None", "suffix='x': a tf_slim call"),),
+        "import tensorflow as tf\nx = tf.contrib.framework.get_variables('a', None)\n",
+        "contrib",
+        "x = tf_slim.get_variables('a')",
+    ),
+    (
+        "private_names",
+        "tf.python.example",
+        {"old_add": "tf.math.add"},
+        "import tensorflow as tf\nfrom tensorflow.python.example import old_add\n"
+        "x = old_add(1, 2)\n",
+        "private-tf",
+        "x = tf.math.add(1, 2)",
     ),
     (
         "successor_keyword_renames",
@@ -216,3 +237,47 @@ def test_the_scan_and_the_fix_of_a_tree_share_one_walk(monkeypatch, tmp_path):
     result = _runner.process(str(path))
     assert result.rewritten and any(f.fixed for f in result.findings)
     assert visited and len(visited) == len(set(visited))  # once per tree
+
+
+_PRIVATE = "tf.python.example"
+
+
+def test_a_new_private_path_row_is_matched_at_every_spelling(monkeypatch):
+    monkeypatch.setitem(SPEC.private_names, _PRIVATE, {"old_add": "tf.math.add"})
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+        from tensorflow.python import example
+        from tensorflow.python.example import old_add as alias
+        example.old_add(1)
+        alias(2)
+        tf.python.example.old_add(3)
+        """
+    )
+    found = Module(source, ast.parse(source)).uses.private
+    assert [(n.lineno, api) for n, api in found] == [
+        (5, "tf.python.example.old_add"),
+        (6, "tf.python.example.old_add"),
+        (7, "tf.python.example.old_add"),
+    ]
+
+
+def test_private_gone_rows_say_the_path_is_gone(monkeypatch):
+    source = "from tensorflow.python.example import old_add\nx = old_add(1, 2)\n"
+    monkeypatch.setitem(SPEC.private_names, _PRIVATE, {"old_add": "tf.math.add"})
+    (kept,) = _found(source, "private-tf")[1]
+    assert "still there on TF 2.21" in kept.rule.summary
+    monkeypatch.setitem(SPEC.private_gone, _PRIVATE, ("old_add",))
+    (gone,) = _found(source, "private-tf")[1]
+    assert "gone from there on TF 2.21" in gone.rule.summary
+
+
+def test_a_new_unexported_private_path_is_reported_with_its_advice(monkeypatch):
+    source = "from tensorflow.python.example import hidden\nx = hidden(1)\n"
+    assert not _found(source, "private-tf")[1]
+    advice = ("hidden is an example private name", "write it yourself")
+    monkeypatch.setitem(SPEC.private_unexported, f"{_PRIVATE}.hidden", advice)
+    after, found = _found(source, "private-tf")
+    assert [(f.api, f.fixed) for f in found] == [(f"{_PRIVATE}.hidden", False)]
+    assert (found[0].rule.summary, found[0].rule.replacement) == advice
+    assert after == source

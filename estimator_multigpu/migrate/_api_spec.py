@@ -20,19 +20,25 @@ The kinds (`ApiSpec`'s fields):
   and how many positional arguments mean the same in both.
 - numpy_builtins, numpy_aliases, numpy_values, numpy_calls: NumPy names
   NumPy 2 removed, by the form of their successor.
-- positional_to_keyword, added_keywords, keyword_renames,
-  successor_keyword_renames: a call's arguments, by the API it calls
-  (`_api_changes.argument_edits` applies them to the call the visitor
-  found around a matched name).
+- positional_to_keyword, added_keywords, dropped_defaults,
+  keyword_renames, successor_keyword_renames: a call's arguments, by the
+  API it calls (`_api_changes.argument_edits` applies them to the call the
+  visitor found around a matched name); dropped_defaults are parameters the
+  successor lacks, removed where the call passes the legacy default.
 - contrib_modules (with contrib_missing), scipy_paths, python2_modules:
   module-path aliases, a private or renamed module path -> its successor's.
+- private_names (with private_gone), private_unexported: private
+  `tensorflow.python` paths (spelled from `tf.`): each symbol's public
+  name on TF 2.21 ("" for none), whether TF 2.21 still has it there, and
+  the paths with no public name with what to do instead. Matched at every
+  read of a name or attribute chain.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from estimator_multigpu.migrate import _rules
+from estimator_multigpu.migrate import _private_names, _rules
 from estimator_multigpu.migrate._scipy_private_table import PATHS
 
 # Symbol renames with keyword renames: TF 0.x names TF 1.0 renamed (`_tf0_names`).
@@ -100,7 +106,7 @@ POSITIONAL_TO_KEYWORD = {
     ),
     # contrib: xavier_initializer(uniform=True, seed=None, dtype=float32);
     # glorot_uniform_initializer takes no uniform (contrib's default is
-    # dropped, see _contrib_outcomes.DROPPED_DEFAULTS).
+    # dropped, see DROPPED_DEFAULTS).
     "tf.contrib.layers.xavier_initializer": (None, "seed", "dtype"),
 }
 
@@ -114,6 +120,17 @@ ADDED_KEYWORDS = {
     "tf.contrib.framework.local_variable": (
         ("trainable", "False"),
         ("collections", "[{tf.compat.v1.GraphKeys.LOCAL_VARIABLES}]"),
+    ),
+}
+
+# api -> ((parameter, position, the legacy default as source, what else is),):
+# parameters the exact successor lacks. --fix drops an argument that passes
+# the legacy default and leaves a call that passes anything else.
+DROPPED_DEFAULTS = {
+    # contrib's uniform xavier_initializer is glorot_uniform: the limit
+    # sqrt(6 / (fan_in + fan_out)) both.
+    "tf.contrib.layers.xavier_initializer": (
+        ("uniform", 0, "True", "uniform=False: tf.compat.v1.glorot_normal_initializer"),
     ),
 }
 
@@ -251,6 +268,26 @@ CONTRIB_MISSING = {
     "tensorflow.contrib.framework.python.ops.variables": {"zero_initializer"}
 }
 
+# Symbol renames: private tensorflow.python symbols (`_private_imports`).
+_GRAPPLER = (
+    "TF 2 runs Grappler on every tf.function graph by itself: choose its passes "
+    "with tf.config.optimizer.set_experimental_options({...}) (a tf.compat.v1 "
+    "Session: ConfigProto(graph_options=GraphOptions(rewrite_options=...))) "
+    "instead of optimizing a GraphDef by hand; there is no public OptimizeGraph"
+)
+# Private paths TF 1.15 exported under no public name -> (what, what to do).
+PRIVATE_UNEXPORTED = {
+    "tf.python.grappler.tf_optimizer.OptimizeGraph": (
+        "Grappler's tf_optimizer.OptimizeGraph is private, with no public successor",
+        _GRAPPLER,
+    ),
+    "tf.core.protobuf.rewriter_config_pb2.RewriterConfig": (
+        "RewriterConfig (Grappler's options) is a private protocol buffer module",
+        "tf.config.optimizer.set_experimental_options takes its switches as a "
+        "dict ({'constant_folding': False, ...}); " + _GRAPPLER.split(": ", 1)[0],
+    ),
+}
+
 # Module-path aliases: Python 2 modules Python 3 renamed (`_python2_modules`).
 # Python 2 module -> its Python 3 name (the same contents).
 PYTHON2_MODULES = {
@@ -330,12 +367,16 @@ class ApiSpec:
     numpy_calls: dict[str, str]
     positional_to_keyword: dict[str, tuple[str | None, ...]]
     added_keywords: dict[str, tuple[tuple[str, str], ...]]
+    dropped_defaults: dict[str, tuple[tuple[str, int, str, str], ...]]
     keyword_renames: dict[str, dict[str, str]]
     successor_keyword_renames: dict[str, dict[str, str]]
     contrib_modules: dict[str, str]
     contrib_missing: dict[str, set[str]]
     scipy_paths: dict[str, tuple[str, frozenset[str]]]
     python2_modules: dict[str, str]
+    private_names: dict[str, dict[str, str]]
+    private_gone: dict[str, tuple[str, ...]]
+    private_unexported: dict[str, tuple[str, str]]
 
     def numpy_removed(self, name: str) -> bool:
         """Whether np.<name> is a name NumPy removed (a row of any numpy table)."""
@@ -345,6 +386,14 @@ class ApiSpec:
             or name in self.numpy_values
             or name in self.numpy_calls
         )
+
+    def private(self, path: str) -> bool:
+        """Whether `path` (`tf.python.x.name`, spelled from `tf.`) is a row of
+        a private-path table (`private_names` or `private_unexported`)."""
+        if path in self.private_unexported:
+            return True
+        module, _, name = path.rpartition(".")
+        return name in self.private_names.get(module, ())
 
 
 SPEC = ApiSpec(
@@ -356,10 +405,14 @@ SPEC = ApiSpec(
     numpy_calls=NUMPY_CALLS,
     positional_to_keyword=POSITIONAL_TO_KEYWORD,
     added_keywords=ADDED_KEYWORDS,
+    dropped_defaults=DROPPED_DEFAULTS,
     keyword_renames=KEYWORD_RENAMES,
     successor_keyword_renames=SUCCESSOR_KEYWORD_RENAMES,
     contrib_modules=CONTRIB_MODULES,
     contrib_missing=CONTRIB_MISSING,
     scipy_paths=PATHS,
     python2_modules=PYTHON2_MODULES,
+    private_names=_private_names.NAMES,
+    private_gone=_private_names.GONE,
+    private_unexported=PRIVATE_UNEXPORTED,
 )

@@ -58,6 +58,9 @@ class Uses:
       scipy_imports: the imports of a `scipy_paths` path (or from one).
       python2: (node, module) for each `import X` alias and `from X import`
         of a `python2_modules` row.
+      private: (node, API) for each read of a private-path row
+        (`private_names`, `private_unexported`): every name or attribute
+        chain, the outer and the inner both when both are rows.
       stored: the names a `Name` node assigns or deletes.
     """
 
@@ -73,6 +76,7 @@ class Uses:
     scipy: list[ast.expr] = dataclasses.field(default_factory=list)
     scipy_imports: list[ast.stmt] = dataclasses.field(default_factory=list)
     python2: list[tuple[ast.AST, str]] = dataclasses.field(default_factory=list)
+    private: list[tuple[ast.expr, str]] = dataclasses.field(default_factory=list)
     stored: set[str] = dataclasses.field(default_factory=set)
     _paths: dict[int, str | None] = dataclasses.field(default_factory=dict)
     _outer: dict[int, ast.expr] = dataclasses.field(default_factory=dict)
@@ -112,6 +116,7 @@ def uses(tree: ast.Module, table: _aliases.AliasTable) -> Uses:
 
 
 _USES = "_emg_api_uses"
+_PRIVATE = ("tf.python.", "tf.core.")  # the private-path tables' roots
 
 
 class _Visitor:
@@ -169,6 +174,8 @@ class _Visitor:
             self._symbol(node, path)
         if load and path in SPEC.scipy_paths:
             self.out.scipy.append(node)
+        if load:
+            self._private(node, path)
 
     def _attribute(self, node: ast.Attribute) -> None:
         load = type(node.ctx) is ast.Load
@@ -186,6 +193,12 @@ class _Visitor:
                 self.out.tf0.append((node, api))
             if path in SPEC.scipy_paths:
                 self.out.scipy.append(node)
+            self._private(node, path)
+
+    def _private(self, node: ast.expr, path: str) -> None:
+        api = _aliases.canonical(path)
+        if api and api.startswith(_PRIVATE) and SPEC.private(api):
+            self.out.private.append((node, api))
 
     def _symbol(self, node: ast.expr, path: str) -> bool:
         """Records a read of a `symbols` row; True when `node` is one."""

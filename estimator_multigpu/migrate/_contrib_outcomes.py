@@ -16,16 +16,6 @@ from estimator_multigpu.migrate._edits import Edit, Offsets, Unsafe
 from estimator_multigpu.migrate._guide_rules import GuideRule
 
 _ANCHOR = "tf-contrib"
-# api -> ((parameter, position, contrib's default as source, what else is),):
-# parameters the exact successor lacks. --fix drops an argument that passes
-# contrib's default and leaves a call that passes anything else.
-DROPPED_DEFAULTS = {
-    # contrib's uniform xavier_initializer is glorot_uniform: the limit
-    # sqrt(6 / (fan_in + fan_out)) both.
-    "tf.contrib.layers.xavier_initializer": (
-        ("uniform", 0, "True", "uniform=False: tf.compat.v1.glorot_normal_initializer"),
-    ),
-}
 _NO_NAME = "no tf.*, tf.compat.v1.* or tf_slim name takes its place"
 
 
@@ -58,17 +48,9 @@ def _spelled(symbol: str, api: str, prefix: str) -> str:
     return f"{symbol} (written {prefix})"
 
 
-def _dropped_text(symbol: str) -> list[str]:
-    return [
-        f"{name}={default} (contrib's default) dropped: another {name} is left "
-        f"for you ({other})"
-        for name, _, default, other in DROPPED_DEFAULTS.get(symbol, ())
-    ]
-
-
 def _exact_text(row: _contrib_surface.Row) -> str:
     described = _api_changes.describe(row.symbol)
-    dropped = _dropped_text(row.symbol)
+    dropped = _api_changes.dropped_texts(row.symbol)
     parts = dropped + [described] if described or dropped else ["the same arguments"]
     parts = [p for p in parts if p]
     if row.renames:
@@ -199,8 +181,6 @@ def edits(
     if isinstance(call, ast.Call):  # the API's argument rows (`_api_spec`)
         spell = functools.partial(_spelled_name, table=table)
         changes = _api_changes.argument_edits(call, symbol, off, spell)
-        if changes is not None:
-            changes += _dropped_edits(call, symbol, off)
     else:  # passed as a value: a row that names or adds an argument needs a call
         changes = None if _api_changes.needs_call(symbol) else []
     if changes is None:
@@ -213,46 +193,3 @@ def edits(
             start = off.span(k)[0]
             out.append(Edit(start, start + len(k.arg), renames[k.arg]))
     return out, module
-
-
-def _passed(call: ast.Call, name: str, position: int) -> ast.AST | None:
-    """The argument node (a value or a keyword) of `call` for parameter `name`."""
-    if position < len(call.args):
-        return call.args[position]
-    return next((k for k in call.keywords if k.arg == name), None)
-
-
-def _dropped_edits(call: ast.Call, symbol: str, off: Offsets) -> list[Edit]:
-    """The edits that remove the arguments DROPPED_DEFAULTS names for `symbol`.
-
-    Raises:
-      Unsafe: the call passes another value, or unpacks arguments.
-    """
-    rows = DROPPED_DEFAULTS.get(symbol, ())
-    if not rows:
-        return []
-    unpacked = any(isinstance(a, ast.Starred) for a in call.args)
-    if unpacked or any(k.arg is None for k in call.keywords):
-        raise Unsafe(f"`{symbol}` with unpacked arguments may pass another value")
-    nodes = sorted([*call.args, *call.keywords], key=lambda n: off.span(n)[0])
-    out = []
-    for name, position, default, _ in rows:
-        node = _passed(call, name, position)
-        if node is None:
-            continue
-        value = node.value if isinstance(node, ast.keyword) else node
-        if off.segment(value) != default:
-            raise Unsafe(f"`{symbol}` passes {name}= other than contrib's {default}")
-        out.append(_removal(node, nodes, off))
-    return out
-
-
-def _removal(node: ast.AST, nodes: list, off: Offsets) -> Edit:
-    """The edit deleting argument `node` of `nodes` with the comma beside it."""
-    i = nodes.index(node)
-    start, end = off.span(node)
-    if i + 1 < len(nodes):
-        return Edit(start, off.span(nodes[i + 1])[0], "")
-    if i > 0:
-        return Edit(off.span(nodes[i - 1])[1], end, "")
-    return Edit(start, end, "")
