@@ -28,6 +28,13 @@ def _fixed(tmp_path, source):
             f"{GLOROT}()",
         ),
         ("tf.contrib.layers.xavier_initializer(seed=s)", f"{GLOROT}(seed=s)"),
+        # The only argument, with a trailing comma (and a comment): the comma
+        # goes with it, or the call would be `f(, ...)`.
+        (
+            "tf.contrib.layers.xavier_initializer(\n    uniform=True,  # keep\n)",
+            f"{GLOROT}(\n      # keep\n)",
+        ),
+        ("tf.contrib.layers.xavier_initializer(True ,)", f"{GLOROT}()"),
     ],
     ids=[
         "bare",
@@ -36,6 +43,8 @@ def _fixed(tmp_path, source):
         "keywords",
         "only_uniform",
         "seed",
+        "only_uniform_trailing_comma_comment",
+        "only_positional_trailing_comma",
     ],
 )
 def test_the_uniform_form_becomes_glorot_uniform(tmp_path, call, expected):

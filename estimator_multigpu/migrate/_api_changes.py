@@ -170,4 +170,10 @@ def _removal(node: ast.AST, nodes: list, off: Offsets) -> Edit:
         return Edit(start, off.span(nodes[i + 1])[0], "")
     if i > 0:
         return Edit(off.span(nodes[i - 1])[1], end, "")
+    # The only argument: its trailing comma goes too (`f(\n  a=1,  # c\n)`
+    # would become `f(\n  ,  # c\n)`); a comment after it stays.
+    rest = off.source[end:]
+    after = len(rest) - len(rest.lstrip(" \t"))
+    if rest[after : after + 1] == ",":
+        end += after + 1
     return Edit(start, end, "")
