@@ -19,7 +19,12 @@ TensorFlow's own tf_upgrade_v2 (`ast_edits.ASTCodeUpgrader` with
 `TFAPIChangeSpec`: read, parse, upgrade, write), --repeats times each, the
 two interleaved. It prints the median seconds per 1,000 lines of each, ours
 over tf_upgrade_v2's, and the ratio of the largest size to the smallest (near
-1 when a tool scales linearly). Beside them it times Python's own
+1 when a tool scales linearly). Each round times every size once, the sizes
+one after another, and the ratio is the median of the rounds' own ratios:
+on a shared machine the load changes over minutes, and sizes timed in
+separate blocks of rounds once gave a 50k/1k ratio of 0.94 with `ast.parse`
+alone at 0.60 (the 1k runs under the heavier load), which says nothing about
+the code. Beside them it times Python's own
 `ast.parse` of the same file, the floor of any tool that reads a tree: its
 ratio shows how much of a larger file's cost per line is the interpreter's
 (memory that no longer fits the caches), not the tool's algorithm.
@@ -96,51 +101,60 @@ def _upgrader():
     return run
 
 
-def _per_1k(folder: str, size: int, baseline) -> tuple[int, float, float | None, float]:
-    """(lines, median CPU s per 1,000 lines of ours, of the baseline or None,
-    of `ast.parse` alone)."""
+def _write(folder: str, size: int) -> tuple[str, int]:
+    """(path, lines) of the generated module of about `size` lines."""
     source = legacy_blocks.legacy_source(size)
     path = os.path.join(folder, f"legacy_{size}.py")
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
-    lines = source.count("\n")
-    ours, theirs, parses = [], [], []
-    for _ in range(_REPEATS.value):  # interleaved: the same load on all
-        ours.append(_time_process(path))
-        if baseline is not None:
-            theirs.append(baseline(path))
-        parses.append(_time_parse(path))
-    per_1k = 1000 / lines
-    base = statistics.median(theirs) * per_1k if theirs else None
-    return (
-        lines,
-        statistics.median(ours) * per_1k,
-        base,
-        statistics.median(parses) * per_1k,
-    )
+    return path, source.count("\n")
+
+
+def _round(files, baseline) -> list[tuple[float, float | None, float]]:
+    """One round: for each (path, lines), CPU s per 1,000 lines of ours, of
+    the baseline (or None) and of `ast.parse` alone, the sizes one after
+    another, so a change of the machine's load between rounds weighs on every
+    size of a round alike."""
+    out = []
+    for path, lines in files:
+        per_1k = 1000 / lines
+        mine = _time_process(path) * per_1k
+        base = baseline(path) * per_1k if baseline is not None else None
+        out.append((mine, base, _time_parse(path) * per_1k))
+    return out
+
+
+def _median(values) -> float:
+    return statistics.median(values)
 
 
 def main(argv: list[str]) -> None:
     del argv
     sizes = [int(s) for s in _SIZES.value]
     baseline = _upgrader() if _BASELINE.value == "tf_upgrade_v2" else None
-    ours, theirs, parses = [], [], []
     with tempfile.TemporaryDirectory() as folder:
-        for size in sizes:
-            lines, mine, base, parse = _per_1k(folder, size, baseline)
-            ours.append(mine)
-            theirs.append(base)
-            parses.append(parse)
-            line = f"{lines:>7,} lines: emg-migrate {mine:.3f} s per 1k lines"
-            if base is not None:
-                line += f", tf_upgrade_v2 {base:.3f} (ours / theirs {mine / base:.2f})"
-            print(line + f", ast.parse alone {parse:.4f}", flush=True)
-    ratio = (
-        f"ratio {sizes[-1]:,}/{sizes[0]:,} lines: emg-migrate {ours[-1] / ours[0]:.2f}"
-    )
+        files = [_write(folder, size) for size in sizes]
+        rounds = [_round(files, baseline) for _ in range(_REPEATS.value)]
+    for i, (_, lines) in enumerate(files):
+        mine = _median(r[i][0] for r in rounds)
+        parse = _median(r[i][2] for r in rounds)
+        line = f"{lines:>7,} lines: emg-migrate {mine:.3f} s per 1k lines"
+        if baseline is not None:
+            base = _median(r[i][1] for r in rounds)
+            line += f", tf_upgrade_v2 {base:.3f} (ours / theirs {mine / base:.2f})"
+        print(line + f", ast.parse alone {parse:.4f}", flush=True)
+    # The ratio of the largest size to the smallest within each round (the
+    # two timed minutes apart at most, under the same load), then its median.
+    paired = {
+        "emg-migrate": _median(r[-1][0] / r[0][0] for r in rounds),
+        "ast.parse alone": _median(r[-1][2] / r[0][2] for r in rounds),
+    }
     if baseline is not None:
-        ratio += f", tf_upgrade_v2 {theirs[-1] / theirs[0]:.2f}"
-    print(ratio + f", ast.parse alone {parses[-1] / parses[0]:.2f}")
+        paired["tf_upgrade_v2"] = _median(r[-1][1] / r[0][1] for r in rounds)
+    text = ", ".join(f"{name} {value:.2f}" for name, value in paired.items())
+    print(
+        f"ratio {sizes[-1]:,}/{sizes[0]:,} lines (median of the rounds' ratios): {text}"
+    )
 
 
 if __name__ == "__main__":
