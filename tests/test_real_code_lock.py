@@ -9,6 +9,7 @@ TensorFlow in it, and emg-migrate is stubbed: the lock is what is tested.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pathlib
@@ -233,6 +234,31 @@ def test_main_refuses_a_held_case_names_the_holder_and_runs_the_others(
     assert _result(scratch, "beta")["runs"]["1"][0]["ok"]
     # Let go, the same command runs both and writes the page.
     assert run.main(argv) == 0 and page.is_file()
+
+
+def _missing_module(data: pathlib.Path, tree: pathlib.Path) -> None:
+    import a_module_no_machine_has  # noqa: F401, PLC0415
+
+
+def test_a_case_whose_setup_fails_does_not_stop_the_cases_after_it(
+    tmp_path, mirror, monkeypatch, capsys
+):
+    # A data generator that imports a package the machine lacks once ended
+    # the whole driver run: the cases after it never started.
+    mirrors, commit = mirror
+    scratch, page = tmp_path / "scratch", tmp_path / "RESULTS.md"
+    broken = dataclasses.replace(fake_case("alpha", commit), make_data=_missing_module)
+    found = [broken, fake_case("beta", commit)]
+    monkeypatch.setattr(run.cases_lib, "all_cases", lambda: found)
+    argv = ["--mirrors", str(mirrors), "--scratch", str(scratch), "--write", str(page)]
+    status = run.main(argv)
+    captured = capsys.readouterr()
+    assert status == 4
+    assert "error: alpha: ModuleNotFoundError" in captured.err
+    assert "did not finish (see above): alpha" in captured.err
+    assert f"{page} not written" in captured.err and not page.exists()
+    assert _result(scratch, "beta")["runs"]["1"][0]["ok"]
+    assert "| alpha " not in captured.out and "| beta " in captured.out
 
 
 def test_a_result_json_write_that_fails_midway_leaves_the_old_result(tmp_path, mirror):

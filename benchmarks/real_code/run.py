@@ -457,7 +457,7 @@ def main(argv=None) -> int:
                 f"{c.name}: {c.repo}@{c.commit} {list(c.paths) or '(all)'} - {c.what}"
             )
         return 0
-    locked = []
+    locked, failed = [], []
     if not args.report:
         for case in cases:
             print(f"== {case.name}", flush=True)
@@ -466,13 +466,30 @@ def main(argv=None) -> int:
             except CaseLocked as error:
                 print(f"error: {error}", file=sys.stderr, flush=True)
                 locked.append(case.name)
+            except Exception as error:  # noqa: BLE001 - one case's setup
+                # (its export, its data generator's imports) must not stop
+                # the cases after it; its old result.json, if any, is stale.
+                print(
+                    f"error: {case.name}: {type(error).__name__}: {error} "
+                    "(the other cases still run)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                failed.append(case.name)
     results = load_results(args.scratch, [c.name for c in cases])
-    page = table(results)
+    page = table([r for r in results if r["name"] not in failed])
     print(page)
+    not_written = f"; {args.write} not written" if args.write else ""
+    if failed:
+        print(
+            f"error: did not finish (see above): {', '.join(failed)}{not_written}",
+            file=sys.stderr,
+        )
+        return 4
     if locked:
         print(
             f"error: not run, another run holds them: {', '.join(locked)}"
-            + (f"; {args.write} not written" if args.write else ""),
+            + not_written,
             file=sys.stderr,
         )
         return 3
