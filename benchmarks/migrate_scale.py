@@ -124,10 +124,6 @@ def _round(files, baseline) -> list[tuple[float, float | None, float]]:
     return out
 
 
-def _median(values) -> float:
-    return statistics.median(values)
-
-
 def main(argv: list[str]) -> None:
     del argv
     sizes = [int(s) for s in _SIZES.value]
@@ -136,21 +132,21 @@ def main(argv: list[str]) -> None:
         files = [_write(folder, size) for size in sizes]
         rounds = [_round(files, baseline) for _ in range(_REPEATS.value)]
     for i, (_, lines) in enumerate(files):
-        mine = _median(r[i][0] for r in rounds)
-        parse = _median(r[i][2] for r in rounds)
+        mine = statistics.median(r[i][0] for r in rounds)
+        parse = statistics.median(r[i][2] for r in rounds)
         line = f"{lines:>7,} lines: emg-migrate {mine:.3f} s per 1k lines"
         if baseline is not None:
-            base = _median(r[i][1] for r in rounds)
+            base = statistics.median(r[i][1] for r in rounds)
             line += f", tf_upgrade_v2 {base:.3f} (ours / theirs {mine / base:.2f})"
         print(line + f", ast.parse alone {parse:.4f}", flush=True)
     # The ratio of the largest size to the smallest within each round (the
     # two timed minutes apart at most, under the same load), then its median.
     paired = {
-        "emg-migrate": _median(r[-1][0] / r[0][0] for r in rounds),
-        "ast.parse alone": _median(r[-1][2] / r[0][2] for r in rounds),
+        "emg-migrate": statistics.median(r[-1][0] / r[0][0] for r in rounds),
+        "ast.parse alone": statistics.median(r[-1][2] / r[0][2] for r in rounds),
     }
     if baseline is not None:
-        paired["tf_upgrade_v2"] = _median(r[-1][1] / r[0][1] for r in rounds)
+        paired["tf_upgrade_v2"] = statistics.median(r[-1][1] / r[0][1] for r in rounds)
     text = ", ".join(f"{name} {value:.2f}" for name, value in paired.items())
     print(
         f"ratio {sizes[-1]:,}/{sizes[0]:,} lines (median of the rounds' ratios): {text}"
