@@ -31,6 +31,9 @@ KINDS = {
     "private_names",
     "private_gone",
     "private_unexported",
+    "v1_only",
+    "v2_only",
+    "v1_signatures",
 }
 
 
@@ -38,7 +41,7 @@ def test_the_spec_declares_every_kind_of_table():
     assert {f.name for f in dataclasses.fields(_api_spec.ApiSpec)} == KINDS
     for kind in KINDS:
         table = getattr(SPEC, kind)
-        assert isinstance(table, dict) and table, kind
+        assert isinstance(table, dict | frozenset) and table, kind
 
 
 _RENAMED = _rules.Rule(
@@ -281,3 +284,84 @@ def test_a_new_unexported_private_path_is_reported_with_its_advice(monkeypatch):
     assert [(f.api, f.fixed) for f in found] == [(f"{_PRIVATE}.hidden", False)]
     assert (found[0].rule.summary, found[0].rule.replacement) == advice
     assert after == source
+
+
+# The compat.v1 port's tables: a name only tf.compat.v1 has, a name it
+# lacks, a function whose compat.v1 twin takes TF 1.x's other arguments.
+_V1_SOURCE = "import tensorflow as tf\n\nx = tf.example_v1_name(2)\n"
+_V1_CALL = "import tensorflow as tf\n\nx = tf.example_fn(2, legacy_kw=True)\n"
+
+
+def _ported(tmp_path, source):
+    """(the text --fix writes, the compat-v1 findings) of `source`."""
+    path = tmp_path / "a.py"
+    path.write_text(source)
+    result = _runner.process(str(path))
+    found = [f for f in result.findings if f.rule.rule_id == "compat-v1"]
+    return result.rewritten or source, found
+
+
+def _compat(monkeypatch, kind, value):
+    # ApiSpec is frozen: its rows change through the instance's dict.
+    monkeypatch.setitem(SPEC.__dict__, kind, value)
+
+
+@pytest.mark.parametrize(
+    "kind, value, source",
+    [
+        ("v1_only", SPEC.v1_only | {"tf.example_v1_name"}, _V1_SOURCE),
+        (
+            "v1_signatures",
+            {**SPEC.v1_signatures, "tf.example_fn": (3, ("legacy_kw",))},
+            _V1_CALL,
+        ),
+    ],
+)
+def test_a_new_compat_v1_row_makes_the_import_switch(
+    monkeypatch, tmp_path, kind, value, source
+):
+    before, found = _ported(tmp_path, source)
+    assert not found and before == source
+    _compat(monkeypatch, kind, value)
+    after, (found,) = _ported(tmp_path, source)
+    assert found.fixed and found.line == 1
+    assert after.splitlines()[0] == "import tensorflow.compat.v1 as tf"
+    assert "tf.disable_v2_behavior()" in after
+
+
+def test_a_call_within_tf2_arguments_is_not_a_v1_call(monkeypatch, tmp_path):
+    row = {**SPEC.v1_signatures, "tf.example_fn": (3, ("legacy_kw",))}
+    _compat(monkeypatch, "v1_signatures", row)
+    source = "import tensorflow as tf\n\nx = tf.example_fn(1, 2, 3, kw=True)\n"
+    assert _ported(tmp_path, source) == (source, [])
+
+
+def test_a_new_v2_only_row_blocks_the_import_switch(monkeypatch, tmp_path):
+    source = _V1_SOURCE.replace("tf.example_v1_name(2)", "tf.Session()")
+    source += "y = tf.example_v2_name.f(3)\n"
+    (switch,) = _ported(tmp_path, source)[1]
+    assert switch.fixed
+    _compat(monkeypatch, "v2_only", SPEC.v2_only | {"tf.example_v2_name"})
+    after, (blocked,) = _ported(tmp_path, source)
+    assert not blocked.fixed and after == source
+    assert "line 4 uses tf.example_v2_name, which tf.compat.v1 lacks" in (
+        blocked.rule.replacement
+    )
+
+
+def test_the_compat_v1_tables_match_the_outermost_bare_chain_once(monkeypatch):
+    _compat(monkeypatch, "v1_only", SPEC.v1_only | {"tf.example_v1_name"})
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+        import tensorflow.compat.v1 as v1
+        a = tf.example_v1_name.inner.deeper(1)
+        b = v1.example_v1_name(2)
+        tf.example_v1_name.attr = 3
+        """
+    )
+    found = Module(source, ast.parse(source)).uses.v1
+    assert [(u.node.lineno, u.api, u.v1) for u in found] == [
+        (4, "tf.example_v1_name.inner.deeper", "tf.example_v1_name"),
+        (6, "tf.example_v1_name", "tf.example_v1_name"),
+    ]

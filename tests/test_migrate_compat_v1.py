@@ -12,6 +12,7 @@ from estimator_multigpu.migrate import (
     _v1_names,
 )
 from estimator_multigpu.migrate.__main__ import main
+from estimator_multigpu.migrate._api_spec import SPEC
 
 TRAINER = CORPUS / "bare_tf1_trainer.py"
 # Corpus scripts whose `# port:` markers name every finding the tool reports.
@@ -69,7 +70,7 @@ def test_name_tables_match_the_installed_tensorflow():
     ],
 )
 def test_v1_only(path, prefix):
-    assert _v1_names.v1_only(path) == prefix
+    assert SPEC.v1_prefix(path) == prefix
 
 
 def test_bare_names_are_one_fixable_finding_at_the_import(tmp_path):

@@ -455,7 +455,7 @@ def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
 
 
 def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
-    terms = " + ".join(["tf.train.batch"] * 600)  # parses; deeper than a visitor
+    terms = " + ".join(["tf.train.batch"] * 1500)  # parses; deeper than a recursion
     (tree / "deep.py").write_text(f"import tensorflow as tf\nx = {terms}\n")
     assert main([str(tree), "--fix", "--no-backup"]) == 2
     out = capsys.readouterr().out

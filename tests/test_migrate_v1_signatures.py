@@ -12,6 +12,7 @@ import pytest
 from migrate_helpers import run
 
 from estimator_multigpu.migrate import _runner, _v1_signatures
+from estimator_multigpu.migrate._api_spec import SPEC
 
 TOOLS = pathlib.Path(__file__).resolve().parents[1] / "tools"
 
@@ -50,7 +51,7 @@ def test_the_table_matches_the_installed_tensorflow():
 def test_v1_call(call, v1):
     node = ast.parse(call).body[0].value
     api = "tf." + ast.unparse(node.func).removeprefix("tf.")
-    assert _v1_signatures.v1_call(api, node) is v1
+    assert SPEC.v1_call(api, node) is v1
 
 
 SOURCE = """\

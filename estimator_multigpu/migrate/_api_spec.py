@@ -32,13 +32,26 @@ The kinds (`ApiSpec`'s fields):
   name on TF 2.21 ("" for none), whether TF 2.21 still has it there, and
   the paths with no public name with what to do instead. Matched at every
   read of a name or attribute chain.
+- v1_only, v2_only, v1_signatures: the compat.v1 port's tables, from TF
+  2.21: the names (`tf.x.y`) only `tf.compat.v1` has, the names it lacks,
+  and the TF 2 functions whose compat.v1 twin takes TF 1.x's other
+  arguments (TF 2's positional capacity, the keywords only TF 1.x's
+  takes). Matched at the outermost name chain of every read that reaches
+  TensorFlow other than through `tf.compat` (the shortest listed prefix),
+  and at the call around it.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
-from estimator_multigpu.migrate import _private_names, _rules
+from estimator_multigpu.migrate import (
+    _private_names,
+    _rules,
+    _v1_names,
+    _v1_signatures,
+)
 from estimator_multigpu.migrate._scipy_private_table import PATHS
 
 # Symbol renames with keyword renames: TF 0.x names TF 1.0 renamed (`_tf0_names`).
@@ -377,6 +390,9 @@ class ApiSpec:
     private_names: dict[str, dict[str, str]]
     private_gone: dict[str, tuple[str, ...]]
     private_unexported: dict[str, tuple[str, str]]
+    v1_only: frozenset[str]
+    v2_only: frozenset[str]
+    v1_signatures: dict[str, tuple[int | None, tuple[str, ...]]]
 
     def numpy_removed(self, name: str) -> bool:
         """Whether np.<name> is a name NumPy removed (a row of any numpy table)."""
@@ -394,6 +410,38 @@ class ApiSpec:
             return True
         module, _, name = path.rpartition(".")
         return name in self.private_names.get(module, ())
+
+    def v1_prefix(self, api: str) -> str | None:
+        """The prefix of `api` (`tf.train.AdamOptimizer` of
+        `tf.train.AdamOptimizer.minimize`) that only tf.compat.v1 has."""
+        return _prefix_in(api, self.v1_only)
+
+    def v2_prefix(self, api: str) -> str | None:
+        """The prefix of `api` (`tf.autodiff`) that tf.compat.v1 lacks."""
+        return _prefix_in(api, self.v2_only)
+
+    def v1_call(self, api: str | None, call: ast.Call) -> bool:
+        """True when `call` (a call of `api`) passes TF 1.x's arguments:
+        more positional ones than TF 2's function takes, or a keyword only
+        TF 1.x's takes. Unpacked arguments (`*args`, `**kw`) decide nothing."""
+        row = self.v1_signatures.get(api or "")
+        if row is None:
+            return False
+        capacity, only = row
+        positional = [a for a in call.args if type(a) is not ast.Starred]
+        if capacity is not None and len(positional) > capacity:
+            return True
+        return any(k.arg in only for k in call.keywords)
+
+
+def _prefix_in(api: str, names: frozenset[str]) -> str | None:
+    """The shortest prefix of `api` (at least `tf.x`) in `names`, or None."""
+    parts = api.split(".")
+    for end in range(2, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        if prefix in names:
+            return prefix
+    return None
 
 
 SPEC = ApiSpec(
@@ -415,4 +463,7 @@ SPEC = ApiSpec(
     private_names=_private_names.NAMES,
     private_gone=_private_names.GONE,
     private_unexported=PRIVATE_UNEXPORTED,
+    v1_only=_v1_names.V1_ONLY,
+    v2_only=_v1_names.V2_ONLY,
+    v1_signatures=_v1_signatures.SIGNATURES,
 )

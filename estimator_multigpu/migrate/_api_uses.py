@@ -41,6 +41,22 @@ class SymbolImport:
     name: str
 
 
+@dataclasses.dataclass(frozen=True)
+class V1Use:
+    """The outermost name chain of a read that reaches TensorFlow other than
+    through `tf.compat` (`tf.train.AdamOptimizer(...)`), with its matches of
+    the compat.v1 tables: the `v1_only` prefix, the `v2_only` prefix (looked
+    up when there is no `v1_only` one), and whether the call around it
+    passes TF 1.x's arguments (`v1_signatures`, when there is no `v1_only`
+    prefix)."""
+
+    node: ast.Attribute
+    api: str
+    v1: str | None
+    v2: str | None
+    v1_call: bool
+
+
 @dataclasses.dataclass
 class Uses:
     """What one module uses of each table, each list in walk order.
@@ -62,6 +78,7 @@ class Uses:
         (`private_names`, `private_unexported`): every name or attribute
         chain, the outer and the inner both when both are rows.
       stored: the names a `Name` node assigns or deletes.
+      v1: each outermost bare TensorFlow chain a compat.v1 table matches.
     """
 
     symbols: list[SymbolUse] = dataclasses.field(default_factory=list)
@@ -78,6 +95,7 @@ class Uses:
     python2: list[tuple[ast.AST, str]] = dataclasses.field(default_factory=list)
     private: list[tuple[ast.expr, str]] = dataclasses.field(default_factory=list)
     stored: set[str] = dataclasses.field(default_factory=set)
+    v1: list[V1Use] = dataclasses.field(default_factory=list)
     _paths: dict[int, str | None] = dataclasses.field(default_factory=dict)
     _outer: dict[int, ast.expr] = dataclasses.field(default_factory=dict)
 
@@ -117,6 +135,7 @@ def uses(tree: ast.Module, table: _aliases.AliasTable) -> Uses:
 
 _USES = "_emg_api_uses"
 _PRIVATE = ("tf.python.", "tf.core.")  # the private-path tables' roots
+_BARE, _COMPAT = "tensorflow.", "tensorflow.compat"  # the compat.v1 tables' reads
 
 
 class _Visitor:
@@ -127,6 +146,7 @@ class _Visitor:
         self.assigned = table.assigned
         self.out = Uses()
         self.inside: set[int] = set()  # the names inside a matched symbol chain
+        self.chained: set[int] = set()  # the names inside a bare TF chain
 
     def visit(self, tree: ast.Module) -> Uses:
         for node in _astutil.walk(tree):
@@ -194,6 +214,21 @@ class _Visitor:
             if path in SPEC.scipy_paths:
                 self.out.scipy.append(node)
             self._private(node, path)
+            if path.startswith(_BARE) and not path.startswith(_COMPAT):
+                self._bare(node, api)
+
+    def _bare(self, node: ast.Attribute, api: str) -> None:
+        """Matches the outermost chain of a bare TensorFlow read against the
+        compat.v1 tables (the names inside it are prefixes: no other match)."""
+        self.chained.add(id(node.value))
+        if id(node) in self.chained:
+            return
+        v1 = SPEC.v1_prefix(api)
+        v2 = None if v1 else SPEC.v2_prefix(api)
+        call = None if v1 else self.out.call(node)
+        v1_call = call is not None and SPEC.v1_call(api, call)
+        if v1 or v2 or v1_call:
+            self.out.v1.append(V1Use(node, api, v1, v2, v1_call))
 
     def _private(self, node: ast.expr, path: str) -> None:
         api = _aliases.canonical(path)

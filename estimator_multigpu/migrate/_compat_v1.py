@@ -7,11 +7,11 @@ import dataclasses
 
 from estimator_multigpu.migrate import (
     _aliases,
+    _api_uses,
     _astutil,
     _rules,
-    _v1_names,
-    _v1_signatures,
 )
+from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
 from estimator_multigpu.migrate._kept_comments import apply_keeping_comments
@@ -45,77 +45,52 @@ def root_name(node: ast.expr) -> str | None:
     return root.id if root is not None else None
 
 
+def _never(api: str, node: ast.expr) -> bool:
+    return False
+
+
+def _none(api: str) -> bool:
+    return False
+
+
 def is_bare(table: _aliases.AliasTable, node: ast.expr) -> bool:
     """True if `node` reaches TensorFlow through `tensorflow`, not `compat.v1`."""
     path = table.resolve(node) or ""
     return path.startswith("tensorflow.") and not path.startswith("tensorflow.compat")
 
 
-class _Finder(ast.NodeVisitor):
-    """Collects the outermost bare name chains that only `tf.compat.v1` has."""
-
-    def __init__(self, table: _aliases.AliasTable, skip, include=lambda api: False):
-        self.table, self.skip, self.uses, self.v2 = table, skip, [], []
-        self.include = include
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        if not self._match(node):
-            self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        """A TF 2 name called with TF 1.x's arguments (`tf.name_scope(name,
-        default_name=...)`) is a TF 1.x name: tf.compat.v1's takes them."""
-        func = node.func
-        if isinstance(func, ast.Attribute) and self._v1_call(func, node):
-            for child in [*node.args, *node.keywords]:
-                self.visit(child)
-            return
-        self.generic_visit(node)
-
-    def _v1_call(self, func: ast.Attribute, call: ast.Call) -> bool:
-        if not is_bare(self.table, func):
-            return False
-        api = self.table.resolve_tf(func)
-        if _rules.lookup(api) or self.skip(api, func) or _v1_names.v1_only(api):
-            return False
-        root = _root(func)
-        if root is None or root.id in self.table.assigned:
-            return False
-        if not _v1_signatures.v1_call(api, call):
-            return False
-        self.uses.append(Use(func, api, root.id))
-        return True
-
-    def _match(self, node: ast.Attribute) -> bool:
-        if not isinstance(node.ctx, ast.Load) or not is_bare(self.table, node):
-            return False
-        api = self.table.resolve_tf(node)
-        if (_rules.lookup(api) or self.skip(api, node)) and not self.include(api):
-            return True  # another rule reports it
-        root = _root(node)
-        if root is not None and root.id in self.table.assigned:
-            return True  # `FLAGS = tf.app.flags.FLAGS`: reported where assigned
-        prefix = _v1_names.v1_only(api)
-        if prefix and root is not None:
-            self.uses.append(Use(node, prefix, root.id))
-            return True
-        if _v1_names.v2_only(api):
-            self.v2.append(node)
-            return True
-        return False
-
-
-def find(tree: ast.Module, table: _aliases.AliasTable, skip=lambda api, node: False):
+def find(tree: ast.Module, table: _aliases.AliasTable, skip=_never, include=_none):
     """Returns (uses of TF1-only names, uses of names compat.v1 lacks).
+
+    Reads the one visitor's matches of the compat.v1 tables (`Uses.v1`:
+    the outermost bare chains), in source order.
 
     Args:
       tree: the module.
       table: its aliases.
       skip: `skip(api, node)` is True for names another pass reports.
+      include: `include(api)` is True for names to port although another
+        table's rule reports them (`tf.layers` for the per-use port).
     """
-    finder = _Finder(table, skip)
-    finder.visit(tree)
-    return finder.uses, finder.v2
+    uses, v2 = [], []
+    for hit in sorted(_api_uses.uses(tree, table).v1, key=_position):
+        root = _root(hit.node).id
+        if root in table.assigned:
+            continue  # `FLAGS = tf.app.flags.FLAGS`: reported where assigned
+        other = _rules.lookup(hit.api) or skip(hit.api, hit.node)
+        if hit.v1_call and not other:
+            uses.append(Use(hit.node, hit.api, root))
+        elif other and not include(hit.api):
+            continue  # another rule reports it
+        elif hit.v1:
+            uses.append(Use(hit.node, hit.v1, root))
+        elif hit.v2:
+            v2.append(hit.node)
+    return uses, v2
+
+
+def _position(hit: _api_uses.V1Use) -> tuple[int, int]:
+    return hit.node.lineno, hit.node.col_offset
 
 
 def tf_import(tree: ast.Module) -> ast.Import | None:
@@ -139,7 +114,7 @@ def blocker(tree, table, uses, v2_uses) -> str | None:
         )
     if v2_uses:
         node = v2_uses[0]
-        api = _v1_names.v2_only(table.resolve_tf(node))
+        api = SPEC.v2_prefix(table.resolve_tf(node))
         return (
             f"line {node.lineno} uses {api}, which tf.compat.v1 lacks; write "
             f"tf.compat.v1.<name> for each TF1 name instead of switching the import"
@@ -247,11 +222,10 @@ def rename(source: str) -> str:
     (it leaves some names, and graph mode, to the user).
     """
     tree = _astutil.parse(source)
-    finder = _Finder(_aliases.AliasTable(tree), lambda api, node: False, _is_layers)
-    finder.visit(tree)
+    uses, _ = find(tree, _aliases.AliasTable(tree), include=_is_layers)
     off = Offsets(source)
     edits = []
-    for use in finder.uses:
+    for use in uses:
         text = off.segment(use.node)
         edits.append(
             off.replace(use.node, f"{use.root}.compat.v1{text[len(use.root) :]}")

@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-from estimator_multigpu.migrate import _astutil, _v1_names
+from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate._api_spec import SPEC
 
 COMPAT = "tensorflow.compat.v1"
 
@@ -51,7 +52,7 @@ class _Uses(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = _chain(node) if isinstance(node.ctx, ast.Load) else None
         if chain and chain[0] in self.free:
-            api = _v1_names.v1_only(f"tf.{chain[1]}")
+            api = SPEC.v1_prefix(f"tf.{chain[1]}")
             if api:
                 self.uses.setdefault(chain[0], []).append((api, node.lineno))
                 return

@@ -263,24 +263,3 @@ train.CheckpointView train.TrackableView
 """
 V1_ONLY = frozenset("tf." + name for name in _V1_ONLY.split())
 V2_ONLY = frozenset("tf." + name for name in _V2_ONLY.split())
-
-
-def _prefix_in(path: str, names: frozenset) -> str | None:
-    parts = path.split(".")
-    for end in range(2, len(parts) + 1):
-        prefix = ".".join(parts[:end])
-        if prefix in names:
-            return prefix
-    return None
-
-
-def v1_only(path: str) -> str | None:
-    """Returns the prefix of `path` (e.g. `'tf.train.AdamOptimizer'`) that only
-    `tf.compat.v1` has, or None."""
-    return _prefix_in(path, V1_ONLY)
-
-
-def v2_only(path: str) -> str | None:
-    """Returns the prefix of `path` (e.g. `'tf.autodiff'`) that `tf.compat.v1`
-    lacks, or None."""
-    return _prefix_in(path, V2_ONLY)

@@ -163,17 +163,3 @@ SIGNATURES = {
     "tf.zeros_initializer": (0, ("dtype",)),
     "tf.zeros_like": (4, ("optimize", "tensor")),
 }
-
-
-def v1_call(api: str | None, call) -> bool:
-    """True when `call` (an `ast.Call` of `api`) passes TF 1.x's arguments:
-    more positional ones than TF 2's function takes, or a keyword only TF
-    1.x's takes. Unpacked arguments (`*args`, `**kw`) decide nothing."""
-    row = SIGNATURES.get(api or "")
-    if row is None:
-        return False
-    capacity, only = row
-    positional = [a for a in call.args if a.__class__.__name__ != "Starred"]
-    if capacity is not None and len(positional) > capacity:
-        return True
-    return any(k.arg in only for k in call.keywords)
