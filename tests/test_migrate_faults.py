@@ -455,8 +455,8 @@ def test_file_name_that_is_not_utf8_is_reported(tmp_path, flags):
 
 
 def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
-    terms = " + ".join(["tf.train.batch"] * 1500)  # parses; deeper than a recursion
-    (tree / "deep.py").write_text(f"import tensorflow as tf\nx = {terms}\n")
+    chain = "tf" + ".a" * 1500  # parses; deeper than a recursive resolve
+    (tree / "deep.py").write_text(f"import tensorflow as tf\nx = {chain}\n")
     assert main([str(tree), "--fix", "--no-backup"]) == 2
     out = capsys.readouterr().out
     assert (
@@ -464,6 +464,15 @@ def test_code_nested_too_deeply_to_scan_is_a_file_error(tree, capsys):
         "scanner can follow (Python's recursion limit" in out
     )
     assert FIXED_LINE in (tree / "b.py").read_text()  # the next file is processed
+
+
+def test_a_long_flat_expression_is_scanned_to_its_last_term(tree, capsys):
+    terms = " + ".join(["tf.train.batch"] * 2000)  # 2000 deep: no recursion walks it
+    (tree / "deep.py").write_text(f"import tensorflow as tf\nx = {terms}\n")
+    main([str(tree / "deep.py")])
+    out = capsys.readouterr().out
+    assert "0 file(s) with errors" in out and "cannot scan" not in out
+    assert out.count(": queue-batcher [manual] `tf.train.batch`") == 2000
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

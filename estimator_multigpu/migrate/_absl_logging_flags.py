@@ -80,9 +80,20 @@ def _flag_name(call: ast.Call) -> str | None:
     return None
 
 
+# The node classes with a statement list: a `body`, `orelse`, `finalbody`
+# or `handlers` field (an expression's `body` is no list of statements).
+_HOLDERS = tuple(
+    cls
+    for cls in vars(ast).values()
+    if isinstance(cls, type)
+    and issubclass(cls, ast.AST)
+    and {"body", "orelse", "finalbody", "handlers"} & set(cls._fields)
+)
+
+
 def _statement_lists(tree: ast.AST):
     """Every list of statements in `tree` (a module's, a function's, ...)."""
-    for node in _astutil.walk(tree):
+    for node in _astutil.nodes(tree, *_HOLDERS):
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):

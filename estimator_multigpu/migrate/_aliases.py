@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 
 from estimator_multigpu.migrate import _astutil
 
@@ -10,6 +11,7 @@ from estimator_multigpu.migrate import _astutil
 _TF_ROOTS = ("tensorflow.compat.v1", "tensorflow.compat.v2", "tensorflow")
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical(dotted: str | None) -> str | None:
     """Returns `dotted` spelled from `tf.`, or None if it is not TensorFlow.
 

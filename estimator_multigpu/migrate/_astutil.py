@@ -9,6 +9,19 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_SCOPE_CLASSES = frozenset(SCOPES)  # none has a subclass
+# The nodes that bind a name: defs and classes, stored or deleted names,
+# import aliases, parameters (`writes`, and the rules asking whether a
+# module binds a name itself, filter `nodes(tree, *BINDING_NODES)`).
+BINDING_NODES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Name,
+    ast.alias,
+    ast.arg,
+)
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 def walk(node: ast.AST) -> Iterable[ast.AST]:
@@ -22,12 +35,42 @@ def walk(node: ast.AST) -> Iterable[ast.AST]:
     """
     below = node.__dict__.get(_BELOW)
     if below is None:
-        below = list(ast.walk(node))[1:]
+        below = _breadth_first(node)[1:]
         setattr(node, _BELOW, below)
     return itertools.chain((node,), below)
 
 
 _BELOW = "_emg_nodes_below"
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.iter_child_nodes(node))`, read from the fields directly and
+    kept on the node: the walks of a module, of its functions and of their
+    statements each go through the same nodes. Do not modify the result."""
+    found = node.__dict__.get(_CHILDREN)
+    if found is None:
+        found, node_class = [], ast.AST
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, node_class):
+                found.append(value)
+            elif type(value) is list:
+                found.extend(v for v in value if isinstance(v, node_class))
+        node.__dict__[_CHILDREN] = found
+    return found
+
+
+_CHILDREN = "_emg_children"
+
+
+def _breadth_first(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.walk(node))`: the same nodes in the same order, without its
+    two generators per node (most of a first walk's time)."""
+    found, i = [node], 0
+    while i < len(found):
+        found.extend(_children(found[i]))
+        i += 1
+    return found
 
 
 def nodes(tree: ast.AST, *types: type) -> list[ast.AST]:
@@ -36,21 +79,31 @@ def nodes(tree: ast.AST, *types: type) -> list[ast.AST]:
     Most rules look at one or two kinds of node (calls, imports, functions)
     in the whole module, and a filter over every node is most of such a look.
     The first call sorts the tree's nodes by their class, once per tree (kept
-    on it, as `walk` keeps its nodes); later calls are a lookup. A class with
-    subclasses (`ast.expr`, `ast.stmt`) is filtered for, by `isinstance`,
-    once per tree and tuple of classes. Do not modify the result.
+    on it, as `walk` keeps its nodes); later calls are a lookup. Several
+    classes, or a class with subclasses (`ast.expr`, `ast.stmt`), are
+    filtered for once per tree and tuple of classes (by `isinstance` only
+    when one has subclasses). Do not modify the result.
     """
     index = tree.__dict__.get(_INDEX)
     if index is None:
         index = {}
         for node in walk(tree):
-            index.setdefault(type(node), []).append(node)
+            kind = type(node)
+            same = index.get(kind)
+            if same is None:
+                index[kind] = [node]
+            else:
+                same.append(node)
         setattr(tree, _INDEX, index)
     if len(types) == 1 and not types[0].__subclasses__():
         return index.get(types[0], [])
     found = index.get(types)
     if found is None:
-        found = [n for n in walk(tree) if isinstance(n, types)]
+        if any(t.__subclasses__() for t in types):
+            found = [n for n in walk(tree) if isinstance(n, types)]
+        else:
+            classes = frozenset(types)
+            found = [n for n in walk(tree) if type(n) in classes]
         index[types] = found
     return found
 
@@ -73,9 +126,7 @@ def _in_scope(node: ast.AST) -> Iterable[ast.AST]:
         while stack:
             found = stack.pop()
             below.append(found)
-            stack.extend(
-                c for c in ast.iter_child_nodes(found) if not isinstance(c, SCOPES)
-            )
+            stack.extend(c for c in _children(found) if type(c) not in _SCOPE_CLASSES)
         below = below[1:]
         setattr(node, _SCOPE_BELOW, below)
     return itertools.chain((node,), below)
@@ -131,14 +182,19 @@ def writes(node: ast.AST) -> set[str]:
     found = node.__dict__.get(_WRITES)
     if found is None:
         found = set()
-        for n in walk(node):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
-                found.add(n.id)
-            elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        binders = (
+            nodes(node, *BINDING_NODES) if type(node) is ast.Module else walk(node)
+        )
+        for n in binders:
+            kind = type(n)
+            if kind is ast.Name:
+                if type(n.ctx) is not ast.Load:
+                    found.add(n.id)
+            elif kind in _DEFS:
                 found.add(n.name)
-            elif isinstance(n, ast.arg):
+            elif kind is ast.arg:
                 found.add(n.arg)
-            elif isinstance(n, ast.alias):
+            elif kind is ast.alias:
                 found.add((n.asname or n.name).split(".")[0])
         found = frozenset(found)
         setattr(node, _WRITES, found)
@@ -205,9 +261,7 @@ _WITH_BLOCKS = frozenset(
 def scopes(tree: ast.Module) -> Iterator[ast.AST]:
     """Yields the module and every function in it."""
     yield tree
-    for node in walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
+    yield from nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def call_target(call: ast.AST) -> str | None:

@@ -45,7 +45,7 @@ def _uses(node: ast.AST) -> bool:
 def _outermost(tree: ast.Module) -> list[ast.AST]:
     """The uses, without those inside another (one finding per expression)."""
     found, inside = [], set()
-    for node in _astutil.walk(tree):
+    for node in _astutil.nodes(tree, ast.Attribute, ast.keyword, ast.Call):
         if id(node) in inside or not _uses(node):
             continue
         found.append(node)

@@ -166,11 +166,13 @@ class _Models:
     def __init__(self, tree: ast.AST, seeds: Seeds):
         self.names = set(seeds.names)
         self.functions = set(seeds.functions)
-        self.nodes = list(_astutil.walk(tree))
-        self.defs = _defs(self.nodes)
+        self.tree = tree
+        self.defs = _defs(_astutil.nodes(tree, *_DEFS))
         # What each pass of the fixpoint looks at, found once: every binding,
         # the calls of the module's own functions, what each function returns.
-        self.bindings = [b for node in self.nodes for b in _bindings(node)]
+        self.bindings = [
+            b for node in _astutil.nodes(tree, *_BINDERS) for b in _bindings(node)
+        ]
         self.calls = [
             n
             for n in _astutil.nodes(tree, ast.Call)
@@ -269,8 +271,10 @@ class _Models:
 
 
 def _returned(fn: ast.AST) -> list:
-    kinds = (ast.Return, ast.Yield, ast.YieldFrom)
-    return [n.value for n in _astutil.nodes(fn, *kinds)]
+    return [n.value for n in _astutil.walk(fn) if type(n) in _RETURNS]
+
+
+_RETURNS = frozenset({ast.Return, ast.Yield, ast.YieldFrom})
 
 
 def _defs(nodes: list) -> dict:
@@ -297,6 +301,20 @@ def local_callee(func: ast.AST) -> str | None:
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         return func.attr if func.value.id in ("self", "cls") else None
     return None
+
+
+# The node classes `_defs`, `_bindings` and `_import_roots` look at.
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BINDERS = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.NamedExpr,
+    ast.For,
+    ast.AsyncFor,
+    ast.comprehension,
+    ast.withitem,
+)
+_IMPORTS = (ast.Import, ast.ImportFrom)
 
 
 def _bindings(node: ast.AST) -> list:
@@ -346,12 +364,12 @@ class _Reads:
 
     def __init__(self, tree: ast.AST, seeds: Seeds):
         self.models = _Models(tree, seeds)
-        self.roots = _import_roots(self.models.nodes, seeds)
-        self.built = _built_methods(self.models.nodes)
+        self.roots = _import_roots(_astutil.nodes(tree, *_IMPORTS), seeds)
+        self.built = _built_methods(_astutil.nodes(tree, ast.ClassDef))
 
     def found(self) -> list[tuple[int, str]]:
         out = []
-        for node in self.models.nodes:
+        for node in _astutil.nodes(self.models.tree, ast.Attribute, ast.Call):
             if id(node) in self.built:
                 continue
             if isinstance(node, ast.Attribute):

@@ -38,11 +38,11 @@ _ALLOW_POSITION = 2  # load(file, mmap_mode=None, allow_pickle=False, ...)
 
 
 def _loads(m: Module):
-    """Each `np.load(...)` call, with its parent node."""
-    for parent in _astutil.walk(m.tree):
-        for child in ast.iter_child_nodes(parent):
-            if isinstance(child, ast.Call) and m.table.resolve(child.func) == _LOAD:
-                yield child, parent
+    """Each `np.load(...)` call, with the expression it heads, if any (the
+    attribute or subscript whose value it is)."""
+    for call in _astutil.nodes(m.tree, ast.Call):
+        if m.table.resolve(call.func) == _LOAD:
+            yield call, m.uses.outer(call)
 
 
 def _passes_allow(call: ast.Call) -> bool:

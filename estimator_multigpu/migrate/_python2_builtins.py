@@ -70,21 +70,6 @@ def _decoding(tree: ast.Module) -> set[int]:
     }
 
 
-def bound_names(tree: ast.Module) -> set[str]:
-    """The names the module defines or binds itself (its own methods too)."""
-    names = set()
-    for node in _astutil.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, ast.alias):
-            names.add(node.asname or node.name.split(".")[0])
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-    return names
-
-
 def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
     """(the Python 2 spelling, its successor) when `node` is one, else None."""
     if isinstance(node, ast.Name) and node.id in BUILTINS and node.id not in bound:
@@ -105,7 +90,7 @@ def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per Python 2 builtin used."""
     del ctx
-    bound = bound_names(m.tree)
+    bound = _astutil.writes(m.tree)
     decoding = _decoding(m.tree)
     out = list(m.findings)
     for node in _astutil.walk(m.tree):

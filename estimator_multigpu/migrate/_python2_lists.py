@@ -110,7 +110,7 @@ def _calls_used_as_lists(scope: ast.AST, bound: set[str]):
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per map/filter/zip call used as a list."""
     del ctx
-    bound = _python2_builtins.bound_names(m.tree)
+    bound = _astutil.writes(m.tree)
     out = list(m.findings)
     for scope in _astutil.scopes(m.tree):
         for call in _calls_used_as_lists(scope, bound):

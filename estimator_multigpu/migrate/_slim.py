@@ -272,15 +272,21 @@ def fixed_by_port(finding, source: str) -> bool:
     return bool(restored(tree, _aliases.AliasTable(tree)))
 
 
-def _outer_attributes(node: ast.AST, table: _aliases.AliasTable):
-    """Yields (attribute, path) for the outermost `tf_slim.x.y` chains under node."""
-    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+def _outer_attributes(tree: ast.AST, table: _aliases.AliasTable):
+    """(attribute, path) of each outermost `tf_slim.x.y` chain in `tree`, in
+    source order."""
+    found, inside = [], set()
+    for node in _astutil.nodes(tree, ast.Attribute):  # an outer chain first
+        if id(node) in inside:
+            inside.add(id(node.value))
+            continue
+        if type(node.ctx) is not ast.Load:
+            continue
         path = table.resolve(node) or ""
         if path.startswith("tf_slim."):
-            yield node, path
-            return
-    for child in ast.iter_child_nodes(node):
-        yield from _outer_attributes(child, table)
+            found.append((node, path))
+            inside.add(id(node.value))
+    return sorted(found, key=lambda hit: (hit[0].lineno, hit[0].col_offset))
 
 
 def tf_slim_uses(tree: ast.Module, table: _aliases.AliasTable):

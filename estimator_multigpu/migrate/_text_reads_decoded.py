@@ -126,26 +126,10 @@ def _handle_uses(body: list[ast.stmt], name: str) -> tuple[int, int] | None:
     return len(decoded), seen - len(decoded)
 
 
-def _open_bound(tree: ast.Module) -> bool:
-    """True when the module binds `open` itself (an import, a def, an assignment)."""
-    for node in _astutil.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if node.name == "open":
-                return True
-        elif isinstance(node, ast.alias) and (node.asname or node.name) == "open":
-            return True
-        elif isinstance(node, ast.Name) and node.id == "open":
-            if not isinstance(node.ctx, ast.Load):
-                return True
-        elif isinstance(node, ast.arg) and node.arg == "open":
-            return True
-    return False
-
-
 def _opened(m: Module, open_bound: bool) -> list[tuple[ast.Call, bool]]:
     """(opener call, fixable) for each text-mode open whose reads are decoded."""
     out = []
-    for node in _astutil.walk(m.tree):
+    for node in _astutil.nodes(m.tree, ast.Call, ast.With, ast.AsyncWith):
         receiver = _decoded_read(node)
         if _is_opener(m, receiver, open_bound) and _text_mode(receiver):
             out.append((receiver, True))
@@ -165,7 +149,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per text-mode open whose reads are decoded."""
     del ctx
     out = list(m.findings)
-    for call, fixable in _opened(m, _open_bound(m.tree)):
+    for call, fixable in _opened(m, "open" in _astutil.writes(m.tree)):
         out.append(
             Finding(
                 m.path,
