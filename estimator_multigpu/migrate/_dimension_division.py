@@ -19,7 +19,7 @@ import ast
 from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "dimension-division"
@@ -90,20 +90,10 @@ def divisions(m: Module):
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per static dimension divided with `/`."""
     del ctx
-    out = list(m.findings)
-    for division in divisions(m):
-        out.append(
-            Finding(
-                m.path,
-                division.lineno,
-                m.off.column(division) + 1,
-                "Dimension /",
-                m.off.segment(division) or "dimension / n",
-                RULE,
-                division,
-            )
-        )
-    return out
+    return m.findings + [
+        at(m, d, "Dimension /", m.off.segment(d) or "dimension / n", RULE)
+        for d in divisions(m)
+    ]
 
 
 def _edit(m: Module, division: ast.BinOp) -> Edit | None:

@@ -25,7 +25,7 @@ from estimator_multigpu.migrate import (
     _tower_rewrite,
 )
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import Finding, at
 
 
 def finding(m: Module, node: ast.AST, api: str, rule, matched=None) -> Finding:
@@ -42,14 +42,8 @@ def finding(m: Module, node: ast.AST, api: str, rule, matched=None) -> Finding:
     return Finding(m.path, node.lineno, col, api, text, rule, matched or node)
 
 
-def _hit(m: Module, node, api, text, rule) -> Finding:
-    """A finding from a pass's (node, api, text, rule) hit."""
-    col = m.off.column(node) + 1
-    return Finding(m.path, node.lineno, col, api, text, rule, node)
-
-
 def _hits(m: Module, hits) -> list:
-    return m.findings + [_hit(m, *hit) for hit in hits]
+    return m.findings + [at(m, *hit) for hit in hits]
 
 
 def _renamable(m: Module, use: _api_uses.SymbolUse):
@@ -194,7 +188,7 @@ def compat_v1(m: Module, ctx: ProgramContext) -> list:
     name = stmt.names[0].asname if stmt else None
     grouped = [u for u in uses if u.root == name]
     out = m.findings + [
-        _hit(m, u.node, u.api, m.off.segment(u.node), _compat_v1.per_use_rule(u))
+        at(m, u.node, u.api, m.off.segment(u.node), _compat_v1.per_use_rule(u))
         for u in uses
         if u.root != name
     ]
@@ -202,5 +196,5 @@ def compat_v1(m: Module, ctx: ProgramContext) -> list:
         why = _compat_v1.blocker(m.tree, m.table, grouped, v2_uses)
         rule = _compat_v1.group_rule(name, why)
         text = _compat_v1.text(grouped)
-        out.append(_hit(m, stmt, "tf (TF 1.x names)", text, rule))
+        out.append(at(m, stmt, "tf (TF 1.x names)", text, rule))
     return out

@@ -48,3 +48,10 @@ class Finding:
             "fixable": self.fixed,
             "fixed": self.fixed and applied,
         }
+
+
+def at(module, node: ast.AST, api: str, text: str, rule: _rules.Rule) -> Finding:
+    """A finding of `rule` at `node` of `module` (an `_engine.Module`: its
+    path, and its offsets for the column in characters)."""
+    col = module.off.column(node) + 1
+    return Finding(module.path, node.lineno, col, api, text, rule, node)

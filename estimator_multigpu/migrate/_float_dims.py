@@ -19,7 +19,7 @@ import ast
 from estimator_multigpu.migrate import _astutil, _dimension_division
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "float-dims"
@@ -78,20 +78,10 @@ def _divisions(m: Module):
 def find(m: Module, ctx: ProgramContext) -> list:
     """The findings so far plus one per true-division dimension."""
     del ctx
-    out = list(m.findings)
-    for element in _divisions(m):
-        out.append(
-            Finding(
-                m.path,
-                element.lineno,
-                m.off.column(element) + 1,
-                "static shape dimension",
-                m.off.segment(element) or "a / b",
-                RULE,
-                element,
-            )
-        )
-    return out
+    return m.findings + [
+        at(m, e, "static shape dimension", m.off.segment(e) or "a / b", RULE)
+        for e in _divisions(m)
+    ]
 
 
 def _edit(m: Module, element: ast.AST) -> Edit:
