@@ -2,14 +2,16 @@
 
 `d.iteritems()`, `d.itervalues()`, `d.iterkeys()` and a bare `xrange` parse
 under Python 3 and fail only when their line runs (often after the training
-did). `--fix` writes `.items()`, `.values()`, `.keys()` and `range`, unless
-the module defines or binds the name itself.
+did). `--fix` writes `.items()`, `.values()`, `.keys()` and `range` (and
+`from functools import reduce` for the builtin `reduce`), unless the module
+defines or binds the name itself.
 """
 
+import os
 import re
 
 import pytest
-from migrate_helpers import CORPUS, RuleCorpus, fix_source
+from migrate_helpers import CORPUS, RuleCorpus, fix_source, run_script
 
 from estimator_multigpu.migrate import _python2_builtins
 
@@ -34,6 +36,7 @@ _ours = CHECKS.ours
         ("c = unichr(65)\n", "c = chr(65)\n"),
         ("ok = isinstance(d, (int, long))\n", "ok = isinstance(d, (int, int))\n"),
         ("s = raw_input('> ')\n", "s = input('> ')\n"),
+        ("s = reduce(max, [1, 2])\n", "from functools import reduce\nd = {}\n"),
     ],
     ids=[
         "iteritems",
@@ -48,6 +51,7 @@ _ours = CHECKS.ours
         "unichr",
         "long",
         "raw_input",
+        "reduce",
     ],
 )
 def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
@@ -70,6 +74,9 @@ def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
         "unicode = str\nx = unicode(3)\n",
         "x = unicode('', 'utf-8')\n",
         "x = unicode(b, encoding='utf-8')\n",
+        "from functools import reduce\nx = reduce(max, [1, 2])\n",
+        "def f(reduce):\n    return reduce(max, [1, 2])\n",
+        "x = functools.reduce(max, [1, 2])\n",
     ],
     ids=[
         "own_method",
@@ -81,12 +88,34 @@ def test_the_python2_spelling_becomes_its_successor(tmp_path, use, expected):
         "unicode_bound",
         "unicode_decoding",
         "unicode_encoding_keyword",
+        "reduce_imported",
+        "reduce_parameter",
+        "reduce_attribute",
     ],
 )
 def test_a_name_the_module_binds_or_another_call_is_left_alone(tmp_path, source):
     result = fix_source(tmp_path, source)
     assert not _ours(result)
     assert result.rewritten in (None, source)
+
+
+def test_every_reduce_of_a_module_is_served_by_one_import_after_its_imports(
+    tmp_path,
+):
+    source = (
+        '"""Sizes."""\nfrom __future__ import print_function\nimport os\n\n\n'
+        "def size(shape):\n    from operator import mul\n"
+        "    return reduce(mul, shape, 1)\n\n\n"
+        "print(size([2, 3]), reduce(lambda a, b: a + b, [1, 2]), os.sep)\n"
+    )
+    result = fix_source(tmp_path, source)
+    assert result.rewritten == source.replace(
+        "import os\n", "import os\nfrom functools import reduce\n"
+    )
+    assert [f.fixed for f in _ours(result)] == [True, True]
+    path = tmp_path / "fixed.py"
+    path.write_text(result.rewritten)
+    assert run_script(path).stdout == f"6 3 {os.sep}\n"
 
 
 def test_the_corpus_script_reports_exactly_its_marked_findings():
@@ -122,7 +151,14 @@ def test_the_fixed_script_runs_on_python3_to_its_statistics(tmp_path):
     out = CHECKS.run_fixed(tmp_path)
     assert re.search(r"^loss [\d.]+ [\d.]+ [\d.]+$", out, re.M)
     assert "keys ['loss', 'w']" in out
+    assert "total below first True" in out
     assert "pickled True" in out
+    CHECKS.assert_fails_unfixed(
+        tmp_path,
+        "from functools import reduce\n",
+        "",
+        "NameError: name 'reduce' is not defined",
+    )
 
 
 @pytest.mark.parametrize(

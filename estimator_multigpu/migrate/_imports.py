@@ -75,6 +75,13 @@ def import_edit(tree: ast.Module, off: Offsets, emg: str, package: str) -> Edit:
     text = (
         f"import {package} as {emg}{nl}" if emg != package else f"import {package}{nl}"
     )
+    return statement_edit(tree, off, text)
+
+
+def statement_edit(tree: ast.Module, off: Offsets, text: str) -> Edit:
+    """Inserts `text` (a statement and its newline) after the module's
+    imports, else after its docstring, else after its leading comments."""
+    nl = off.newline
     imports = [s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom)]
     if imports:
         pos = off.line_end(imports[-1].end_lineno)

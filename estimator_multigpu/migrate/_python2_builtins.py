@@ -7,7 +7,10 @@ line runs (AttributeError, NameError), often after the training did. Each has
 an exact Python 3 successor, the one 2to3's `dict`, `xrange`, `basestring`,
 `unicode`, `long` and `raw_input` fixers write: `d.items()`, `d.values()`,
 `d.keys()` (views, iterated the same way), `range`, `str` (`basestring` and
-`unicode` both: Python 3's one text type), `chr`, `int` and `input`. A module
+`unicode` both: Python 3's one text type), `chr`, `int` and `input`. The
+builtin `reduce` moved to `functools`: as 2to3's `reduce` fixer does, the
+module gets `from functools import reduce` after its imports (one statement
+for all its uses, which keep their spelling). A module
 that defines a method of that name, or binds the builtin's name itself
 (`from six.moves import xrange`, `xrange = range`, `unicode = str`), keeps
 its uses: they are its own. A `unicode(text, encoding)` call is left too: it
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import ast
 
-from estimator_multigpu.migrate import _astutil
+from estimator_multigpu.migrate import _astutil, _imports
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
 from estimator_multigpu.migrate._finding import Finding
@@ -38,13 +41,18 @@ BUILTINS = {
     "long": "int",
     "raw_input": "input",
 }
-_OWN = {*BUILTINS, *DICT_METHODS}  # the apis of this module's findings
+# The Python 2 builtin name -> the module Python 3 moved it to.
+MOVED = {"reduce": "functools"}
+_OWN = {*BUILTINS, *DICT_METHODS, *MOVED}  # the apis of this module's findings
+_METHODS = {f".{name}()" for name in DICT_METHODS}  # as the findings spell them
 
 
 def _what(new: str) -> str:
     """What the successor does the same, for the finding's text."""
     if new in ("range", "items()", "values()", "keys()"):
         return "the same iteration"
+    if new.startswith("from "):
+        return "the same function, imported from its Python 3 module"
     return "the same builtin under its Python 3 name"
 
 
@@ -52,7 +60,7 @@ def _rule(old: str, new: str):
     return rule(
         RULE_ID,
         f"{old} is Python 2 only (Python 3 raises "
-        f"{'NameError' if old in BUILTINS else 'AttributeError'} when the line runs)",
+        f"{'AttributeError' if old in _METHODS else 'NameError'} when the line runs)",
         f"{new} ({_what(new.strip('.'))}; emg-migrate --fix writes it)",
         ANCHOR,
         fixable=True,
@@ -74,6 +82,8 @@ def _old_and_new(node: ast.AST, bound: set[str]) -> tuple[str, str] | None:
     """(the Python 2 spelling, its successor) when `node` is one, else None."""
     if isinstance(node, ast.Name) and node.id in BUILTINS and node.id not in bound:
         return node.id, BUILTINS[node.id]
+    if isinstance(node, ast.Name) and node.id in MOVED and node.id not in bound:
+        return node.id, f"from {MOVED[node.id]} import {node.id}"
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -122,8 +132,20 @@ def _edit(m: Module, node: ast.AST) -> Edit:
 
 
 def edits(m: Module, ctx: ProgramContext) -> list[Edit]:
-    """The edits so far plus each finding's rename (where nothing overlaps)."""
+    """The edits so far plus each finding's rename (where nothing overlaps),
+    and one import per moved builtin, with its first use."""
     del ctx
-    return finding_edits(
-        m, RULE_ID, lambda f: [_edit(m, f.node)] if f.api in _OWN else None
-    )
+    imported: set[str] = set()
+
+    def make(f) -> list[Edit] | None:
+        if f.api not in _OWN:
+            return None
+        if f.api not in MOVED:
+            return [_edit(m, f.node)]
+        if f.api in imported:
+            return []
+        imported.add(f.api)
+        text = f"from {MOVED[f.api]} import {f.api}{m.off.newline}"
+        return [_imports.statement_edit(m.tree, m.off, text)]
+
+    return finding_edits(m, RULE_ID, make)

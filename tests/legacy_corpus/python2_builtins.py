@@ -1,9 +1,10 @@
 """A TF 1.x trainer of the era that also ran on Python 2: it counts its steps
-with xrange, writes its statistics with dict.iteritems() after training and
-pickles them with cPickle.
+with xrange, writes its statistics with dict.iteritems() after training,
+totals its losses with the builtin reduce and pickles them with cPickle.
 
-Python 3 parses both and fails only when the line runs, after the training
-(NameError, AttributeError); `emg-migrate --fix` writes range and .items().
+Python 3 parses each and fails only when the line runs, after the training
+(NameError, AttributeError); `emg-migrate --fix` writes range, .items() and
+`from functools import reduce`.
 Usage: python python2_builtins.py
 """
 
@@ -28,6 +29,8 @@ def main():
     for key, values in stat.iteritems():  # port: python2-builtin
         print("%s %s" % (key, " ".join("%.3f" % v for v in values)))
     print("keys", sorted(stat.iterkeys()))  # port: python2-builtin
+    total = reduce(lambda a, b: a + b, stat["loss"])  # port: python2-builtin
+    print("total below first", total < 3 * stat["loss"][0])
     print("pickled", sorted(cPickle.loads(cPickle.dumps(stat))) == sorted(stat))
 
 
