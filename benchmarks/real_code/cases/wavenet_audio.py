@@ -6,7 +6,14 @@ from the checkpoint one step at a time (fast generation: per-layer queues of
 past activations).
 
 Its commands, as the README gives them: train.py on a folder of .wav files,
-then generate.py from the checkpoint it wrote. Needs librosa (installed into
+then generate.py from the checkpoint it wrote, with fast (incremental)
+generation and again with --fast_generation=false from a --wav_seed.
+--fix rewrites librosa's removed feature.rmse (the reader thread's silence
+trimming) and output.write_wav. Left: the reader's PaddingFIFOQueue, fed
+from a Python thread through a placeholder (a from_generator dataset by
+hand), and fast generation's FIFOQueues, delay lines of past activations
+(enqueue_many of zeros, then a dequeue and an enqueue per sample), not
+input; all run under the compat.v1 port. Needs librosa (installed into
 the venv for this case: librosa 0.11 with soundfile)."""
 
 from __future__ import annotations
@@ -102,6 +109,25 @@ CASE = Case(
                 "{model_dir}/train/model.ckpt-2",
             ],
             expect=r"Finished generating\.",
+            timeout=300,
+        ),
+        Command(
+            # The README's other form: the whole receptive field per sample
+            # (no incremental queues), primed from a recording (read and
+            # silence-trimmed with librosa), the wav saved as it grows.
+            [
+                "{python}",
+                "generate.py",
+                "--samples=20",
+                "--fast_generation=false",
+                "--wav_seed={data}/corpus/p225/p225_001.wav",
+                "--save_every=10",
+                "--wavenet_params={data}/wavenet_params.json",
+                "--logdir={model_dir}/generate",
+                "--wav_out_path={model_dir}/seeded.wav",
+                "{model_dir}/train/model.ckpt-2",
+            ],
+            expect=r"Updated wav file at (?s:.*)Finished generating\.",
             timeout=300,
         ),
     ],
