@@ -16,6 +16,7 @@ from estimator_multigpu.migrate import (
     _float_dims,
     _layer_apply,
     _legacy_keras_env,
+    _librosa_removed,
     _numpy_load_pickle,
     _numpy_removed,
     _python2_builtins,
@@ -107,6 +108,8 @@ REGISTRY = Registry(
         Rule("absl-logging-flags", "passes", _absl_logging_flags.find),
         # Layer.apply(inputs), TF 1.x's alias of calling the layer.
         Rule("layer-apply", "passes", _layer_apply.find),
+        # librosa's removed functions (feature.rmse, output.write_wav).
+        Rule("librosa-removed", "passes", _librosa_removed.find),
         # SciPy's removed scipy.misc image functions (imsave, imresize, ...).
         Rule("scipy-misc", "passes", _scipy_misc.find),
         # SciPy's private module paths (scipy.sparse.linalg.eigen.arpack,
@@ -149,6 +152,7 @@ REGISTRY = Registry(
         Rule("dimension-division-edits", "edits", _dimension_division.edits),
         Rule("python2-module-edits", "edits", _python2_modules.edits),
         Rule("text-read-decoded-edits", "edits", _text_reads_decoded.edits),
+        Rule("librosa-removed-edits", "edits", _librosa_removed.edits),
         Rule("scipy-misc-edits", "edits", _scipy_misc.edits),
         Rule("scipy-private-path-edits", "edits", _scipy_private_paths.edits),
         Rule("tf0-name-edits", "edits", _tf0_names.edits),
