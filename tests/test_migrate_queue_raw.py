@@ -173,3 +173,54 @@ def test_rewritten_raw_queue_script_gives_the_same_examples(tmp_path, mode):
     # may take a record of the next round early).
     assert sum(after.values()) == sum(before.values()) == 24
     assert all(3 <= c <= 5 for c in [*before.values(), *after.values()])
+
+
+# A queue used as state, not input: primed with zeros, then one dequeue and
+# one enqueue each run (a delay line, as fast WaveNet generation keeps its
+# past activations).
+DELAY_LINE = """\
+import tensorflow.compat.v1 as tf
+
+
+def delay(x, steps):
+    q = tf.FIFOQueue(steps, dtypes=tf.float32, shapes=())
+    init = q.enqueue_many(tf.zeros((steps,)))
+    past = q.dequeue()
+    push = q.enqueue([x])
+    return init, past, push
+"""
+
+
+def test_a_queue_primed_with_a_constant_fill_is_left_as_a_state_buffer():
+    result, findings = fix_snippet(DELAY_LINE)
+    assert "emg.inputs.queues" not in result.source
+    assert not any(f.fixed for f in findings if f.api == "tf.FIFOQueue")
+    (why,) = [why for _, why in result.notes if "FIFOQueue" not in why]
+    assert why.startswith("a state buffer, not an input pipeline: line 6 primes")
+    assert "tf.zeros(...)" in why and "reader" not in why
+
+
+def test_a_queue_filled_from_values_is_still_an_input_queue():
+    source = DELAY_LINE.replace(
+        "tf.zeros((steps,))", "tf.range(steps, dtype=tf.float32)"
+    )
+    result, _ = fix_snippet(source)
+    assert not any("state buffer" in why for _, why in result.notes)
+    assert "emg.inputs.queues.FIFOQueue(steps" in result.source
+
+
+def test_the_state_buffer_left_as_it_is_runs_under_compat_v1():
+    import tensorflow as tf  # noqa: PLC0415
+
+    scope = {}
+    exec(DELAY_LINE, scope)  # the fixed text, unchanged  # noqa: S102
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, ())
+        init, past, push = scope["delay"](x, 2)
+        with tf.compat.v1.Session() as sess:
+            sess.run(init)
+            seen = []
+            for value in (1.0, 2.0, 3.0):
+                seen.append(float(sess.run(past)))
+                sess.run(push, {x: value})
+    assert seen == [0.0, 0.0, 1.0]

@@ -28,6 +28,8 @@ RUNNER_NAMES = ("tf.train.QueueRunner", "tf.train.queue_runner.QueueRunner")
 _ADD = ("tf.train.add_queue_runner", "tf.train.queue_runner.add_queue_runner")
 ENQUEUES = ("enqueue", "enqueue_many")
 DEQUEUES = ("dequeue", "dequeue_many", "dequeue_up_to")
+# The constant fills that prime a queue used as state (`_primed`).
+_FILLS = ("tf.zeros", "tf.ones", "tf.fill", "tf.zeros_like", "tf.ones_like")
 # Calls whose results read the next record or element on every run.
 _STATEFUL = ("read", "read_up_to", "get_next", "limit_epochs", *DEQUEUES)
 
@@ -135,6 +137,9 @@ def _sort_use(use, name, uses: _Uses, table, dequeues, runners) -> None:
 
 def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
     nodes = list(_astutil.walk_scope([scope]))
+    primed = _primed(assign, nodes, table)
+    if primed is not None:
+        raise NotAChain(_state_buffer_why(primed))
     name, names = _queue_name(scope, assign, nodes)
     uses = _Uses.of(nodes)
     dequeues, runners = [], []
@@ -143,6 +148,46 @@ def _recognise(scope, assign: ast.Assign, table) -> RawQueue:
     adds = runner_adds(scope, nodes, runners, table)
     kind = queue_kind(table, assign.value)
     return RawQueue(assign.value, kind, dequeues, runners, adds, scope)
+
+
+def _primed(assign: ast.Assign, nodes, table) -> ast.Call | None:
+    """The `q.enqueue_many(tf.zeros(...))` that primes the queue bound by
+    `assign` with a constant fill (a queue used as state: a delay line the
+    session steps, one dequeue and one enqueue a run), when it has one: the
+    first such call after the assignment."""
+    target = assign.targets[0] if len(assign.targets) == 1 else None
+    if not isinstance(target, ast.Name):
+        return None
+    fills = [
+        node
+        for node in nodes
+        if _fills(node, target.id, table) and node.lineno >= assign.lineno
+    ]
+    return min(fills, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _fills(node: ast.AST, name: str, table) -> bool:
+    """True for `name.enqueue_many(<a constant fill>)`."""
+    func = node.func if isinstance(node, ast.Call) else None
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "enqueue_many"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == name
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Call)
+        and table.resolve_tf(node.args[0].func) in _FILLS
+    )
+
+
+def _state_buffer_why(primed: ast.Call) -> str:
+    fill = ast.unparse(primed.args[0].func)
+    return (
+        f"a state buffer, not an input pipeline: line {primed.lineno} primes it "
+        f"with {fill}(...) and the graph reads and writes it once a run (a "
+        "delay line); there is nothing to move to tf.data: it runs as it is "
+        "under the compat.v1 port, or keep the state in a tf.Variable by hand"
+    )
 
 
 def _enqueue_problem(nodes, names) -> str | None:
