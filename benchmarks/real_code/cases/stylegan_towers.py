@@ -12,6 +12,16 @@ Its per-GPU batch sizes are fixed in the code (128 images at 4 x 4) and
 --iteration counts ten thousands of images, so the run is one resolution,
 4 x 4 (--img_size 4 --start_res 4), for 5,000 images: 39 steps on one
 device, 19 steps of two towers on two.
+
+After `--fix` the towers are on emg.devices.resolve(num_gpus=self.gpu_num)
+[gpu_id] (the DeviceSpec and prefetch_to_device's '/gpu:{}'), and main.py,
+which opens its tf.Session before StyleGAN.build_model resolves them,
+resolves args.gpu_num right after parse_args() and wraps its ConfigProto in
+emg.devices.session_config: with --gpu_num=2 the session has two logical
+CPUs and tower 1's ops run on the second (a traced discriminator step ran
+nodes on both), where they were soft-placed on the one CPU before. The
+tower loop itself stays a finding: two optimizers over averaged tower
+losses, for a hand rewrite to emg.towers.
 """
 
 from __future__ import annotations
