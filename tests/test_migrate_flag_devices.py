@@ -35,6 +35,8 @@ def test_the_entry_file_resolves_the_flag_where_the_flags_are_parsed(tmp_path):
     main = _program(tmp_path)["main.py"].rewritten
     assert (
         "    args = parse_args()\n"
+        "    if args is None:\n"
+        "        exit()\n"
         "    emg.devices.resolve(num_gpus=args.num_gpus)\n"
         "    config = tf.ConfigProto(allow_soft_placement=True)\n"
         "    with tf.Session(config=emg.devices.session_config(config)) as sess:\n"

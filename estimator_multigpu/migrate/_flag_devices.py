@@ -82,6 +82,19 @@ def _parsed(stmt: ast.stmt) -> str | None:
     return stmt.targets[0].id if name == _PARSE else None
 
 
+def _guards(stmt: ast.stmt, name: str) -> bool:
+    """True for `if <name> is None: ...` / `if not <name>: ...`, which must
+    run before `<name>.<flag>` is read."""
+    if not isinstance(stmt, ast.If):
+        return False
+    test = stmt.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1:
+        test = test.left
+    return isinstance(test, ast.Name) and test.id == name
+
+
 def _inside(node: ast.AST, stmts: list[ast.stmt]) -> bool:
     return any(
         s.lineno <= node.lineno and node.end_lineno <= s.end_lineno for s in stmts
@@ -99,7 +112,9 @@ def edits(m, ctx) -> list[Edit]:
             parsed = _parsed(stmt)
             later = [u for u in uses if _inside(u.call, scope.body[i + 1 :])]
             if parsed and later:
-                return _added(m, stmt, f"{parsed}.{names[0]}", later)
+                while i + 1 < len(scope.body) and _guards(scope.body[i + 1], parsed):
+                    i += 1
+                return _added(m, scope.body[i], f"{parsed}.{names[0]}", later)
     return m.edits
 
 

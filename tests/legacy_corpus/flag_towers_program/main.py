@@ -23,6 +23,8 @@ def parse_args():
 
 def main():
     args = parse_args()
+    if args is None:
+        exit()
     config = tf.ConfigProto(allow_soft_placement=True)
     with tf.Session(config=config) as sess:
         model = Model(sess, args)
