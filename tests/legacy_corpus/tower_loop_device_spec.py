@@ -28,7 +28,7 @@ def build(num_gpus):
                 data = data.apply(shuffle_and_repeat(8, seed=i))  # expect: contrib
                 data = data.batch(4, drop_remainder=True)
                 data = data.apply(prefetch_to_device(device, None))  # expect: contrib
-                batch = data.make_one_shot_iterator().get_next()  # expect: dataset-iterator
+                batch = data.make_one_shot_iterator().get_next()
                 w = tf.get_variable("w", initializer=tf.constant(2.0))
                 losses.append(tf.reduce_mean(tf.square(w * batch - batch)))
                 batches.append(batch)
@@ -45,7 +45,7 @@ def main():
     num_gpus = parser.parse_args().num_gpus
     loss, train, batch = build(num_gpus)
     config = tf.ConfigProto(allow_soft_placement=True)
-    with tf.Session(config=config) as sess:  # expect: session-config
+    with tf.Session(config=config) as sess:
         sess.run(tf.global_variables_initializer())
         first = sess.run(loss)
         for _ in range(20):
