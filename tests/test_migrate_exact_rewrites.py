@@ -63,6 +63,18 @@ def test_every_rewritten_export_name_exists_in_emg():
             "tf.data.experimental.parallel_interleave(f, 4, sloppy=True)",
         ),
         (
+            "tf.contrib.data.shuffle_and_repeat(100, count=2, seed=1)",
+            "tf.data.experimental.shuffle_and_repeat(100, count=2, seed=1)",
+        ),
+        (
+            "tf.contrib.data.prefetch_to_device('/gpu:0', None)",
+            "tf.data.experimental.prefetch_to_device('/gpu:0', None)",
+        ),
+        (
+            "tf.contrib.data.copy_to_device('/gpu:0')",
+            "tf.data.experimental.copy_to_device('/gpu:0')",
+        ),
+        (
             "tf.contrib.layers.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
             "tf_slim.variance_scaling_initializer(factor=2.0, mode='FAN_IN')",
         ),
@@ -74,6 +86,9 @@ def test_every_rewritten_export_name_exists_in_emg():
         "add_arg_scope",
         "map_and_batch",
         "parallel_interleave",
+        "shuffle_and_repeat",
+        "prefetch_to_device",
+        "copy_to_device",
         "variance_scaling_initializer",
     ],
 )
@@ -389,6 +404,14 @@ def test_the_tf_data_experimental_successors_give_contribs_batches():
         )
     )
     assert sorted(ds.as_numpy_iterator()) == [0, 0, 1, 1, 2, 2]
+    ds = tf.data.Dataset.range(4).apply(
+        tf.data.experimental.shuffle_and_repeat(4, count=2, seed=1)
+    )
+    assert sorted(ds.as_numpy_iterator()) == [0, 0, 1, 1, 2, 2, 3, 3]
+    ds = tf.data.Dataset.range(3).apply(
+        tf.data.experimental.prefetch_to_device("/cpu:0", None)
+    )
+    assert list(ds.as_numpy_iterator()) == [0, 1, 2]
 
 
 @pytest.mark.slow

@@ -4,7 +4,7 @@
 import textwrap
 
 import pytest
-from migrate_helpers import RESET_GRAPH, V1, rewrite, script_lines
+from migrate_helpers import RESET_GRAPH, V1, rewrite, run_fixed, script_lines
 
 from estimator_multigpu.migrate import _hand_tower_devices, _runner
 
@@ -38,8 +38,9 @@ def _fixed(tmp_path, device, loop=LOOP):
         '"/device:GPU:%d" % i',
         '"/GPU:%s" % i',
         '"/gpu:" + str(i)',
+        'tf.DeviceSpec(device_type="GPU", device_index=i)',
     ],
-    ids=["percent", "format", "fstring", "device_gpu", "upper_s", "concat"],
+    ids=["percent", "format", "fstring", "device_gpu", "upper_s", "concat", "spec"],
 )
 def test_every_spelling_of_gpu_i_becomes_the_resolved_device(tmp_path, device):
     result = _fixed(tmp_path, device)
@@ -75,8 +76,19 @@ def test_a_gpu_name_held_in_a_variable_is_rewritten_where_it_is_made(tmp_path):
         ('"/cpu:%d" % i', LOOP),
         ('"/gpu:%d" % i', LOOP.replace("range(num_gpus)", "range(1, num_gpus)")),
         ('"/gpu:%d" % i', LOOP.replace("range(num_gpus)", "gpu_ids")),
+        ('tf.DeviceSpec(device_type="CPU", device_index=i)', LOOP),
+        ('tf.DeviceSpec(job="ps", device_type="GPU", device_index=i)', LOOP),
+        ('tf.DeviceSpec(device_type="GPU", device_index=i + 1)', LOOP),
     ],
-    ids=["shifted_index", "cpu", "range_start", "not_a_range"],
+    ids=[
+        "shifted_index",
+        "cpu",
+        "range_start",
+        "not_a_range",
+        "spec_cpu",
+        "spec_job",
+        "spec_shifted",
+    ],
 )
 def test_other_device_names_are_left_as_written(tmp_path, device, loop):
     result = _fixed(tmp_path, device, loop)
@@ -117,3 +129,20 @@ def test_the_rewritten_corpus_script_runs_on_1_and_2_devices(tmp_path):
     ]
     assert lines["two"] == expected + ["towers 2"]
     assert lines["one"] == expected + ["towers 1"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_gpus", [2, 1])
+def test_device_spec_towers_with_contrib_pipelines_run_on_n_devices(tmp_path, num_gpus):
+    # tf.DeviceSpec(device_type="GPU", device_index=i) and prefetch_to_device's
+    # '/gpu:{}' become the resolved devices: tower i really runs on CPU i,
+    # where GPU i was soft-placed on the one CPU.
+    out = run_fixed(
+        "tower_loop_device_spec.py", tmp_path, f"--num_gpus={num_gpus}", timeout=300
+    )
+    towers = [f"device:CPU:{i}" for i in range(num_gpus)]
+    assert out.splitlines()[-3:] == [
+        f"batch {4 * num_gpus} True",
+        "improved True",
+        f"towers {towers}",
+    ]

@@ -44,7 +44,9 @@ REPLACEMENTS = {
     "num_parallel_calls=None) (the same arguments; emg-migrate --fix writes it), "
     "or dataset.map(map_func, num_parallel_calls=...)"
     ".batch(batch_size, drop_remainder=...)",
-    "data.shuffle_and_repeat": "dataset.shuffle(buffer_size, seed).repeat(count)",
+    "data.shuffle_and_repeat": "tf.data.experimental.shuffle_and_repeat("
+    "buffer_size, count=None, seed=None) (the same arguments; emg-migrate "
+    "--fix writes it), or dataset.shuffle(buffer_size, seed).repeat(count)",
     "data.batch_and_drop_remainder": "dataset.batch(batch_size, drop_remainder=True)",
     "data.parallel_interleave": "tf.data.experimental.parallel_interleave("
     "map_func, cycle_length, block_length=1, sloppy=False, "
@@ -52,7 +54,10 @@ REPLACEMENTS = {
     "arguments; emg-migrate --fix writes it), or dataset.interleave(map_func, "
     "cycle_length, block_length, num_parallel_calls=tf.data.AUTOTUNE, "
     "deterministic=not sloppy)",
-    "data.prefetch_to_device": _DATA.format(name="prefetch_to_device"),
+    "data.prefetch_to_device": "tf.data.experimental.prefetch_to_device("
+    "device, buffer_size=None) (the same arguments; emg-migrate --fix writes it)",
+    "data.copy_to_device": "tf.data.experimental.copy_to_device(target_device, "
+    "source_device='/cpu:0') (the same arguments; emg-migrate --fix writes it)",
     "data.ignore_errors": _DATA.format(name="ignore_errors()")
     + " or dataset.ignore_errors()",
     "data.TFRecordDataset": "tf.data.TFRecordDataset",

@@ -36,10 +36,15 @@ class ProgramContext:
       keep_input_shape: why a Keras first layer keeps its declared shape
         although this file reads nothing that needs it (another file of the
         program reads the built model), else None.
+      device_flags: the attribute names another file of the program passes
+        to `emg.devices.resolve(num_gpus=...)` after `--fix`: a flag of this
+        file so named resolves its devices where the flags are parsed
+        (`_flag_devices`).
     """
 
     keep_runners: str | None = None
     keep_input_shape: str | None = None
+    device_flags: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass

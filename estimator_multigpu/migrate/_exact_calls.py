@@ -40,6 +40,15 @@ _NAMES = {
         None,
         "data.experimental.parallel_interleave",
     ),
+    "tf.contrib.data.shuffle_and_repeat": (
+        None,
+        "data.experimental.shuffle_and_repeat",
+    ),
+    "tf.contrib.data.prefetch_to_device": (
+        None,
+        "data.experimental.prefetch_to_device",
+    ),
+    "tf.contrib.data.copy_to_device": (None, "data.experimental.copy_to_device"),
 }
 _DEVICE_LIB = "tf.python.client.device_lib.list_local_devices"
 _REPLICATE = "tf.contrib.estimator.replicate_model_fn"

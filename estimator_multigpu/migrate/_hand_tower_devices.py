@@ -5,7 +5,8 @@ still places tower i on `'/gpu:%d' % i`. On a machine without GPUs that name
 does not exist, and even one tower fails ("Cannot assign a device for
 operation ...: GPU:0"). Each such name in the body of `for i in range(n)`
 (`'/gpu:%d' % i`, `'/device:GPU:{}'.format(i)`, an f-string, `'/gpu:' +
-str(i)`, as a `tf.device` argument or anywhere else) becomes `<devices>[i]`,
+str(i)`, `tf.DeviceSpec(device_type='GPU', device_index=i)`, as a `tf.device`
+argument or anywhere else) becomes `<devices>[i]`,
 `<devices> = emg.devices.resolve(num_gpus=n)` being assigned as early as its
 count allows (`_device_hoist`): the same first n GPUs on a GPU machine, the
 simulated devices (or the CPU) on one without. A `tf.device('/gpu:0')` after

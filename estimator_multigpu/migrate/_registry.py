@@ -13,6 +13,7 @@ from estimator_multigpu.migrate import (
     _dimension_division,
     _edit_rules,
     _find_rules,
+    _flag_devices,
     _float_dims,
     _layer_apply,
     _legacy_keras_env,
@@ -183,6 +184,13 @@ REGISTRY = Registry(
             _edit_rules.session_configs,
             # reads their devices.resolve
             after=("tower-loop-edits", "clones", "hand-tower-devices"),
+        ),
+        # An entry file whose flag another file's towers resolve after --fix.
+        Rule(
+            "flag-devices",
+            "edits",
+            _flag_devices.edits,
+            after=("session-config-edits",),  # wraps the configs it left
         ),
         Rule("keras-input-shape-drops", "edits", _edit_rules.keras_input_shape),
         Rule(

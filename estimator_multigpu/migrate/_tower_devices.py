@@ -7,6 +7,7 @@ import re
 
 from estimator_multigpu.migrate._edits import Offsets
 
+_DEVICE_SPEC = "DeviceSpec"
 _GPU_INDEX = re.compile(r"/(device:)?gpu:\{\}", re.IGNORECASE)
 
 
@@ -80,7 +81,36 @@ def _concat_template(device: ast.expr, var: str) -> str | None:
     return None
 
 
-_TEMPLATES = (_percent_template, _format_template, _fstring_template, _concat_template)
+def _device_spec_template(device: ast.expr, var: str) -> str | None:
+    """`tf.DeviceSpec(device_type='GPU', device_index=i)` -> `'/device:GPU:{}'`,
+    else None (keywords only: the era's code names them, and a job, replica
+    or task keeps the spec off this rewrite)."""
+    if not (
+        isinstance(device, ast.Call)
+        and _DEVICE_SPEC
+        == getattr(device.func, "attr", getattr(device.func, "id", None))
+        and not device.args
+    ):
+        return None
+    kw = {k.arg: k.value for k in device.keywords}
+    kind = kw.get("device_type")
+    if (
+        set(kw) == {"device_type", "device_index"}
+        and isinstance(kind, ast.Constant)
+        and isinstance(kind.value, str)
+        and _is_var(kw["device_index"], var)
+    ):
+        return f"/device:{kind.value}:{{}}"
+    return None
+
+
+_TEMPLATES = (
+    _percent_template,
+    _format_template,
+    _fstring_template,
+    _concat_template,
+    _device_spec_template,
+)
 
 
 def _device_template(device: ast.expr, var: str) -> str | None:
@@ -116,7 +146,8 @@ def _device_string(device: ast.expr) -> ast.expr:
 
 def is_gpu_index(device: ast.expr, var: str) -> bool:
     """True for the name of GPU `var` (`'/gpu:%d' % i`, `'/device:GPU:{}'.format(i)`,
-    an f-string, `'/gpu:' + str(i)`)."""
+    an f-string, `'/gpu:' + str(i)`, `tf.DeviceSpec(device_type='GPU',
+    device_index=i)`)."""
     template = _device_template(device, var)
     return template is not None and _GPU_INDEX.fullmatch(template) is not None
 
