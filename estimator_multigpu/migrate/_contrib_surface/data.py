@@ -31,7 +31,11 @@ ROWS = {
         "",
     ),
     "choose_from_datasets": ("exact", "tf.data.experimental.choose_from_datasets", ""),
-    "copy_to_device": ("exact", "tf.data.experimental.copy_to_device", ""),
+    "copy_to_device": (
+        "exact",
+        "tf.data.experimental.copy_to_device",
+        "tf.data.experimental.copy_to_device(target_device, source_device='/cpu:0') (the same arguments; emg-migrate --fix writes it)",
+    ),
     "dense_to_sparse_batch": (
         "exact",
         "tf.data.experimental.dense_to_sparse_batch",
@@ -89,7 +93,7 @@ ROWS = {
     "prefetch_to_device": (
         "exact",
         "tf.data.experimental.prefetch_to_device",
-        "tf.data.experimental.prefetch_to_device",
+        "tf.data.experimental.prefetch_to_device(device, buffer_size=None) (the same arguments; emg-migrate --fix writes it)",
     ),
     "read_batch_features": ("none", "", ""),
     "reduce_dataset": ("none", "", ""),
@@ -98,8 +102,8 @@ ROWS = {
     "scan": ("exact", "tf.data.experimental.scan", ""),
     "shuffle_and_repeat": (
         "exact",
-        "dataset.shuffle",
-        "dataset.shuffle(buffer_size, seed).repeat(count)",
+        "tf.data.experimental.shuffle_and_repeat",
+        "tf.data.experimental.shuffle_and_repeat(buffer_size, count=None, seed=None) (the same arguments; emg-migrate --fix writes it), or dataset.shuffle(buffer_size, seed).repeat(count)",
     ),
     "sliding_window_batch": ("none", "", ""),
     "sloppy_interleave": ("none", "", ""),
