@@ -22,7 +22,7 @@ import ast
 from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "absl-logging-flag"
@@ -142,14 +142,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
     out = list(m.findings)
     for call, name, _, stmt in _definitions(m):
         out.append(
-            Finding(
-                m.path,
-                call.lineno,
-                m.off.column(call) + 1,
+            at(
+                m,
+                call,
                 f"{name} flag",
                 m.off.segment(call) or name,
                 _rule(name, stmt is not None),
-                call,
             )
         )
     return out

@@ -29,7 +29,7 @@ from estimator_multigpu.migrate import (
 )
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import GuideRule, rule
 
 _CONTRIB = "tf.contrib."
@@ -239,14 +239,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
     out = list(m.findings)
     for node, api, advice in _stand_ins(m):
         out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
+            at(
+                m,
+                node,
                 api,
                 m.off.segment(node.func) or "migrate_gone",
                 _gone_rule(api, advice),
-                node,
             )
         )
     return out

@@ -23,7 +23,7 @@ from estimator_multigpu.migrate import _aliases, _astutil, _slim
 from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import Finding, at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "contrib-module-path"
@@ -105,15 +105,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
         ]
         api = _aliases.canonical(paths[0]) or paths[0]
         out.append(
-            Finding(
-                m.path,
-                stmt.lineno,
-                m.off.column(stmt) + 1,
-                api,
-                f"import of {api}",
-                _RULE if found else _WHOLE_PATH,
-                stmt,
-            )
+            at(m, stmt, api, f"import of {api}", _RULE if found else _WHOLE_PATH)
         )
     return out
 

@@ -19,7 +19,7 @@ import re
 from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "dataset-iterator"
@@ -74,14 +74,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
         if _is_method_call(m, node):
             method = node.func.attr
             out.append(
-                Finding(
-                    m.path,
-                    node.lineno,
-                    m.off.column(node) + 1,
+                at(
+                    m,
+                    node,
                     f"Dataset.{method}",
                     m.off.segment(node) or method,
                     _rule(method),
-                    node,
                 )
             )
     return out

@@ -23,7 +23,7 @@ import re
 from estimator_multigpu.migrate import _astutil, _contrib_calls
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "dataset-property"
@@ -79,14 +79,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
     root = _contrib_calls.tf_root(m.table)
     for node in _reads(m):
         out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
+            at(
+                m,
+                node,
                 f"Dataset.{node.attr}",
                 m.off.segment(node) or node.attr,
                 _rule(node.attr, root),
-                node,
             )
         )
     return out

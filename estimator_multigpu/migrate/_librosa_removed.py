@@ -36,7 +36,7 @@ import ast
 from estimator_multigpu.migrate import _astutil, _imports
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "librosa-removed"
@@ -140,17 +140,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     if "librosa" not in m.source:
         return out
     for node, api, why in _uses(m):
-        out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
-                api,
-                m.off.segment(node) or api,
-                _rule(api, why),
-                node,
-            )
-        )
+        out.append(at(m, node, api, m.off.segment(node) or api, _rule(api, why)))
     return out
 
 

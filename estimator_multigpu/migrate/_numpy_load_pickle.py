@@ -19,7 +19,7 @@ import ast
 from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "numpy-load-pickle"
@@ -78,17 +78,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     for call, parent in _loads(m):
         if _pickled(call, parent):
             text = m.off.segment(call) or "np.load(...)"
-            out.append(
-                Finding(
-                    m.path,
-                    call.lineno,
-                    m.off.column(call) + 1,
-                    _LOAD,
-                    text,
-                    RULE,
-                    call,
-                )
-            )
+            out.append(at(m, call, _LOAD, text, RULE))
     return out
 
 

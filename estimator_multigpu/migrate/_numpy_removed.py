@@ -37,7 +37,7 @@ from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import Finding, at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "numpy-removed"
@@ -120,14 +120,8 @@ class _Scan:
 
 
 def _finding(m: Module, node: ast.AST, name: str, why: str) -> Finding:
-    return Finding(
-        m.path,
-        node.lineno,
-        m.off.column(node) + 1,
-        f"numpy.{name}",
-        m.off.segment(node) or name,
-        _rule(name, not why, why),
-        node,
+    return at(
+        m, node, f"numpy.{name}", m.off.segment(node) or name, _rule(name, not why, why)
     )
 
 

@@ -25,7 +25,7 @@ import ast
 from estimator_multigpu.migrate import _astutil, _imports
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "python2-builtin"
@@ -108,14 +108,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
         if pair is None or id(node) in decoding:
             continue
         out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
+            at(
+                m,
+                node,
                 pair[0].strip(".()"),
                 m.off.segment(node) or pair[0],
                 _rule(*pair),
-                node,
             )
         )
     return out

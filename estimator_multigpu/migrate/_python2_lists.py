@@ -20,7 +20,7 @@ import ast
 from estimator_multigpu.migrate import _astutil, _python2_builtins
 from estimator_multigpu.migrate._edits import Edit
 from estimator_multigpu.migrate._engine import Module, ProgramContext, finding_edits
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = _python2_builtins.RULE_ID
@@ -115,14 +115,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
     for scope in _astutil.scopes(m.tree):
         for call in _calls_used_as_lists(scope, bound):
             out.append(
-                Finding(
-                    m.path,
-                    call.lineno,
-                    m.off.column(call) + 1,
+                at(
+                    m,
+                    call,
                     call.func.id,
                     m.off.segment(call) or call.func.id,
                     _rule(call.func.id),
-                    call,
                 )
             )
     return out

@@ -21,7 +21,7 @@ import re
 from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 from estimator_multigpu.migrate._python2_builtins import ANCHOR, RULE_ID
 
@@ -44,17 +44,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     del ctx
     out = list(m.findings)
     for node, old in m.uses.python2:
-        out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
-                old,
-                m.off.segment(node) or old,
-                _rule(old),
-                node,
-            )
-        )
+        out.append(at(m, node, old, m.off.segment(node) or old, _rule(old)))
     return out
 
 

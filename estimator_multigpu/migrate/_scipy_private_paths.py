@@ -34,7 +34,7 @@ from estimator_multigpu.migrate import _astutil
 from estimator_multigpu.migrate._api_spec import SPEC
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import Finding, at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "scipy-private-paths"
@@ -159,15 +159,7 @@ class _Scan:
 
 def _finding(m: Module, node: ast.AST, path: str, name: str, why: str) -> Finding:
     api = f"{path}.{name}" if name else path
-    return Finding(
-        m.path,
-        node.lineno,
-        m.off.column(node) + 1,
-        api,
-        m.off.segment(node) or api,
-        _rule(path, name, why),
-        node,
-    )
+    return at(m, node, api, m.off.segment(node) or api, _rule(path, name, why))
 
 
 def _from_findings(m: Module, scan: _Scan, stmt: ast.ImportFrom) -> list[Finding]:

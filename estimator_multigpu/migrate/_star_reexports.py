@@ -16,7 +16,7 @@ import ast
 from estimator_multigpu.migrate import _astutil, _star_roots
 from estimator_multigpu.migrate._edits import Edit, Offsets, apply
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import COMPAT_ANCHOR, rule
 
 RULE_ID = "compat-v1"
@@ -80,8 +80,7 @@ def port(source: str, findings: list) -> str:
 def find_rule(m: Module, ctx: ProgramContext) -> list:
     """The registry's finder: `m`'s findings with this shape's added."""
     return m.findings + [
-        Finding(m.path, node.lineno, m.off.column(node) + 1, api, text, r, node)
-        for node, api, text, r in find(m.tree)
+        at(m, node, api, text, r) for node, api, text, r in find(m.tree)
     ]
 
 

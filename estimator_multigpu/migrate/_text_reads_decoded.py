@@ -30,7 +30,7 @@ import ast
 from estimator_multigpu.migrate import _aliases, _astutil
 from estimator_multigpu.migrate._edits import Edit, place
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "text-read-decoded"
@@ -151,14 +151,12 @@ def find(m: Module, ctx: ProgramContext) -> list:
     out = list(m.findings)
     for call, fixable in _opened(m, "open" in _astutil.writes(m.tree)):
         out.append(
-            Finding(
-                m.path,
-                call.lineno,
-                m.off.column(call) + 1,
+            at(
+                m,
+                call,
                 "text-mode read decoded",
                 m.off.segment(call) or "open",
                 FIXED if fixable else MIXED,
-                call,
             )
         )
     return out

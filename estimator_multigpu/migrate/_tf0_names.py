@@ -33,7 +33,7 @@ from estimator_multigpu.migrate import _compat_v1
 from estimator_multigpu.migrate._api_spec import SPEC, Renamed
 from estimator_multigpu.migrate._edits import Edit, EditSet
 from estimator_multigpu.migrate._engine import Module, ProgramContext
-from estimator_multigpu.migrate._finding import Finding
+from estimator_multigpu.migrate._finding import at
 from estimator_multigpu.migrate._guide_rules import rule
 
 RULE_ID = "tf0-name"
@@ -77,17 +77,7 @@ def find(m: Module, ctx: ProgramContext) -> list:
     out = list(m.findings)
     for node, api in m.uses.tf0:
         fixable = _fits(m.uses.call(node), SPEC.tf0_renames[api])
-        out.append(
-            Finding(
-                m.path,
-                node.lineno,
-                m.off.column(node) + 1,
-                api,
-                m.off.segment(node) or api,
-                _rule(api, fixable),
-                node,
-            )
-        )
+        out.append(at(m, node, api, m.off.segment(node) or api, _rule(api, fixable)))
     return out
 
 
