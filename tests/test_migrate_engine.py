@@ -372,3 +372,48 @@ def test_place_adds_each_plan_that_overlaps_nothing_placed_and_marks_its_finding
     assert out == [earlier, Edit(0, 2, "y"), Edit(30, 32, "y")]
     assert [f.fixed for f in (a, b, c, d)] == [True, True, False, False]
     assert prior == [earlier]
+
+
+def test_a_program_rule_is_all_process_all_needs(monkeypatch, tmp_path):
+    """A new fact about the whole run is a `program` rule: `process_all`
+    processes the files it names again, with the fact set, and no other."""
+    from estimator_multigpu.migrate import _queue_program, _runner  # noqa: PLC0415
+
+    paths = []
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text("import tensorflow as tf\nx = tf.Session()\n")
+        paths.append(str(tmp_path / name))
+    seen = []
+
+    def facts(results):
+        seen.append([pathlib.Path(r.path).name for r in results])
+        return {1: {"keep_runners": "an example queue elsewhere"}}
+
+    rule = Rule("example-program", "program", facts)
+    registry = Registry((*_registry.REGISTRY.rules, rule))
+    monkeypatch.setattr(_queue_program, "REGISTRY", registry)
+    calls = []
+    process_in = _runner.process_in
+
+    def counted(path, ignored, upgraded, ctx):
+        calls.append((pathlib.Path(path).name, ctx.keep_runners))
+        return process_in(path, ignored, upgraded, ctx)
+
+    monkeypatch.setattr(_runner, "process_in", counted)
+    results = _queue_program.process_all(paths)
+    assert seen == [["a.py", "b.py", "c.py"]]
+    assert calls == [
+        ("a.py", None),
+        ("b.py", None),
+        ("c.py", None),
+        ("b.py", "an example queue elsewhere"),
+    ]
+    assert [pathlib.Path(r.path).name for r in results] == ["a.py", "b.py", "c.py"]
+
+
+def test_program_rules_come_last_and_in_order():
+    names = [r.name for r in _registry.REGISTRY.phase("program")]
+    assert names[-1] == "queue-starters-program"  # rewords what the others leave
+    assert _registry.REGISTRY.rules[-len(names) :] == _registry.REGISTRY.phase(
+        "program"
+    )

@@ -23,7 +23,7 @@ from estimator_multigpu.migrate._edits import Edit, EditSet, Offsets
 # edits that finish them (imports; only when an edit was made), the rules
 # that settle the findings from what was fixed; and the ports of the
 # rewritten text.
-PHASES = ("table", "passes", "stages", "edits", "finish", "settle", "ports")
+PHASES = ("table", "passes", "stages", "edits", "finish", "settle", "ports", "program")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,8 +128,10 @@ class Rule:
         rule: those before, refined, plus its own), `stage(module, ctx) ->
         source or None` (the module rewritten whole, adding or removing no
         legacy API use, for the rewrite to fix instead), `edits(module, ctx)
-        -> edits` (the module's edits after the rule), or `port(source,
-        module, ctx) -> source`.
+        -> edits` (the module's edits after the rule), `port(source,
+        module, ctx) -> source`, or, for a `'program'` rule, `facts(results)
+        -> {index: {ProgramContext field: value}}` (the files of one run to
+        process again with those facts set; it may reword findings too).
       after: the names of the rules that must run before this one.
     """
 
@@ -253,6 +255,20 @@ def carry(findings: list, staged: list) -> bool:
     for f, twin in zip(findings, twins):
         f.fixed = f.fixed or bool(twin is not None and twin.fixed)
     return True
+
+
+def program(registry: Registry, results: list, again: Callable) -> None:
+    """Runs each `'program'` rule over the results of one run, in order.
+
+    Each file a rule names is processed again (`again(index, ctx)` returns
+    its new result) with the facts it gives set on the ones earlier rules
+    gave it.
+    """
+    ctxs: dict[int, ProgramContext] = {}
+    for rule in registry.phase("program"):
+        for i, facts in rule.run(results).items():
+            ctxs[i] = dataclasses.replace(ctxs.get(i, ProgramContext()), **facts)
+            results[i] = again(i, ctxs[i])
 
 
 def port(registry: Registry, source: str, module: Module, ctx: ProgramContext):

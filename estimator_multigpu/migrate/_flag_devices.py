@@ -130,3 +130,33 @@ def _added(m, stmt: ast.stmt, count: str, uses) -> list[Edit]:
     if any(placed.overlaps(e) for e in new):
         return m.edits
     return list(m.edits) + new
+
+
+def program(results) -> dict[int, dict]:
+    """The `'program'` rule: `{index: {"device_flags": counts}}` for the
+    files with a flag named like a count another file resolves devices
+    from, which resolve none themselves."""
+    if not any(resolved_counts(r.rewritten) for r in results):
+        return {}
+    out = {}
+    for i, result in enumerate(results):
+        counts = _device_counts(results, i)
+        text = result.rewritten or result.original
+        if not counts or not text or resolved_counts(text):
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        if flags(tree) & set(counts):
+            out[i] = {"device_flags": counts}
+    return out
+
+
+def _device_counts(results, i: int) -> tuple[str, ...]:
+    """The counts the program's other files resolve devices from (after --fix)."""
+    names = set()
+    for j, result in enumerate(results):
+        if j != i:
+            names |= resolved_counts(result.rewritten)
+    return tuple(sorted(names))

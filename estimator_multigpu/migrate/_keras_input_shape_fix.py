@@ -212,6 +212,11 @@ def _parse(result) -> ast.Module | None:
         return None
 
 
+def program(results) -> dict[int, dict]:
+    """The `'program'` rule: `{index: {"keep_input_shape": why}}`."""
+    return {i: {"keep_input_shape": why} for i, why in program_reasons(results).items()}
+
+
 def program_reasons(results) -> dict[int, str]:
     """`{index: why}` for the results whose drop another file of the program undoes.
 

@@ -165,3 +165,30 @@ def edits(tree, off: Offsets, findings, prior: list[Edit], notes, why=None):
 def _blocks(tree: ast.AST):
     for scope in _astutil.scopes(tree):
         yield from _astutil.blocks(scope)
+
+
+def _program_reason(results) -> str | None:
+    return reason([f for r in results for f in r.queues])
+
+
+def program(results) -> dict[int, dict]:
+    """The `'program'` rule: `{index: {"keep_runners": why}}` for the files
+    whose starters `--fix` dropped while another file keeps a queue."""
+    why = _program_reason(results)
+    if why is None:
+        return {}
+    return {
+        i: {"keep_runners": why}
+        for i, result in enumerate(results)
+        if any(f.fixed and f.api == API for f in result.findings)
+    }
+
+
+def program_starters(results) -> dict[int, dict]:
+    """The last `'program'` rule: every file's starters that stay name the
+    queue left in the program; no file is processed again."""
+    why = _program_reason(results)
+    if why is not None:
+        for result in results:
+            keep(result.findings, why)
+    return {}

@@ -15,6 +15,7 @@ from estimator_multigpu.migrate import (
     _find_rules,
     _flag_devices,
     _float_dims,
+    _keras_input_shape_fix,
     _layer_apply,
     _legacy_keras_env,
     _librosa_removed,
@@ -23,6 +24,7 @@ from estimator_multigpu.migrate import (
     _python2_builtins,
     _python2_lists,
     _python2_modules,
+    _queue_loops,
     _scipy_misc,
     _scipy_private_paths,
     _star_reexports,
@@ -228,6 +230,17 @@ REGISTRY = Registry(
             "ports",
             _legacy_keras_env.port,
             after=("compat-v1-port", "star-reexports-port", "slim-port"),
+        ),
+        # The whole run (`queue_program.process_all`): facts about every
+        # file that some files are processed again with.
+        Rule("flag-devices-program", "program", _flag_devices.program),
+        Rule("queue-runners-kept-program", "program", _queue_loops.program),
+        Rule("keras-input-shape-program", "program", _keras_input_shape_fix.program),
+        Rule(
+            "queue-starters-program",
+            "program",
+            _queue_loops.program_starters,
+            after=("queue-runners-kept-program", "keras-input-shape-program"),
         ),
     )
 )
