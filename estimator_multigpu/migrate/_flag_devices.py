@@ -136,27 +136,20 @@ def program(results) -> dict[int, dict]:
     """The `'program'` rule: `{index: {"device_flags": counts}}` for the
     files with a flag named like a count another file resolves devices
     from, which resolve none themselves."""
-    if not any(resolved_counts(r.rewritten) for r in results):
+    resolved = [resolved_counts(r.rewritten) for r in results]  # once a file
+    if not any(resolved):
         return {}
     out = {}
     for i, result in enumerate(results):
-        counts = _device_counts(results, i)
+        others = set().union(*(c for j, c in enumerate(resolved) if j != i))
         text = result.rewritten or result.original
-        if not counts or not text or resolved_counts(text):
+        own = resolved[i] if result.rewritten else resolved_counts(text)
+        if not others or not text or own:
             continue
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        if flags(tree) & set(counts):
-            out[i] = {"device_flags": counts}
+        if flags(tree) & others:
+            out[i] = {"device_flags": tuple(sorted(others))}
     return out
-
-
-def _device_counts(results, i: int) -> tuple[str, ...]:
-    """The counts the program's other files resolve devices from (after --fix)."""
-    names = set()
-    for j, result in enumerate(results):
-        if j != i:
-            names |= resolved_counts(result.rewritten)
-    return tuple(sorted(names))
