@@ -213,12 +213,8 @@ def _parse(result) -> ast.Module | None:
 
 
 def program(results) -> dict[int, dict]:
-    """The `'program'` rule: `{index: {"keep_input_shape": why}}`."""
-    return {i: {"keep_input_shape": why} for i, why in program_reasons(results).items()}
-
-
-def program_reasons(results) -> dict[int, str]:
-    """`{index: why}` for the results whose drop another file of the program undoes.
+    """The `'program'` rule: `{index: {"keep_input_shape": why}}` for the
+    results whose drop another file of the program undoes.
 
     A file that imports the rewritten module and reads what only a built
     model answers (`create_model(...).summary()` elsewhere) needs the
@@ -236,7 +232,7 @@ def program_reasons(results) -> dict[int, str]:
     for i in fixed:
         why = _read_elsewhere(results, trees, i)
         if why is not None:
-            out[i] = why
+            out[i] = {"keep_input_shape": why}
     return out
 
 
